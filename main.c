@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * madcm: a MAD agent layer and an iWARP connection manager.
+ * Module entry points and the debugfs root.
+ */
+#include <linux/debugfs.h>
+#include <linux/module.h>
+#include "madcm.h"
+
+struct dentry *madcm_debugfs_root;
+
+static int __init madcm_init(void)
+{
+	madcm_debugfs_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	pr_info("madcm: loaded\n");
+	return 0;
+}
+
+static void __exit madcm_exit(void)
+{
+	debugfs_remove_recursive(madcm_debugfs_root);
+	madcm_debugfs_root = NULL;
+	pr_info("madcm: unloaded\n");
+}
+
+module_init(madcm_init);
+module_exit(madcm_exit);
+
+MODULE_DESCRIPTION("MAD agent layer and iWARP connection manager");
+MODULE_LICENSE("GPL");
+MODULE_SOFTDEP("pre: ib_core");

@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make check: static analysis of all madcm sources, zero findings allowed.
+#  - checkpatch.pl --strict (from the cached kernel tree)
+#  - a W=1 build with sparse on every file (C=2)
+#  - kernel-doc -Wall over every source
+# Prints one line per tool, "check: N passed, M failed" last.
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+
+"$MADCM_ROOT/scripts/deps.sh" build check || exit 1
+"$MADCM_ROOT/scripts/fetch-kernel.sh" || exit 1
+. "$MADCM_CACHE/kernel.env"
+
+cd "$MADCM_ROOT"
+mapfile -t files < <(git ls-files -co --exclude-standard -- '*.c' '*.h' |
+	grep -v -e '\.mod\.c$' -e '^tests/vm/.*\.c$' | sort)
+mapfile -t user_files < <(git ls-files -co --exclude-standard -- 'tests/vm/*.c' | sort)
+OUT=$MADCM_CACHE/check
+mkdir -p "$OUT"
+passed=0 failed=0
+
+result() {
+	local name=$1 log=$2
+	if [ -s "$log" ]; then
+		say "FAIL: $name ($(wc -l <"$log") lines, $log):"
+		head -30 "$log" >&2
+		failed=$((failed + 1))
+	else
+		say "ok: $name"
+		passed=$((passed + 1))
+	fi
+}
+
+"$KSRC/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types \
+	--ignore FILE_PATH_CHANGES -f "${files[@]}" >"$OUT/checkpatch.log" 2>&1
+grep -q . "$OUT/checkpatch.log" || : >"$OUT/checkpatch.log"
+result "checkpatch --strict (${#files[@]} files)" "$OUT/checkpatch.log"
+
+# Userspace test programs follow kernel style too, minus kernel-only rules.
+if [ ${#user_files[@]} -gt 0 ]; then
+	"$KSRC/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,PREFER_KERNEL_TYPES,NEW_TYPEDEFS,SPLIT_STRING \
+		-f "${user_files[@]}" >"$OUT/checkpatch-user.log" 2>&1
+	result "checkpatch (${#user_files[@]} userspace test programs)" "$OUT/checkpatch-user.log"
+fi
+
+# A fresh W=1 + sparse build of every object against the stock headers.
+make -s -C "$STOCK_KDIR" M="$MADCM_ROOT" clean >/dev/null 2>&1
+make -C "$STOCK_KDIR" M="$MADCM_ROOT" W=1 C=2 CONFIG_DEBUG_INFO_BTF_MODULES= \
+	modules >"$OUT/build.log" 2>&1
+build_rc=$?
+grep -E 'warning:|error:' "$OUT/build.log" >"$OUT/w1-sparse.log"
+[ $build_rc -eq 0 ] || echo "build failed (exit $build_rc)" >>"$OUT/w1-sparse.log"
+result "W=1 build with sparse (C=2)" "$OUT/w1-sparse.log"
+
+"$KSRC/scripts/kernel-doc" -Wall -none "${files[@]}" >"$OUT/kernel-doc.log" 2>&1
+result "kernel-doc -Wall" "$OUT/kernel-doc.log"
+
+echo "check: $passed passed, $failed failed"
+[ $failed -eq 0 ]
