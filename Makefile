@@ -19,13 +19,22 @@ ifeq ($(origin KDIR),undefined)
 KDIR := $(shell scripts/kdir.sh)
 endif
 
+# Sign at install time only when the kernel's signing key is at hand (a
+# distribution's key never is); otherwise install unsigned.
+sig_key := $(shell sed -n 's/^CONFIG_MODULE_SIG_KEY="\(.*\)"/\1/p' $(KDIR)/.config 2>/dev/null)
+ifeq ($(sig_key),)
+install_flags :=
+else ifeq ($(wildcard $(KDIR)/$(sig_key) $(sig_key)),)
+install_flags := CONFIG_MODULE_SIG_ALL=
+endif
+
 .PHONY: all modules install clean check kunit vmtest test run deps
 
 all modules: deps
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
 
 install: all
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(install_flags) modules_install
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean

@@ -12,3 +12,13 @@ die() { printf '[madcm] error: %s\n' "$*" >&2; exit 1; }
 # interrupted step is simply redone next time.
 stamp_done() { [ -e "$MADCM_CACHE/.stamp-$1" ]; }
 stamp_set() { touch "$MADCM_CACHE/.stamp-$1"; }
+
+# Copy the module's kernel sources into a kernel tree directory (a copy, not
+# a symlink: objects of an out-of-tree build in the work tree must never be
+# found through the kernel build's VPATH).
+sync_sources() {
+	rsync -a --delete --prune-empty-dirs \
+		--exclude='*.mod.c' --exclude='/tests/vm/' --exclude='/.git/' \
+		--include='*/' --include='*.[ch]' --include=Kbuild --include=Kconfig \
+		--exclude='*' "$MADCM_ROOT/" "$1/"
+}

@@ -29,9 +29,7 @@ mkdir -p "$BUILD" "$OUT"
 dst=$KSRC/drivers/infiniband/madcm
 [ -L "$dst" ] && rm -f "$dst"
 mkdir -p "$dst"
-rsync -a --delete --prune-empty-dirs --include='*/' --include='*.[ch]' \
-	--include=Kbuild --include=Kconfig --exclude='*' \
-	--exclude='*.mod.c' "$MADCM_ROOT/" "$dst/"
+sync_sources "$dst"
 
 grep -q 'drivers/infiniband/madcm/Kconfig' "$KSRC/drivers/infiniband/Kconfig" ||
 	sed -i 's|^source "drivers/infiniband/ulp/ipoib/Kconfig"|source "drivers/infiniband/madcm/Kconfig"\n&|' \

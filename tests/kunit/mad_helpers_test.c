@@ -50,13 +50,15 @@ static void mad_hdr_layout_matches_spec(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, offsetof(struct ib_mad_hdr, attr_id), SPEC_ATTR_ID);
 	KUNIT_EXPECT_EQ(test, offsetof(struct ib_mad_hdr, attr_mod), SPEC_ATTR_MOD);
 	KUNIT_EXPECT_EQ(test, sizeof(struct ib_mad_hdr), SPEC_COMMON_HDR_LEN);
-	KUNIT_EXPECT_EQ(test, offsetof(struct ib_rmpp_mad, rmpp_hdr.rmpp_version), SPEC_RMPP_VERSION);
+	KUNIT_EXPECT_EQ(test, offsetof(struct ib_rmpp_mad, rmpp_hdr.rmpp_version),
+			SPEC_RMPP_VERSION);
 	KUNIT_EXPECT_EQ(test, offsetof(struct ib_rmpp_mad, rmpp_hdr.rmpp_type), SPEC_RMPP_TYPE);
 	KUNIT_EXPECT_EQ(test, offsetof(struct ib_rmpp_mad, rmpp_hdr.rmpp_rtime_flags),
 			SPEC_RMPP_RTIME_FLAGS);
 	KUNIT_EXPECT_EQ(test, offsetof(struct ib_rmpp_mad, rmpp_hdr.rmpp_status), SPEC_RMPP_STATUS);
 	KUNIT_EXPECT_EQ(test, offsetof(struct ib_rmpp_mad, rmpp_hdr.seg_num), SPEC_RMPP_DATA1);
-	KUNIT_EXPECT_EQ(test, offsetof(struct ib_rmpp_mad, rmpp_hdr.paylen_newwin), SPEC_RMPP_DATA2);
+	KUNIT_EXPECT_EQ(test, offsetof(struct ib_rmpp_mad, rmpp_hdr.paylen_newwin),
+			SPEC_RMPP_DATA2);
 	KUNIT_EXPECT_EQ(test, sizeof(struct ib_rmpp_hdr), SPEC_RMPP_HDR_LEN);
 }
 

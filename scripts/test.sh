@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make test: every layer, fast to real: static checks, the module build,
+# KUnit under kunit.py, host-side protocol checks of frames the KUnit run
+# printed, and the VM tests on Debian's stock kernel. Each layer prints its
+# own "layer: N passed, M failed" line; the last line adds them all up.
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+cd "$MADCM_ROOT"
+
+total_p=0 total_f=0
+start=$(date +%s)
+
+# run_layer NAME COMMAND...: run a layer, add up its closing counts.
+run_layer() {
+	local name=$1 log p f rc t0
+	shift
+	log=$MADCM_CACHE/test-$name.log
+	mkdir -p "$MADCM_CACHE"
+	t0=$(date +%s)
+	say "=== $name"
+	"$@" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	read -r p f < <(grep -E '^[a-z-]+: [0-9]+ passed, [0-9]+ failed' "$log" |
+		tail -1 | sed -E 's/^[a-z-]+: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/')
+	p=${p:-0} f=${f:-0}
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1	# a layer that broke before counting is one failure
+	fi
+	say "=== $name: $p passed, $f failed ($(($(date +%s) - t0)) s)"
+	total_p=$((total_p + p))
+	total_f=$((total_f + f))
+}
+
+build_layer() {
+	if make -s CONFIG_DEBUG_INFO_BTF_MODULES= >"$MADCM_CACHE/build.log" 2>&1 &&
+	   ! grep -q 'warning:' "$MADCM_CACHE/build.log"; then
+		echo "build: 1 passed, 0 failed"
+	else
+		cat "$MADCM_CACHE/build.log"
+		echo "build: 0 passed, 1 failed"
+		return 1
+	fi
+}
+
+run_layer build build_layer
+run_layer kunit scripts/kunit.sh
+# After kunit, so that the suites are checked in the KUnit tree as well.
+run_layer check scripts/check.sh
+for t in tests/vm/*-tshark.sh; do
+	[ -x "$t" ] || continue
+	n=$(basename "$t" .sh)
+	run_layer "$n" "$t" "$MADCM_CACHE/kunit-out/raw.log"
+done
+run_layer vmtest tests/vm/run.sh
+
+say "make test took $(($(date +%s) - start)) s"
+echo "$total_p passed, $total_f failed"
+[ "$total_f" -eq 0 ]

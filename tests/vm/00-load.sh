@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0
+# madcm.ko loads next to ib_core and rdma_rxe on the stock kernel, with two
+# rxe devices up, and leaves nothing behind when removed.
+. /tests/common.sh
+
+load_modules ib_core crc32_generic rdma_rxe ib_uverbs ib_umad iw_cm rdma_cm
+setup_rxe_pair
+/bin/rdma link show
+check "two rxe devices" [ "$(/bin/rdma link show | grep -c 'rxe[01]/1')" -eq 2 ]
+
+check "modprobe madcm" modprobe madcm
+lsmod | grep -E '^(madcm|ib_core|rdma_rxe) '
+for m in madcm ib_core rdma_rxe; do
+	check "$m is loaded" grep -q "^$m " /proc/modules
+done
+check "madcm's debugfs directory" [ -d /sys/kernel/debug/madcm ]
+check "madcm exports only madcm_* symbols" \
+	sh -c '! grep "\[madcm\]" /proc/kallsyms | grep -E " [TD] " | grep -v " madcm_\| __\|init_module\|cleanup_module" | grep -q .'
+check "no ib_* symbol of madcm's own" sh -c '! grep -E " ib_[a-z_]+\s+\[madcm\]" /proc/kallsyms | grep -q .'
+
+# Only the out-of-tree (O, bit 12) and unsigned-module (E, bit 13) taints.
+taint=$(cat /proc/sys/kernel/tainted)
+echo "tainted=$taint"
+check "taint is only O and E" [ $((taint & ~(4096 | 8192))) -eq 0 ]
+check "taint has O" [ $((taint & 4096)) -ne 0 ]
+
+check "rmmod madcm" rmmod madcm
+check "madcm is gone from /proc/modules" sh -c '! grep -q "^madcm " /proc/modules'
+check "no /sys/module/madcm" [ ! -e /sys/module/madcm ]
+check "no debugfs directory left" [ ! -e /sys/kernel/debug/madcm ]
+check "madcm symbols gone" sh -c '! grep -q "\[madcm\]" /proc/kallsyms'
+
+# Load and unload again: nothing of the first load is left in the way.
+check "second load" modprobe madcm
+check "second unload" rmmod madcm
+
+teardown_rxe_pair
+finish

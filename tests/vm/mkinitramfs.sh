@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the test initramfs for Debian's stock kernel:
+#   busybox; the host's ip, tc, rdma and kmod with their libraries; the
+#   stock kernel's modules the tests need (dependencies resolved with
+#   modprobe --show-depends); madcm.ko and any other .ko given; the VM
+#   scripts; an /init that runs them.
+# Usage: mkinitramfs.sh OUT.cpio.gz MODE SCRIPT... [-- EXTRA.ko...]
+#   MODE "test" runs each script as a test, "run" runs them as a demo.
+set -euo pipefail
+. "$(dirname "$0")/../../scripts/common.sh"
+. "$MADCM_CACHE/kernel.env"
+
+out=$1 mode=$2
+shift 2
+scripts=()
+while [ $# -gt 0 ] && [ "$1" != -- ]; do scripts+=("$1"); shift; done
+[ "${1:-}" = -- ] && shift
+kos=("$@")
+
+# Stock modules the VM scripts use.
+MODS="ib_core ib_uverbs ib_umad ib_cm iw_cm rdma_cm rdma_ucm rdma_rxe
+crc32_generic veth sch_netem virtio_pci virtio_net af_packet ipv6"
+
+root=$(mktemp -d "$MADCM_CACHE/initramfs.XXXXXX")
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,run,root,lib64,tests,usr/lib} \
+	"$root/lib/modules/$KVER/extra"
+
+cp /bin/busybox "$root/bin/busybox"
+for a in $(/bin/busybox --list); do
+	[ -e "$root/bin/$a" ] || ln -s busybox "$root/bin/$a"
+done
+
+# Host programs and every library they load.
+copy_prog() {
+	local src=$1 dst=$2 lib
+	rm -f "$root$dst"
+	cp -L "$src" "$root$dst"
+	for lib in $(ldd "$src" | grep -o '/[^ ]*'); do
+		[ -e "$root$lib" ] || { mkdir -p "$root$(dirname "$lib")"; cp -L "$lib" "$root$lib"; }
+	done
+}
+copy_prog "$(command -v ip)" /bin/ip
+copy_prog "$(command -v tc)" /bin/tc
+copy_prog "$(command -v rdma)" /bin/rdma
+copy_prog "$(command -v kmod)" /bin/kmod
+for t in modprobe insmod rmmod lsmod modinfo depmod; do
+	rm -f "$root/bin/$t" "$root/sbin/$t"
+	ln -s kmod "$root/bin/$t"
+done
+# tc's netem needs its delay distribution tables.
+[ -d /usr/lib/x86_64-linux-gnu/tc ] &&
+	cp -r /usr/lib/x86_64-linux-gnu/tc "$root/usr/lib/"
+[ -d /usr/lib/tc ] && cp -r /usr/lib/tc "$root/usr/lib/"
+
+# Stock modules with their dependencies.
+for m in $MODS; do
+	modprobe -S "$KVER" -d "$STOCK_ROOT" --show-depends "$m" 2>/dev/null |
+		awk '$1 == "insmod" { print $2 }'
+done | sort -u | while read -r ko; do
+	rel=${ko#"$STOCK_ROOT"}
+	mkdir -p "$root$(dirname "$rel")"
+	cp "$ko" "$root$rel"
+done
+for f in modules.order modules.builtin modules.builtin.modinfo; do
+	cp "$STOCK_MODDIR/$f" "$root/lib/modules/$KVER/"
+done
+for ko in "${kos[@]}"; do
+	cp "$ko" "$root/lib/modules/$KVER/extra/"
+done
+depmod -b "$root" "$KVER"
+
+cp "$MADCM_ROOT"/tests/vm/lib/* "$root/tests/"
+for s in "${scripts[@]}"; do
+	cp "$s" "$root/tests/"
+done
+printf '%s\n' "${scripts[@]##*/}" >"$root/tests/list"
+echo "$mode" >"$root/tests/mode"
+cp "$MADCM_ROOT/tests/vm/lib/init" "$root/init"
+chmod +x "$root/init"
+
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$out.tmp"
+mv "$out.tmp" "$out"

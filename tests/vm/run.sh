@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make vmtest / make run: build madcm.ko against the cached stock Debian
+# headers, pack it with the test scripts into an initramfs, boot the stock
+# kernel in QEMU (TCG, no KVM), report each script and any kernel report.
+#
+# Usage: tests/vm/run.sh [--run] [SCRIPT...]
+#   default: every tests/vm/[0-9]*.sh as a test; "vmtest: N passed, M failed".
+#   --run:   tests/vm/demo/*.sh, output shown as is (make run).
+# Environment: VMTEST (space-separated script names to run), VM_TIMEOUT
+# (seconds for the whole boot, default 1500), MADCM_CACHE.
+set -euo pipefail
+. "$(dirname "$0")/../../scripts/common.sh"
+
+mode=test
+if [ "${1:-}" = --run ]; then mode=run; shift; fi
+
+"$MADCM_ROOT/scripts/deps.sh" build vm
+"$MADCM_ROOT/scripts/fetch-kernel.sh"
+. "$MADCM_CACHE/kernel.env"
+
+cd "$MADCM_ROOT"
+say "building madcm.ko against $KVER"
+make -s KDIR="$STOCK_KDIR" CONFIG_DEBUG_INFO_BTF_MODULES= >"$MADCM_CACHE/vm-build.log" 2>&1 ||
+	{ cat "$MADCM_CACHE/vm-build.log" >&2; die "module build failed"; }
+kos=(madcm.ko)
+for k in samples/*.ko; do [ -e "$k" ] && kos+=("$k"); done
+
+scripts=("$@")
+if [ ${#scripts[@]} -eq 0 ]; then
+	if [ $mode = run ]; then
+		scripts=(tests/vm/demo/*.sh)
+	elif [ -n "${VMTEST:-}" ]; then
+		for s in $VMTEST; do scripts+=("tests/vm/${s##*/}"); done
+	else
+		scripts=(tests/vm/[0-9]*.sh)
+	fi
+fi
+
+mkdir -p "$MADCM_CACHE/vm"
+initrd=$MADCM_CACHE/vm/initramfs-$mode.cpio.gz
+log=$MADCM_CACHE/vm/$mode.log
+tests/vm/mkinitramfs.sh "$initrd" "$mode" "${scripts[@]}" -- "${kos[@]}"
+
+say "booting $KVER in QEMU (TCG); log: $log"
+set +e
+timeout --foreground -k 10 "${VM_TIMEOUT:-1500}" \
+	qemu-system-x86_64 -machine pc -cpu max -smp 2 -m 2048 \
+	-nographic -no-reboot -nodefaults -serial stdio \
+	-kernel "$STOCK_VMLINUZ" -initrd "$initrd" \
+	-append "console=ttyS0 loglevel=3 panic=-1 oops=panic panic_on_warn=0 rdinit=/init" \
+	</dev/null >"$log" 2>&1
+qrc=$?
+set -e
+tr -d '\r' <"$log" >"$log.txt"
+
+if [ $mode = run ]; then
+	sed -n '/^=== VMTEST START/,/^=== VMTEST DONE/p' "$log.txt" |
+		grep -v '^=== VMTEST DONE' | sed 's/^=== VMTEST START /\n### /'
+	grep -q '^=== VMTEST DONE' "$log.txt" || die "the VM did not finish (qemu exit $qrc)"
+	exit 0
+fi
+
+passed=$(grep -c '^=== VMTEST PASS' "$log.txt" || true)
+failed=$(grep -c '^=== VMTEST FAIL' "$log.txt" || true)
+grep '^=== VMTEST \(PASS\|FAIL\)' "$log.txt" | sed 's/^=== VMTEST //'
+if grep -q '^=== VMTEST FAIL' "$log.txt"; then
+	say "output of the failed scripts:"
+	awk '/^=== VMTEST START/ { buf = ""; name = $4 }
+	     { buf = buf "\n" $0 }
+	     /^=== VMTEST FAIL/ { print buf }' "$log.txt" | tail -150 >&2
+fi
+if ! grep -q '^=== VMTEST DONE' "$log.txt"; then
+	say "FAIL: the VM did not finish (qemu exit $qrc); last lines:"
+	tail -30 "$log.txt" >&2
+	failed=$((failed + 1))
+fi
+ran=$((passed + failed))
+if [ "$ran" -lt "${#scripts[@]}" ]; then
+	failed=$((failed + ${#scripts[@]} - ran))
+fi
+echo "vmtest: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
