@@ -54,6 +54,12 @@ grep -E 'warning:|error:' "$OUT/build.log" >"$OUT/w1-sparse.log"
 [ $build_rc -eq 0 ] || echo "build failed (exit $build_rc)" >>"$OUT/w1-sparse.log"
 result "W=1 build with sparse (C=2)" "$OUT/w1-sparse.log"
 
+# Every export is madcm_* and GPL-only: the module must load next to ib_core.
+awk '$2 !~ /^madcm_/ || $4 != "EXPORT_SYMBOL_GPL"' "$MADCM_ROOT/Module.symvers" \
+	>"$OUT/exports.log" 2>&1
+[ -s "$MADCM_ROOT/Module.symvers" ] || echo "no Module.symvers" >>"$OUT/exports.log"
+result "exports are madcm_* and EXPORT_SYMBOL_GPL ($(wc -l <"$MADCM_ROOT/Module.symvers" 2>/dev/null || echo 0))" "$OUT/exports.log"
+
 # The KUnit suites only compile where the kernel has KUnit: check them, with
 # the rest of the module, in the KUnit tree that make kunit configured.
 kbuild=$MADCM_CACHE/kunit-build

@@ -9,7 +9,7 @@ modprobe ib_core && modprobe crc32_generic && modprobe rdma_rxe && modprobe veth
 modprobe madcm
 lsmod | grep -E '^(madcm|ib_core|rdma_rxe) '
 echo "madcm exports:"
-grep '\[madcm\]' /proc/kallsyms | awk '$2 == "T" && $3 ~ /^madcm_/ { print "  " $3 }' | sort
+awk '$4 == "[madcm]" && $3 ~ /^__crc_/ { sub(/^__crc_/, "", $3); print "  " $3 }' /proc/kallsyms | sort
 echo "debugfs:"
 find /sys/kernel/debug/madcm | sed 's/^/  /'
 dmesg | grep madcm
