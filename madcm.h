@@ -8,4 +8,8 @@ struct dentry;
 /* The module's debugfs directory, /sys/kernel/debug/madcm. */
 extern struct dentry *madcm_debugfs_root;
 
+/* irdma_cm/mpa_stats.c: the MPA refusal counters in debugfs. */
+int madcm_mpa_init(void);
+void madcm_mpa_exit(void);
+
 #endif /* _MADCM_INTERNAL_H */

@@ -11,13 +11,21 @@ struct dentry *madcm_debugfs_root;
 
 static int __init madcm_init(void)
 {
+	int ret;
+
 	madcm_debugfs_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	ret = madcm_mpa_init();
+	if (ret) {
+		debugfs_remove_recursive(madcm_debugfs_root);
+		return ret;
+	}
 	pr_info("madcm: loaded\n");
 	return 0;
 }
 
 static void __exit madcm_exit(void)
 {
+	madcm_mpa_exit();
 	debugfs_remove_recursive(madcm_debugfs_root);
 	madcm_debugfs_root = NULL;
 	pr_info("madcm: unloaded\n");
