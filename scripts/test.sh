@@ -11,6 +11,9 @@ cd "$MADCM_ROOT"
 total_p=0 total_f=0
 start=$(date +%s)
 
+# Every package any layer needs, once, before the first layer.
+scripts/deps.sh || exit 1
+
 # run_layer NAME COMMAND...: run a layer, add up its closing counts.
 run_layer() {
 	local name=$1 log p f rc t0
