@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The CM's wire: what a cm_core asks of the link below it. An RNIC does
+ * these in hardware (irdma's ILQ/IEQ queues, its "quad hash" steering and
+ * its ARP cache); the software backend does them with a net_device,
+ * netfilter and the kernel's neighbour tables (irdma_cm/wire_netdev.c);
+ * KUnit uses an in-kernel loopback wire. The connection state machine
+ * sees only this interface, so a hardware driver can replace the backend
+ * without touching it.
+ */
+#ifndef _MADCM_IRDMA_CM_WIRE_H
+#define _MADCM_IRDMA_CM_WIRE_H
+
+#include <linux/types.h>
+#include "irdma_cm/tcp_seg.h"
+
+struct irdma_cm_core;
+
+/* No 802.1Q tag. */
+#define IRDMA_NO_VLAN	0xffff
+
+/**
+ * enum irdma_qhash_type - what a steering entry matches
+ * @IRDMA_QHASH_LISTEN: segments to a local address (or any address of the
+ *	device when the address is unspecified) and port: a listener
+ * @IRDMA_QHASH_CONN: segments of one connection's 4-tuple
+ */
+enum irdma_qhash_type {
+	IRDMA_QHASH_LISTEN,
+	IRDMA_QHASH_CONN,
+};
+
+/**
+ * struct irdma_cm_qhash - a steering entry, the role of irdma's qhash
+ * @type: listener or connection
+ * @loc: local address (IPv4-mapped for IPv4; unspecified: any) and port
+ * @rem: remote address and port (connections only)
+ * @vlan_id: VLAN ID, or IRDMA_NO_VLAN
+ */
+struct irdma_cm_qhash {
+	enum irdma_qhash_type type;
+	struct irdma_cm_addr loc;
+	struct irdma_cm_addr rem;
+	u16 vlan_id;
+};
+
+/**
+ * struct irdma_cm_wire_ops - the link operations a cm_core uses
+ * @xmit: send one complete frame (from the Ethernet header on). Called
+ *	from any context, including timers and softirq, with no CM lock
+ *	held; must not sleep. The frame stays the caller's. Returns 0 or a
+ *	negative errno (the CM's retransmission timer covers a lost frame).
+ * @resolve: fill @mac with the next hop's MAC address for @rem (ARP or
+ *	neighbour discovery); return 0, -EAGAIN while resolution is under
+ *	way (the backend has started it; the CM retries from its timer), or
+ *	another negative errno when @rem cannot be reached. Must not sleep.
+ * @local_mac: the MAC address frames are sent from
+ * @mtu: the link MTU, for the MSS the CM offers
+ * @qhash_add: start steering the segments @qh matches to the CM (and away
+ *	from the host stack). May sleep. Returns 0 or a negative errno.
+ * @qhash_del: stop steering them. May sleep.
+ */
+struct irdma_cm_wire_ops {
+	int (*xmit)(struct irdma_cm_core *core, const u8 *frame, u32 len);
+	int (*resolve)(struct irdma_cm_core *core, const struct in6_addr *rem,
+		       u16 vlan_id, u8 *mac);
+	void (*local_mac)(struct irdma_cm_core *core, u8 *mac);
+	u32 (*mtu)(struct irdma_cm_core *core);
+	int (*qhash_add)(struct irdma_cm_core *core,
+			 const struct irdma_cm_qhash *qh);
+	void (*qhash_del)(struct irdma_cm_core *core,
+			  const struct irdma_cm_qhash *qh);
+};
+
+/*
+ * The other direction: the backend hands every frame it steered to the CM
+ * with irdma_receive_ilq(core, frame, len), from softirq or process
+ * context. The CM parses and validates it (irdma_cm_parse_seg()), counts
+ * what it refuses, and never keeps a pointer into @frame after returning.
+ */
+void irdma_receive_ilq(struct irdma_cm_core *core, const u8 *frame, u32 len);
+
+#endif /* _MADCM_IRDMA_CM_WIRE_H */
