@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * madcm's iWARP connection manager: the consumer API.
+ *
+ * A consumer listens on a cm_core (one per link) or connects through it;
+ * the CM runs TCP's handshake and MPA's request/reply exchange (RFC 5044,
+ * RFC 6581) and reports progress through one event handler per
+ * connection. Documentation/irdma_cm.rst describes the events in order.
+ */
+#ifndef _MADCM_CM_H
+#define _MADCM_CM_H
+
+#include <linux/in6.h>
+#include <linux/types.h>
+
+struct irdma_cm_core;
+struct irdma_cm_listener;
+struct irdma_cm_node;
+
+/* No 802.1Q tag (same value as the CM's IRDMA_NO_VLAN). */
+#define MADCM_CM_NO_VLAN	0xffff
+
+/* The most private data an MPA frame carries (RFC 5044 7.1). */
+#define MADCM_CM_MAX_PDATA	512
+
+/* RTR message types (RFC 6581), a mask. */
+#define MADCM_CM_RTR_SEND	0x1
+#define MADCM_CM_RTR_WRITE	0x2
+#define MADCM_CM_RTR_READ	0x4
+
+/**
+ * struct madcm_cm_addr - one end of a connection
+ * @ip: IPv6 address; IPv4 addresses are written IPv4-mapped
+ *	(::ffff:a.b.c.d); the unspecified address (::) means "any" for a
+ *	listener, ::ffff:0.0.0.0 any IPv4 address
+ * @port: TCP port, host order
+ */
+struct madcm_cm_addr {
+	struct in6_addr ip;
+	u16 port;
+};
+
+/**
+ * enum madcm_cm_event_type - what happened to a connection
+ * @MADCM_CM_EVENT_CONNECT_REQUEST: passive side: a peer's MPA request
+ *	arrived on a listener; the consumer now holds the connection and
+ *	must accept or reject it
+ * @MADCM_CM_EVENT_CONNECT_REPLY: active side: the peer's MPA reply
+ *	accepted the connection; ESTABLISHED follows
+ * @MADCM_CM_EVENT_ESTABLISHED: the MPA exchange is complete; the event
+ *	carries the TCP context a queue pair needs
+ * @MADCM_CM_EVENT_REJECTED: terminal: the peer rejected our MPA request
+ * @MADCM_CM_EVENT_RESET: terminal: the connection failed or was reset;
+ *	@status says why (-ECONNRESET, -ETIMEDOUT, -ECONNABORTED,
+ *	-ECONNREFUSED, -EPROTO, ...)
+ * @MADCM_CM_EVENT_DISCONNECT: the peer closed its side (FIN); CLOSE
+ *	follows when both sides are closed
+ * @MADCM_CM_EVENT_CLOSE: terminal: the connection closed gracefully
+ */
+enum madcm_cm_event_type {
+	MADCM_CM_EVENT_CONNECT_REQUEST,
+	MADCM_CM_EVENT_CONNECT_REPLY,
+	MADCM_CM_EVENT_ESTABLISHED,
+	MADCM_CM_EVENT_REJECTED,
+	MADCM_CM_EVENT_RESET,
+	MADCM_CM_EVENT_DISCONNECT,
+	MADCM_CM_EVENT_CLOSE,
+};
+
+/**
+ * struct madcm_cm_tcp_ctx - what a hardware QP needs to carry on the
+ *	connection (the role of irdma_init_tcp_ctx)
+ * @ipv4: IPv4 (else IPv6)
+ * @vlan_id: VLAN ID or MADCM_CM_NO_VLAN
+ * @tos: IPv4 TOS / IPv6 traffic class
+ * @ttl: IPv4 TTL / IPv6 hop limit
+ * @flow_label: IPv6 flow label
+ * @loc_mac: our MAC address
+ * @rem_mac: the next hop's MAC address
+ * @loc: our address and port
+ * @rem: the peer's address and port
+ * @snd_nxt: next sequence number we send
+ * @snd_una: oldest unacknowledged sequence number
+ * @snd_wnd: the peer's window, scaled, in bytes
+ * @snd_wl1: sequence number of the segment that last updated @snd_wnd
+ * @snd_wl2: acknowledgment number of that segment
+ * @max_snd_wnd: largest window the peer offered
+ * @rcv_nxt: next sequence number we expect
+ * @rcv_wnd: our receive window, in bytes
+ * @snd_mss: largest payload we may send in one segment
+ * @snd_wscale: the peer's window shift (applies to windows it sends)
+ * @rcv_wscale: our window shift (applies to windows we send)
+ * @ird: negotiated inbound RDMA Read depth
+ * @ord: negotiated outbound RDMA Read depth
+ * @mpa_rev: MPA revision in use
+ * @rtr_type: RTR message type in use (MADCM_CM_RTR_*), 0 for none
+ * @peer_to_peer: the connection follows RFC 6581's peer-to-peer model
+ * @crc: FPDUs carry a CRC (either side asked for it)
+ * @snd_markers: FPDUs we send carry markers
+ * @rcv_markers: FPDUs we receive carry markers
+ */
+struct madcm_cm_tcp_ctx {
+	bool ipv4;
+	u16 vlan_id;
+	u8 tos;
+	u8 ttl;
+	u32 flow_label;
+	u8 loc_mac[6];
+	u8 rem_mac[6];
+	struct madcm_cm_addr loc;
+	struct madcm_cm_addr rem;
+	u32 snd_nxt;
+	u32 snd_una;
+	u32 snd_wnd;
+	u32 snd_wl1;
+	u32 snd_wl2;
+	u32 max_snd_wnd;
+	u32 rcv_nxt;
+	u32 rcv_wnd;
+	u16 snd_mss;
+	u8 snd_wscale;
+	u8 rcv_wscale;
+	u16 ird;
+	u16 ord;
+	u8 mpa_rev;
+	u8 rtr_type;
+	bool peer_to_peer;
+	bool crc;
+	bool snd_markers;
+	bool rcv_markers;
+};
+
+/**
+ * struct madcm_cm_event - one event of one connection
+ * @type: what happened
+ * @conn: the connection
+ * @listener: the listener it came from (passive side), or NULL
+ * @status: 0, or a negative errno for REJECTED and RESET
+ * @private_data: the peer's private data (CONNECT_REQUEST,
+ *	CONNECT_REPLY, REJECTED), valid during the handler only
+ * @private_data_len: its length
+ * @ird: negotiated (or, for CONNECT_REQUEST, the peer's offered) IRD
+ * @ord: negotiated (or offered) ORD
+ * @mpa_rev: the MPA revision of the peer's frame
+ * @loc: our address and port
+ * @rem: the peer's address and port
+ * @vlan_id: VLAN ID or MADCM_CM_NO_VLAN
+ * @tcp_ctx: ESTABLISHED only: the TCP context, valid during the handler
+ */
+struct madcm_cm_event {
+	enum madcm_cm_event_type type;
+	struct irdma_cm_node *conn;
+	struct irdma_cm_listener *listener;
+	int status;
+	const void *private_data;
+	u16 private_data_len;
+	u16 ird;
+	u16 ord;
+	u8 mpa_rev;
+	struct madcm_cm_addr loc;
+	struct madcm_cm_addr rem;
+	u16 vlan_id;
+	const struct madcm_cm_tcp_ctx *tcp_ctx;
+};
+
+/*
+ * Called in process context (the cm_core's ordered workqueue), one event
+ * at a time per cm_core. It may call madcm_cm_accept(), madcm_cm_reject(),
+ * madcm_cm_close(), madcm_cm_abort() and madcm_cm_release(), but not
+ * madcm_cm_destroy_listener().
+ */
+typedef void (*madcm_cm_event_handler)(const struct madcm_cm_event *event,
+				       void *context);
+
+/**
+ * struct madcm_cm_listen_attr - a listener
+ * @addr: local address (unspecified: any) and port (not 0)
+ * @vlan_id: VLAN ID or MADCM_CM_NO_VLAN
+ * @backlog: most connections pending (handshake begun, not yet accepted
+ *	or rejected) at once; 0 means the core's default
+ * @ird: IRD offered to initiators
+ * @ord: ORD offered to initiators
+ * @mpa_rev: highest MPA revision accepted (1 or 2)
+ * @peer_to_peer: ask for RFC 6581's peer-to-peer model
+ * @rtr_caps: RTR types we can take (MADCM_CM_RTR_*)
+ * @crc: ask for FPDU CRCs
+ * @handler: events of the listener's connections
+ * @context: passed to @handler
+ */
+struct madcm_cm_listen_attr {
+	struct madcm_cm_addr addr;
+	u16 vlan_id;
+	u32 backlog;
+	u16 ird;
+	u16 ord;
+	u8 mpa_rev;
+	bool peer_to_peer;
+	u8 rtr_caps;
+	bool crc;
+	madcm_cm_event_handler handler;
+	void *context;
+};
+
+/**
+ * struct madcm_cm_connect_attr - an active open
+ * @loc: local address; port 0 picks an ephemeral port
+ * @rem: the peer's address and port
+ * @vlan_id: VLAN ID or MADCM_CM_NO_VLAN
+ * @tos: IPv4 TOS / IPv6 traffic class
+ * @ttl: IPv4 TTL / IPv6 hop limit; 0 means 64
+ * @private_data: sent in the MPA request (copied)
+ * @private_data_len: at most 512, 508 with revision 2
+ * @ird: inbound RDMA Read depth wanted
+ * @ord: outbound RDMA Read depth wanted
+ * @mpa_rev: MPA revision offered (1 or 2)
+ * @peer_to_peer: ask for RFC 6581's peer-to-peer model
+ * @rtr_caps: RTR types we can send (MADCM_CM_RTR_*)
+ * @crc: ask for FPDU CRCs
+ * @handler: the connection's events
+ * @context: passed to @handler
+ */
+struct madcm_cm_connect_attr {
+	struct madcm_cm_addr loc;
+	struct madcm_cm_addr rem;
+	u16 vlan_id;
+	u8 tos;
+	u8 ttl;
+	const void *private_data;
+	u16 private_data_len;
+	u16 ird;
+	u16 ord;
+	u8 mpa_rev;
+	bool peer_to_peer;
+	u8 rtr_caps;
+	bool crc;
+	madcm_cm_event_handler handler;
+	void *context;
+};
+
+/**
+ * struct madcm_cm_accept_attr - the answer to a CONNECT_REQUEST
+ * @private_data: sent in the MPA reply (copied)
+ * @private_data_len: at most 512, 508 with revision 2
+ * @ird: lower the negotiated IRD to this (0: keep)
+ * @ord: lower the negotiated ORD to this (0: keep)
+ * @handler: the connection's further events (NULL: the listener's)
+ * @context: passed to @handler
+ */
+struct madcm_cm_accept_attr {
+	const void *private_data;
+	u16 private_data_len;
+	u16 ird;
+	u16 ord;
+	madcm_cm_event_handler handler;
+	void *context;
+};
+
+int madcm_cm_create_listener(struct irdma_cm_core *core,
+			     const struct madcm_cm_listen_attr *attr,
+			     struct irdma_cm_listener **listener);
+void madcm_cm_destroy_listener(struct irdma_cm_listener *listener);
+int madcm_cm_connect(struct irdma_cm_core *core,
+		     const struct madcm_cm_connect_attr *attr,
+		     struct irdma_cm_node **conn);
+int madcm_cm_accept(struct irdma_cm_node *conn,
+		    const struct madcm_cm_accept_attr *attr);
+int madcm_cm_reject(struct irdma_cm_node *conn, const void *private_data,
+		    u16 private_data_len);
+int madcm_cm_close(struct irdma_cm_node *conn);
+int madcm_cm_abort(struct irdma_cm_node *conn);
+void madcm_cm_release(struct irdma_cm_node *conn);
+const char *madcm_cm_event_name(enum madcm_cm_event_type type);
+
+#endif /* _MADCM_CM_H */
