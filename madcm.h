@@ -12,4 +12,8 @@ extern struct dentry *madcm_debugfs_root;
 int madcm_mpa_init(void);
 void madcm_mpa_exit(void);
 
+/* mad/core.c: the MAD core's workqueue and debugfs directory. */
+int madcm_mad_init(void);
+void madcm_mad_exit(void);
+
 #endif /* _MADCM_INTERNAL_H */

@@ -14,6 +14,10 @@ static int __init madcm_init(void)
 	int ret;
 
 	madcm_debugfs_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	if (madcm_mad_init()) {
+		debugfs_remove_recursive(madcm_debugfs_root);
+		return -ENOMEM;
+	}
 	ret = madcm_mpa_init();
 	if (ret) {
 		debugfs_remove_recursive(madcm_debugfs_root);
@@ -26,6 +30,7 @@ static int __init madcm_init(void)
 static void __exit madcm_exit(void)
 {
 	madcm_mpa_exit();
+	madcm_mad_exit();
 	debugfs_remove_recursive(madcm_debugfs_root);
 	madcm_debugfs_root = NULL;
 	pr_info("madcm: unloaded\n");

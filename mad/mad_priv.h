@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * madcm MAD core: the objects the core's files share. Nothing here is
+ * visible to ULPs; include/madcm/mad.h is their whole interface.
+ */
+#ifndef _MADCM_MAD_PRIV_H
+#define _MADCM_MAD_PRIV_H
+
+#include <linux/completion.h>
+#include <linux/list.h>
+#include <linux/rbtree.h>
+#include <linux/refcount.h>
+#include <linux/rhashtable.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <madcm/mad.h>
+
+#include "port.h"
+
+/* Management class versions are 0..0x82 (ib_mad.c's MAX_MGMT_VERSION). */
+#define MADCM_MAX_CLASS_VERSION	0x83
+/* The last class number that is not an alias or a vendor range 2 class. */
+#define MADCM_MAX_MGMT_CLASS	80
+
+/* The workqueue that runs timeouts and port-internal work. */
+extern struct workqueue_struct *madcm_mad_wq;
+
+/**
+ * struct madcm_agent - the private side of an agent
+ * @agent: what the ULP sees (the kernel's struct ib_mad_agent)
+ * @port: the port the agent is registered on
+ * @reg_req: a copy of the registration request, or NULL
+ * @qpn: 0 (SMI) or 1 (GSI)
+ * @refs: references: one for the registration, one per live send buffer,
+ *	one per callback in progress
+ * @comp: completed when @refs drops to zero
+ * @dying: set when unregistration starts; no new sends are accepted
+ * @lock: protects every send's state, @sends, @tids and @timeouts
+ * @sends: the posted sends not yet returned to the ULP
+ * @tids: posted sends waiting for a response, by (TID, class, address)
+ * @timeouts: sends waiting for a response, by deadline
+ * @timeout_work: runs when the earliest deadline of @timeouts expires
+ * @timeout_seq: tie breaker between equal deadlines
+ * @live_bufs: send buffers created and not yet freed
+ */
+struct madcm_agent {
+	struct ib_mad_agent agent;
+	struct madcm_port *port;
+	struct ib_mad_reg_req *reg_req;
+	u32 qpn;
+	refcount_t refs;
+	struct completion comp;
+	bool dying;
+
+	spinlock_t lock;	/* the agent's sends and their state */
+	struct list_head sends;
+	struct rhashtable tids;
+	struct rb_root_cached timeouts;
+	struct delayed_work timeout_work;
+	u64 timeout_seq;
+
+	atomic_t live_bufs;
+};
+
+static inline struct madcm_agent *to_madcm_agent(struct ib_mad_agent *agent)
+{
+	return container_of(agent, struct madcm_agent, agent);
+}
+
+/**
+ * enum madcm_send_state - where a send is in its life
+ * @MADCM_SEND_NEW: in the making: created or returned, not posted
+ * @MADCM_SEND_POSTED: handed to the transport, no completion yet
+ * @MADCM_SEND_WAIT_RESP: sent, waiting for its response or its deadline
+ * @MADCM_SEND_EARLY_RESP: its response came before the send completion
+ * @MADCM_SEND_CANCELLED: cancelled while the transport still holds it
+ * @MADCM_SEND_DONE: its outcome is decided; the send handler runs once
+ *	nothing holds it any more, then it is back in the ULP's hands
+ */
+enum madcm_send_state {
+	MADCM_SEND_NEW,
+	MADCM_SEND_POSTED,
+	MADCM_SEND_WAIT_RESP,
+	MADCM_SEND_EARLY_RESP,
+	MADCM_SEND_CANCELLED,
+	MADCM_SEND_DONE,
+};
+
+/* What identifies the response to a request (IBTA 13.4.6.4). */
+struct madcm_tid_key {
+	__be64 tid;
+	union ib_gid gid;
+	u32 lid;
+	u8 mgmt_class;
+	u8 reserved[3];
+};
+
+/**
+ * struct madcm_send - a send buffer and the state of its send
+ * @send_buf: what the ULP sees (the kernel's struct ib_mad_send_buf)
+ * @agent: the owning agent; NULL for a port's own replies
+ * @port: the port it goes out on
+ * @state: its lifecycle state, under @agent->lock
+ * @status: the status its send handler will see
+ * @at_transport: a transport post is outstanding
+ * @in_recv: its response is being handed to the recv handler
+ * @hashed: in @agent->tids
+ * @timed: in @agent->timeouts
+ * @key: its key in @agent->tids
+ * @hnode: node in @agent->tids
+ * @tnode: node in @agent->timeouts
+ * @deadline: when it times out (jiffies), valid while @timed
+ * @seq: tie breaker for equal deadlines
+ * @node: on @agent->sends while posted, then on a completion list
+ * @remote_qpn: the destination QP
+ * @pkey_index: the P_Key index to send with
+ * @timeout_ms: the timeout that applies to the current try
+ * @retries_left: resends still allowed
+ * @mad_size: 256 (IB) or 2048 (OPA)
+ * @pad: bytes of padding after the data
+ * @payload_len: bytes after the header sent in a non-RMPP MAD
+ * @rmpp: the buffer holds an RMPP payload in segments
+ * @seg_base: where segment 1 starts, for RMPP
+ * @buf: the MAD, then (for RMPP) the segments
+ */
+struct madcm_send {
+	struct ib_mad_send_buf send_buf;
+	struct madcm_agent *agent;
+	struct madcm_port *port;
+	enum madcm_send_state state;
+	enum ib_wc_status status;
+	bool at_transport;
+	bool in_recv;
+	bool hashed;
+	bool timed;
+	struct madcm_tid_key key;
+	struct rhash_head hnode;
+	struct rb_node tnode;
+	unsigned long deadline;
+	u64 seq;
+	struct list_head node;
+	u32 remote_qpn;
+	u16 pkey_index;
+	u32 timeout_ms;
+	int retries_left;
+	u32 mad_size;
+	u32 pad;
+	u32 payload_len;
+	bool rmpp;
+	u8 *seg_base;
+	u8 buf[] __aligned(8);
+};
+
+static inline struct madcm_send *to_madcm_send(struct ib_mad_send_buf *sb)
+{
+	return container_of(sb, struct madcm_send, send_buf);
+}
+
+/**
+ * struct madcm_recv - a received MAD
+ * @recv_wc: what the ULP sees (the kernel's struct ib_mad_recv_wc)
+ * @wc: the work completion @recv_wc points at
+ * @grh: the GRH @recv_wc points at (zero when the MAD came without one)
+ * @port: the port it came in on
+ * @mad: the MAD
+ */
+struct madcm_recv {
+	struct ib_mad_recv_wc recv_wc;
+	struct ib_wc wc;
+	struct ib_grh grh;
+	struct madcm_port *port;
+	u8 mad[] __aligned(8);
+};
+
+/* port.c */
+int madcm_ports_init(void);
+void madcm_ports_exit(void);
+
+/* agent.c */
+bool madcm_agent_get(struct madcm_agent *ag);
+void madcm_agent_put(struct madcm_agent *ag);
+int madcm_agent_live_bufs(struct ib_mad_agent *mad_agent);
+struct madcm_agent *madcm_agent_find_request(struct madcm_port *port,
+					     const struct ib_mad_hdr *hdr);
+struct madcm_agent *madcm_agent_find_response(struct madcm_port *port,
+					      const struct ib_mad_hdr *hdr);
+int madcm_agents_init(void);
+void madcm_agents_exit(void);
+
+/* send.c */
+int madcm_send_tids_init(struct madcm_agent *ag);
+void madcm_send_tids_destroy(struct madcm_agent *ag);
+void madcm_send_flush_agent(struct madcm_agent *ag);
+void madcm_send_finish_list(struct list_head *done);
+void madcm_send_match_response(struct madcm_agent *ag,
+			       struct madcm_recv *rv);
+void madcm_send_port_complete(struct madcm_send *ms, enum ib_wc_status st);
+void madcm_send_timed_out(struct madcm_agent *ag, struct madcm_send *ms,
+			  struct list_head *done);
+int madcm_send_state(struct ib_mad_send_buf *send_buf);
+
+/* timeout.c */
+void madcm_timeout_init(struct madcm_agent *ag);
+void madcm_timeout_add(struct madcm_agent *ag, struct madcm_send *ms,
+		       u32 timeout_ms);
+void madcm_timeout_del(struct madcm_agent *ag, struct madcm_send *ms);
+void madcm_timeout_stop(struct madcm_agent *ag);
+
+/* recv.c */
+void madcm_recv_unmatched_response(struct madcm_agent *ag,
+				   struct madcm_recv *rv);
+
+/* send_buf.c */
+void madcm_send_buf_release(struct madcm_send *ms);
+
+#endif /* _MADCM_MAD_PRIV_H */

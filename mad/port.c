@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * madcm ports: the object a transport creates for each port it drives,
+ * its address handles, and its counters in debugfs.
+ */
+#include <linux/debugfs.h>
+#include <linux/export.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <madcm/mad.h>
+
+#include "fault.h"
+#include "mad_priv.h"
+#include "madcm.h"
+
+static struct dentry *madcm_ports_dir;
+
+static const char *const madcm_counter_names[MADCM_CNT_MAX] = {
+	[MADCM_CNT_RX] = "rx",
+	[MADCM_CNT_RX_SHORT] = "rx_drop_short",
+	[MADCM_CNT_RX_LONG] = "rx_drop_long",
+	[MADCM_CNT_RX_BASE_VERSION] = "rx_drop_base_version",
+	[MADCM_CNT_RX_CLASS_VERSION] = "rx_drop_class_version",
+	[MADCM_CNT_RX_WRONG_QP] = "rx_drop_wrong_qp",
+	[MADCM_CNT_RX_BAD_METHOD] = "rx_drop_bad_method",
+	[MADCM_CNT_RX_NO_AGENT] = "rx_drop_no_agent",
+	[MADCM_CNT_RX_UNMATCHED_RESP] = "rx_drop_unmatched_response",
+	[MADCM_CNT_RX_RMPP] = "rx_drop_rmpp",
+	[MADCM_CNT_RX_NOMEM] = "rx_drop_nomem",
+	[MADCM_CNT_RX_DISPATCHED] = "rx_dispatched",
+	[MADCM_CNT_TX_UNSUPPORTED] = "tx_unsupported_reply",
+	[MADCM_CNT_TX_REPLY_FAIL] = "tx_unsupported_reply_failed",
+	[MADCM_CNT_TX] = "tx",
+	[MADCM_CNT_TX_ERR] = "tx_error",
+	[MADCM_CNT_TIMEOUT] = "tx_timeout",
+	[MADCM_CNT_RETRY] = "tx_retry",
+};
+
+static int madcm_port_counters_show(struct seq_file *s, void *unused)
+{
+	struct madcm_port *port = s->private;
+	int i;
+
+	for (i = 0; i < MADCM_CNT_MAX; i++)
+		seq_printf(s, "%s %ld\n", madcm_counter_names[i],
+			   atomic_long_read(&port->counters[i]));
+	seq_printf(s, "agents %d\n", atomic_read(&port->nr_agents));
+	seq_printf(s, "live_recvs %d\n", atomic_read(&port->live_recvs));
+	seq_printf(s, "live_ahs %d\n", atomic_read(&port->live_ahs));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(madcm_port_counters);
+
+/**
+ * madcm_port_create() - create the core's side of a transport's port
+ * @ops: the transport's operations
+ * @attr: what the port is
+ * @priv: the transport's data, kept in port->priv
+ *
+ * Context: Process context; may sleep.
+ * Return: the port, or an ERR_PTR() on failure.
+ */
+struct madcm_port *madcm_port_create(const struct madcm_port_ops *ops,
+				     const struct madcm_port_attr *attr,
+				     void *priv)
+{
+	struct madcm_port *port;
+
+	if (!ops || !ops->post_send || !attr)
+		return ERR_PTR(-EINVAL);
+	port = kzalloc(sizeof(*port), GFP_KERNEL);
+	if (!port)
+		return ERR_PTR(-ENOMEM);
+	port->ops = ops;
+	port->priv = priv;
+	port->attr = *attr;
+	strscpy(port->name, attr->name ?: "port", sizeof(port->name));
+	port->attr.name = port->name;
+	mutex_init(&port->reg_mutex);
+	hash_init(port->reg_table);
+	if (madcm_ports_dir) {
+		port->debugfs = debugfs_create_dir(port->name, madcm_ports_dir);
+		debugfs_create_file("counters", 0400, port->debugfs, port,
+				    &madcm_port_counters_fops);
+	}
+	return port;
+}
+
+/**
+ * madcm_port_destroy() - release a port
+ * @port: the port; every agent on it is unregistered
+ *
+ * Context: Process context; may sleep.
+ */
+void madcm_port_destroy(struct madcm_port *port)
+{
+	WARN_ON(atomic_read(&port->nr_agents));
+	WARN_ON(atomic_read(&port->live_recvs));
+	WARN_ON(atomic_read(&port->live_ahs));
+	WARN_ON(atomic_read(&port->live_replies));
+	debugfs_remove_recursive(port->debugfs);
+	mutex_destroy(&port->reg_mutex);
+	kfree(port);
+}
+
+struct madcm_ah *madcm_port_ah_create(struct madcm_port *port,
+				      const struct rdma_ah_attr *attr,
+				      gfp_t gfp)
+{
+	struct madcm_ah *ah;
+	int ret;
+
+	if (madcm_fault(MADCM_FAULT_AH))
+		return ERR_PTR(-ENOMEM);
+	ah = kzalloc(sizeof(*ah), gfp);
+	if (!ah)
+		return ERR_PTR(-ENOMEM);
+	ah->port = port;
+	ah->attr = *attr;
+	ah->ibah.type = attr->type;
+	if (port->ops->create_ah) {
+		ret = port->ops->create_ah(port, ah, gfp);
+		if (ret) {
+			kfree(ah);
+			return ERR_PTR(ret);
+		}
+	}
+	atomic_inc(&port->live_ahs);
+	return ah;
+}
+
+void madcm_port_ah_destroy(struct madcm_ah *ah)
+{
+	struct madcm_port *port = ah->port;
+
+	if (port->ops->destroy_ah)
+		port->ops->destroy_ah(port, ah);
+	atomic_dec(&port->live_ahs);
+	kfree(ah);
+}
+
+/**
+ * madcm_create_ah() - create an address handle for sending MADs
+ * @port: the port the MADs leave from
+ * @ah_attr: the destination: LID, SL and, when present, the GRH
+ *
+ * The madcm twin of rdma_create_ah() for MADs: the handle goes into
+ * send_buf->ah. It belongs to @port and is released with madcm_destroy_ah().
+ *
+ * Context: Process context; may sleep.
+ * Return: the handle, or an ERR_PTR(): -EINVAL for a NULL argument,
+ * -ENOMEM when out of memory, or the transport's error.
+ */
+struct ib_ah *madcm_create_ah(struct madcm_port *port,
+			      struct rdma_ah_attr *ah_attr)
+{
+	struct madcm_ah *ah;
+
+	if (!port || !ah_attr)
+		return ERR_PTR(-EINVAL);
+	ah = madcm_port_ah_create(port, ah_attr, GFP_KERNEL);
+	return IS_ERR(ah) ? ERR_CAST(ah) : &ah->ibah;
+}
+EXPORT_SYMBOL_GPL(madcm_create_ah);
+
+/**
+ * madcm_create_ah_from_wc() - create an address handle to answer a MAD
+ * @port: the port the MAD came in on
+ * @wc: the work completion of the received MAD
+ * @grh: the GRH of the received MAD; used when @wc has IB_WC_GRH set
+ *
+ * The madcm twin of ib_create_ah_from_wc(): the handle addresses the
+ * sender of the MAD, with its LID and SL (and its GID when the MAD came
+ * with a GRH).
+ *
+ * Context: Process context; may sleep.
+ * Return: the handle, or an ERR_PTR() as for madcm_create_ah().
+ */
+struct ib_ah *madcm_create_ah_from_wc(struct madcm_port *port,
+				      const struct ib_wc *wc,
+				      const struct ib_grh *grh)
+{
+	struct rdma_ah_attr attr = {};
+
+	if (!port || !wc)
+		return ERR_PTR(-EINVAL);
+	attr.type = RDMA_AH_ATTR_TYPE_IB;
+	rdma_ah_set_dlid(&attr, wc->slid);
+	rdma_ah_set_sl(&attr, wc->sl);
+	rdma_ah_set_path_bits(&attr, wc->dlid_path_bits);
+	if ((wc->wc_flags & IB_WC_GRH) && grh) {
+		rdma_ah_set_ah_flags(&attr, IB_AH_GRH);
+		attr.grh.dgid = grh->sgid;
+		attr.grh.hop_limit = 0xff;
+	}
+	return madcm_create_ah(port, &attr);
+}
+EXPORT_SYMBOL_GPL(madcm_create_ah_from_wc);
+
+/**
+ * madcm_destroy_ah() - release an address handle
+ * @ah: the handle, from madcm_create_ah() or madcm_create_ah_from_wc()
+ *
+ * No posted send may still use @ah.
+ *
+ * Context: Process context; may sleep.
+ */
+void madcm_destroy_ah(struct ib_ah *ah)
+{
+	if (!IS_ERR_OR_NULL(ah))
+		madcm_port_ah_destroy(to_madcm_ah(ah));
+}
+EXPORT_SYMBOL_GPL(madcm_destroy_ah);
+
+/**
+ * madcm_port_lid() - the LID of a port
+ * @port: the port
+ *
+ * Context: Any context.
+ * Return: the port's LID.
+ */
+u32 madcm_port_lid(const struct madcm_port *port)
+{
+	return port->attr.lid;
+}
+EXPORT_SYMBOL_GPL(madcm_port_lid);
+
+int madcm_ports_init(void)
+{
+	if (madcm_debugfs_root)
+		madcm_ports_dir = debugfs_create_dir("ports",
+						     madcm_debugfs_root);
+	return 0;
+}
+
+void madcm_ports_exit(void)
+{
+	debugfs_remove_recursive(madcm_ports_dir);
+	madcm_ports_dir = NULL;
+}

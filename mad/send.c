@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The send path: posting, the transport's completions, responses matched
+ * to their requests, cancel and modify, and the send handler.
+ *
+ * Every send moves through enum madcm_send_state under its agent's lock:
+ *
+ *   NEW --post--> POSTED --completion--> WAIT_RESP --response--> DONE
+ *                   |  \                    | \--timeout, no retry left-->
+ *                   |   \--response--> EARLY_RESP --completion--> DONE
+ *                   \--cancel--> CANCELLED --completion--> DONE
+ *
+ * (and POSTED --completion, no response expected--> DONE, WAIT_RESP
+ * --timeout with a retry left--> POSTED, WAIT_RESP --cancel--> DONE).
+ * A send in DONE is handed to its send handler exactly once, as soon as
+ * neither the transport nor a running recv handler holds it.
+ *
+ * Sends waiting for a response are in the agent's rhashtable keyed by
+ * (TID, class, address): a response finds its request in O(1).
+ */
+#include <linux/export.h>
+#include <linux/rhashtable.h>
+#include <linux/slab.h>
+#include <madcm/mad.h>
+
+#include "fault.h"
+#include "mad_priv.h"
+
+static const struct rhashtable_params madcm_tid_params = {
+	.key_len = sizeof(struct madcm_tid_key),
+	.key_offset = offsetof(struct madcm_send, key),
+	.head_offset = offsetof(struct madcm_send, hnode),
+	.automatic_shrinking = true,
+};
+
+int madcm_send_tids_init(struct madcm_agent *ag)
+{
+	if (madcm_fault(MADCM_FAULT_TID_TABLE))
+		return -ENOMEM;
+	return rhashtable_init(&ag->tids, &madcm_tid_params);
+}
+
+void madcm_send_tids_destroy(struct madcm_agent *ag)
+{
+	rhashtable_destroy(&ag->tids);
+}
+
+/* The key of a request, from its header and the address it goes to. */
+static void madcm_send_key(struct madcm_send *ms)
+{
+	const struct ib_mad_hdr *hdr = ms->send_buf.mad;
+	struct madcm_ah *ah = to_madcm_ah(ms->send_buf.ah);
+
+	memset(&ms->key, 0, sizeof(ms->key));
+	ms->key.tid = hdr->tid;
+	ms->key.mgmt_class = hdr->mgmt_class;
+	if (rdma_ah_get_ah_flags(&ah->attr) & IB_AH_GRH)
+		memcpy(ms->key.gid.raw, rdma_ah_read_grh(&ah->attr)->dgid.raw,
+		       sizeof(ms->key.gid.raw));
+	else
+		ms->key.lid = rdma_ah_get_dlid(&ah->attr);
+}
+
+/* The key a response looks for: its TID and class, and who sent it. */
+static void madcm_recv_key(const struct madcm_recv *rv,
+			   struct madcm_tid_key *key)
+{
+	const struct ib_mad_hdr *hdr = (const struct ib_mad_hdr *)rv->mad;
+
+	memset(key, 0, sizeof(*key));
+	key->tid = hdr->tid;
+	key->mgmt_class = hdr->mgmt_class;
+	if (rv->wc.wc_flags & IB_WC_GRH)
+		memcpy(key->gid.raw, rv->grh.sgid.raw, sizeof(key->gid.raw));
+	else
+		key->lid = rv->wc.slid;
+}
+
+static void madcm_send_unhash(struct madcm_agent *ag, struct madcm_send *ms)
+{
+	if (ms->hashed) {
+		rhashtable_remove_fast(&ag->tids, &ms->hnode,
+				       madcm_tid_params);
+		ms->hashed = false;
+	}
+}
+
+static int madcm_send_hash(struct madcm_agent *ag, struct madcm_send *ms)
+{
+	int ret;
+
+	ret = rhashtable_lookup_insert_fast(&ag->tids, &ms->hnode,
+					    madcm_tid_params);
+	if (!ret)
+		ms->hashed = true;
+	return ret;
+}
+
+/*
+ * Decide the outcome of a send: out of the TID table and the timeout
+ * queue, state DONE. When nothing holds it any more, it moves to @done
+ * for its send handler.
+ */
+static void madcm_send_end(struct madcm_agent *ag, struct madcm_send *ms,
+			   enum ib_wc_status status, struct list_head *done)
+{
+	madcm_send_unhash(ag, ms);
+	madcm_timeout_del(ag, ms);
+	ms->status = status;
+	ms->state = MADCM_SEND_DONE;
+	if (!ms->at_transport && !ms->in_recv)
+		list_move_tail(&ms->node, done);
+}
+
+/* Hand a send to the transport; the agent's lock is held. */
+static int madcm_send_transmit(struct madcm_agent *ag, struct madcm_send *ms)
+{
+	struct madcm_port *port = ag->port;
+	struct madcm_port_send ps = {
+		.send = ms,
+		.ah = to_madcm_ah(ms->send_buf.ah),
+		.remote_qpn = ms->remote_qpn,
+		.remote_qkey = IB_QP_SET_QKEY,
+		.pkey_index = ms->pkey_index,
+		.src_qpn = ag->qpn,
+		.hdr = ms->buf,
+		.hdr_len = ms->send_buf.hdr_len,
+		.payload = ms->buf + ms->send_buf.hdr_len,
+		.payload_len = ms->payload_len,
+	};
+	int ret;
+
+	ms->at_transport = true;
+	ret = port->ops->post_send(port, &ps);
+	if (ret)
+		ms->at_transport = false;
+	else
+		madcm_port_count(port, MADCM_CNT_TX);
+	return ret;
+}
+
+static int madcm_post_one(struct madcm_send *ms)
+{
+	struct ib_mad_send_buf *sb = &ms->send_buf;
+	struct madcm_agent *ag = ms->agent;
+	struct madcm_ah *ah;
+	int ret;
+
+	if (!ag || sb->mad_agent != &ag->agent || !sb->ah)
+		return -EINVAL;
+	ah = to_madcm_ah(sb->ah);
+	if (ah->port != ag->port || sb->timeout_ms < 0 || sb->retries < 0)
+		return -EINVAL;
+	if (!ag->agent.send_handler ||
+	    (sb->timeout_ms && !ag->agent.recv_handler))
+		return -EINVAL;
+	/* RMPP transfers are not supported yet. */
+	if (ms->rmpp)
+		return -EOPNOTSUPP;
+
+	spin_lock_bh(&ag->lock);
+	if (ag->dying) {
+		ret = -ENODEV;
+		goto out;
+	}
+	/* Only a buffer that is the caller's: new, or done and returned. */
+	if (ms->state != MADCM_SEND_NEW &&
+	    (ms->state != MADCM_SEND_DONE || ms->in_recv ||
+	     ms->at_transport || !list_empty(&ms->node))) {
+		ret = -EINVAL;
+		goto out;
+	}
+	ms->timeout_ms = sb->timeout_ms;
+	ms->retries_left = sb->retries;
+	sb->retries = 0;
+	ms->status = IB_WC_SUCCESS;
+	madcm_send_key(ms);
+	if (ms->timeout_ms) {
+		ret = madcm_send_hash(ag, ms);
+		if (ret)
+			goto out;
+	}
+	ret = madcm_send_transmit(ag, ms);
+	if (ret) {
+		madcm_send_unhash(ag, ms);
+		goto out;
+	}
+	ms->state = MADCM_SEND_POSTED;
+	list_add_tail(&ms->node, &ag->sends);
+out:
+	spin_unlock_bh(&ag->lock);
+	return ret;
+}
+
+/**
+ * madcm_post_send_mad() - post MADs to be sent
+ * @send_buf: the first send buffer; more follow through send_buf->next
+ * @bad_send_buf: set to the buffer that could not be posted, on error
+ *
+ * The madcm twin of ib_post_send_mad(). Each buffer needs send_buf->ah
+ * (an address handle of the agent's port). With send_buf->timeout_ms set,
+ * the send waits that long for its response after the transport completes
+ * it, and is resent up to send_buf->retries times (send_buf->retries then
+ * counts the resends); the response is the MAD whose TID, management class
+ * and source address match the request's. Every buffer posted comes back
+ * exactly once through the agent's send handler: IB_WC_SUCCESS when it was
+ * sent (and answered, when a response was expected),
+ * IB_WC_RESP_TIMEOUT_ERR, IB_WC_WR_FLUSH_ERR when cancelled, or the
+ * transport's error. A response that arrives before the transport's
+ * completion is handed to the recv handler first. Buffers before the bad
+ * one stay posted.
+ *
+ * Context: Process or softirq context; must not be called with hard
+ * interrupts disabled.
+ * Return: 0 when every buffer was posted. -EINVAL for a buffer without an
+ * address handle or with one of another port, for a negative timeout or
+ * retry count, for a response expected by an agent without recv handler,
+ * for an agent without send handler, or for a buffer already posted;
+ * -EEXIST when a send to the same address with the same TID and class is
+ * already waiting for its response; -EOPNOTSUPP for an RMPP transfer;
+ * -ENODEV when the agent is being unregistered; or the transport's error.
+ */
+int madcm_post_send_mad(struct ib_mad_send_buf *send_buf,
+			struct ib_mad_send_buf **bad_send_buf)
+{
+	struct ib_mad_send_buf *next;
+	int ret = 0;
+
+	for (; send_buf; send_buf = next) {
+		next = send_buf->next;
+		ret = madcm_post_one(to_madcm_send(send_buf));
+		if (ret)
+			break;
+	}
+	if (ret && bad_send_buf)
+		*bad_send_buf = send_buf;
+	return ret;
+}
+EXPORT_SYMBOL_GPL(madcm_post_send_mad);
+
+/* Call the send handler of each send on @done; no lock is held. */
+void madcm_send_finish_list(struct list_head *done)
+{
+	struct madcm_send *ms, *tmp;
+
+	list_for_each_entry_safe(ms, tmp, done, node) {
+		struct madcm_agent *ag = ms->agent;
+		struct ib_mad_send_wc wc = {
+			.send_buf = &ms->send_buf,
+			.status = ms->status,
+		};
+
+		list_del_init(&ms->node);
+		/* The buffer holds a reference: this one outlives it. */
+		refcount_inc(&ag->refs);
+		if (ms->status != IB_WC_SUCCESS &&
+		    ms->status != IB_WC_WR_FLUSH_ERR)
+			madcm_port_count(ag->port,
+					 ms->status == IB_WC_RESP_TIMEOUT_ERR ?
+					 MADCM_CNT_TIMEOUT : MADCM_CNT_TX_ERR);
+		ag->agent.send_handler(&ag->agent, &wc);
+		madcm_agent_put(ag);
+	}
+}
+
+/*
+ * madcm_port_send_complete() - a transport finished a send
+ * @port: the port
+ * @send: the core's handle from struct madcm_port_send
+ * @status: IB_WC_SUCCESS, or why the MAD could not be sent
+ *
+ * Called exactly once for every post the transport accepted.
+ * Context: Process context.
+ */
+void madcm_port_send_complete(struct madcm_port *port,
+			      struct madcm_send *send,
+			      enum ib_wc_status status)
+{
+	struct madcm_agent *ag = send->agent;
+	LIST_HEAD(done);
+
+	if (!ag) {
+		madcm_send_port_complete(send, status);
+		return;
+	}
+	spin_lock_bh(&ag->lock);
+	send->at_transport = false;
+	switch (send->state) {
+	case MADCM_SEND_POSTED:
+		if (status != IB_WC_SUCCESS) {
+			madcm_send_end(ag, send, status, &done);
+		} else if (send->timeout_ms) {
+			send->state = MADCM_SEND_WAIT_RESP;
+			madcm_timeout_add(ag, send, send->timeout_ms);
+		} else {
+			madcm_send_end(ag, send, IB_WC_SUCCESS, &done);
+		}
+		break;
+	case MADCM_SEND_EARLY_RESP:
+		madcm_send_end(ag, send, IB_WC_SUCCESS, &done);
+		break;
+	case MADCM_SEND_CANCELLED:
+		madcm_send_end(ag, send, send->status, &done);
+		break;
+	default:
+		WARN_ONCE(1, "madcm: completion of a send in state %d\n",
+			  send->state);
+		break;
+	}
+	spin_unlock_bh(&ag->lock);
+	madcm_send_finish_list(&done);
+}
+
+/*
+ * A send ran out of time; the agent's lock is held. Resend it when it has
+ * retries left, else end it.
+ */
+void madcm_send_timed_out(struct madcm_agent *ag, struct madcm_send *ms,
+			  struct list_head *done)
+{
+	if (ms->retries_left > 0) {
+		ms->retries_left--;
+		ms->send_buf.retries++;
+		if (!madcm_send_transmit(ag, ms)) {
+			ms->state = MADCM_SEND_POSTED;
+			madcm_port_count(ag->port, MADCM_CNT_RETRY);
+			return;
+		}
+	}
+	madcm_send_end(ag, ms, IB_WC_RESP_TIMEOUT_ERR, done);
+}
+
+/* Cancel one send; the agent's lock is held. */
+static bool madcm_send_cancel_locked(struct madcm_agent *ag,
+				     struct madcm_send *ms,
+				     struct list_head *done)
+{
+	switch (ms->state) {
+	case MADCM_SEND_POSTED:
+		madcm_send_unhash(ag, ms);
+		ms->status = IB_WC_WR_FLUSH_ERR;
+		ms->state = MADCM_SEND_CANCELLED;
+		return true;
+	case MADCM_SEND_WAIT_RESP:
+		madcm_send_end(ag, ms, IB_WC_WR_FLUSH_ERR, done);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Cancel every send of an agent that is being unregistered. */
+void madcm_send_flush_agent(struct madcm_agent *ag)
+{
+	struct madcm_send *ms, *tmp;
+	LIST_HEAD(done);
+
+	spin_lock_bh(&ag->lock);
+	list_for_each_entry_safe(ms, tmp, &ag->sends, node)
+		madcm_send_cancel_locked(ag, ms, &done);
+	spin_unlock_bh(&ag->lock);
+	madcm_send_finish_list(&done);
+}
+
+/**
+ * madcm_modify_mad() - change the timeout of a posted send
+ * @send_buf: the posted send buffer
+ * @timeout_ms: the new timeout in milliseconds; 0 cancels the send
+ *
+ * The madcm twin of ib_modify_mad(). A send waiting for its response gets
+ * a new deadline @timeout_ms from now; a send the transport still holds
+ * will wait @timeout_ms for its response once it is sent.
+ *
+ * Context: Process or softirq context.
+ * Return: 0 on success; -EINVAL when @send_buf is not posted, already has
+ * its response or is cancelled; -EEXIST when a response is now expected
+ * but another send waits for one with the same TID, class and address.
+ */
+int madcm_modify_mad(struct ib_mad_send_buf *send_buf, u32 timeout_ms)
+{
+	struct madcm_send *ms;
+	struct madcm_agent *ag;
+	LIST_HEAD(done);
+	int ret = 0;
+
+	if (!send_buf)
+		return -EINVAL;
+	ms = to_madcm_send(send_buf);
+	ag = ms->agent;
+	if (!ag)
+		return -EINVAL;
+	spin_lock_bh(&ag->lock);
+	if (!timeout_ms) {
+		if (!madcm_send_cancel_locked(ag, ms, &done))
+			ret = -EINVAL;
+	} else if (ms->state == MADCM_SEND_POSTED) {
+		if (!ms->hashed)
+			ret = madcm_send_hash(ag, ms);
+		if (!ret)
+			ms->timeout_ms = timeout_ms;
+	} else if (ms->state == MADCM_SEND_WAIT_RESP) {
+		ms->timeout_ms = timeout_ms;
+		madcm_timeout_del(ag, ms);
+		madcm_timeout_add(ag, ms, timeout_ms);
+	} else {
+		ret = -EINVAL;
+	}
+	spin_unlock_bh(&ag->lock);
+	madcm_send_finish_list(&done);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(madcm_modify_mad);
+
+/**
+ * madcm_cancel_mad() - cancel a posted send
+ * @send_buf: the posted send buffer
+ *
+ * The madcm twin of ib_cancel_mad(). The send comes back through the
+ * agent's send handler with IB_WC_WR_FLUSH_ERR: at once when it was
+ * waiting for its response, when the transport gives it back when the
+ * transport still holds it. A send that is already done or already has
+ * its response is left alone.
+ *
+ * Context: Process or softirq context.
+ */
+void madcm_cancel_mad(struct ib_mad_send_buf *send_buf)
+{
+	madcm_modify_mad(send_buf, 0);
+}
+EXPORT_SYMBOL_GPL(madcm_cancel_mad);
+
+/*
+ * A response for agent @ag came in: find its request, hand both to the
+ * recv handler, then finish the request. Takes over @rv.
+ */
+void madcm_send_match_response(struct madcm_agent *ag, struct madcm_recv *rv)
+{
+	struct madcm_tid_key key;
+	struct madcm_send *ms;
+	LIST_HEAD(done);
+
+	madcm_recv_key(rv, &key);
+	spin_lock_bh(&ag->lock);
+	ms = rhashtable_lookup_fast(&ag->tids, &key, madcm_tid_params);
+	if (ms) {
+		madcm_send_unhash(ag, ms);
+		if (ms->state == MADCM_SEND_POSTED) {
+			ms->state = MADCM_SEND_EARLY_RESP;
+			ms->in_recv = true;
+		} else if (ms->state == MADCM_SEND_WAIT_RESP) {
+			ms->in_recv = true;
+			madcm_send_end(ag, ms, IB_WC_SUCCESS, &done);
+		} else {
+			ms = NULL;
+		}
+	}
+	spin_unlock_bh(&ag->lock);
+
+	if (!ms) {
+		madcm_recv_unmatched_response(ag, rv);
+		return;
+	}
+	madcm_port_count(ag->port, MADCM_CNT_RX_DISPATCHED);
+	/* The response goes to the recv handler before the send handler. */
+	ag->agent.recv_handler(&ag->agent, &ms->send_buf, &rv->recv_wc);
+
+	spin_lock_bh(&ag->lock);
+	ms->in_recv = false;
+	if (ms->state == MADCM_SEND_DONE && !ms->at_transport)
+		list_move_tail(&ms->node, &done);
+	spin_unlock_bh(&ag->lock);
+	madcm_send_finish_list(&done);
+}
+
+/**
+ * madcm_send_state() - the lifecycle state of a send buffer
+ * @send_buf: the send buffer
+ *
+ * For tests and debugging: the state may change as soon as it is read.
+ *
+ * Context: Process or softirq context.
+ * Return: its enum madcm_send_state.
+ */
+int madcm_send_state(struct ib_mad_send_buf *send_buf)
+{
+	struct madcm_send *ms = to_madcm_send(send_buf);
+	int state;
+
+	spin_lock_bh(&ms->agent->lock);
+	state = ms->state;
+	spin_unlock_bh(&ms->agent->lock);
+	return state;
+}

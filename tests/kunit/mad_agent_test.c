@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit: agent registration and unregistration. The rules are those of
+ * ib_register_mad_agent(), restated from IBTA vol. 1 13.4.4 (management
+ * classes), 13.4.5 (vendor classes, OUI) and 13.6 (RMPP) and written out
+ * below case by case.
+ */
+#include <kunit/test.h>
+
+#include "mad_test_util.h"
+
+struct reg_case {
+	const char *name;
+	enum ib_qp_type qp_type;
+	bool with_req;
+	u8 mgmt_class;
+	u8 version;
+	u8 oui0;
+	u8 rmpp_version;
+	bool send_handler;
+	bool recv_handler;
+	u32 flags;
+	int err;
+};
+
+static const struct reg_case reg_cases[] = {
+	{ "GSI perf class", IB_QPT_GSI, true, 0x04, 1, 0, 0, 1, 1, 0, 0 },
+	{ "GSI SA with RMPP", IB_QPT_GSI, true, 0x03, 2, 0, 1, 1, 1, 0, 0 },
+	{ "GSI SA user RMPP", IB_QPT_GSI, true, 0x03, 2, 0, 1, 1, 1,
+	  IB_MAD_USER_RMPP, 0 },
+	{ "SMI LID routed SMP", IB_QPT_SMI, true, 0x01, 1, 0, 0, 1, 1, 0, 0 },
+	{ "SMI directed route SMP", IB_QPT_SMI, true, 0x81, 1, 0, 0, 1, 1,
+	  0, 0 },
+	{ "SMP class on GSI", IB_QPT_GSI, true, 0x01, 1, 0, 0, 1, 1, 0,
+	  -EINVAL },
+	{ "GMP class on SMI", IB_QPT_SMI, true, 0x04, 1, 0, 0, 1, 1, 0,
+	  -EINVAL },
+	{ "class 0 reserved", IB_QPT_GSI, true, 0x00, 1, 0, 0, 1, 1, 0,
+	  -EINVAL },
+	{ "class 0x50 out of range", IB_QPT_GSI, true, 0x50, 1, 0, 0, 1, 1,
+	  0, -EINVAL },
+	{ "class 0x80 out of range", IB_QPT_GSI, true, 0x80, 1, 0, 0, 1, 1,
+	  0, -EINVAL },
+	{ "class version 0x82 last valid", IB_QPT_GSI, true, 0x04, 0x82, 0,
+	  0, 1, 1, 0, 0 },
+	{ "class version 0x83", IB_QPT_GSI, true, 0x04, 0x83, 0, 0, 1, 1, 0,
+	  -EINVAL },
+	{ "vendor range 2 with OUI", IB_QPT_GSI, true, 0x30, 1, 0x11, 0, 1,
+	  1, 0, 0 },
+	{ "vendor range 2 without OUI", IB_QPT_GSI, true, 0x4f, 1, 0, 0, 1,
+	  1, 0, -EINVAL },
+	{ "vendor range 1 without OUI", IB_QPT_GSI, true, 0x09, 1, 0, 0, 1,
+	  1, 0, 0 },
+	{ "RMPP on non-RMPP class", IB_QPT_GSI, true, 0x04, 1, 0, 1, 1, 1, 0,
+	  -EINVAL },
+	{ "RMPP version 2", IB_QPT_GSI, true, 0x03, 2, 0, 2, 1, 1, 0,
+	  -EINVAL },
+	{ "registration without recv handler", IB_QPT_GSI, true, 0x04, 1, 0,
+	  0, 1, 0, 0, -EINVAL },
+	{ "registration without send handler", IB_QPT_GSI, true, 0x04, 1, 0,
+	  0, 0, 1, 0, 0 },
+	{ "no registration, send handler", IB_QPT_GSI, false, 0, 0, 0, 0, 1,
+	  0, 0, 0 },
+	{ "no registration, no send handler", IB_QPT_GSI, false, 0, 0, 0, 0,
+	  0, 1, 0, -EINVAL },
+	{ "no registration, user RMPP", IB_QPT_GSI, false, 0, 0, 0, 1, 1, 1,
+	  IB_MAD_USER_RMPP, -EINVAL },
+	{ "no registration, kernel RMPP", IB_QPT_GSI, false, 0, 0, 0, 1, 1, 1,
+	  0, 0 },
+	{ "UD QP type", IB_QPT_UD, false, 0, 0, 0, 0, 1, 1, 0, -EINVAL },
+	{ "unknown flag", IB_QPT_GSI, false, 0, 0, 0, 0, 1, 1, 0x1000,
+	  -EINVAL },
+};
+
+static void reg_case_desc(const struct reg_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(reg, reg_cases, reg_case_desc);
+
+static void nop_send(struct ib_mad_agent *a, struct ib_mad_send_wc *wc)
+{
+}
+
+static void nop_recv(struct ib_mad_agent *a, struct ib_mad_send_buf *sb,
+		     struct ib_mad_recv_wc *wc)
+{
+	madcm_free_recv_mad(wc);
+}
+
+static void register_follows_kernel_rules(struct kunit *test)
+{
+	const struct reg_case *c = test->param_value;
+	struct madcm_port *port = mt_loop_port(test, mt_fabric(test, 1), 1,
+					       false);
+	struct ib_mad_reg_req req = {};
+	struct ib_mad_agent *agent;
+
+	req.mgmt_class = c->mgmt_class;
+	req.mgmt_class_version = c->version;
+	req.oui[0] = c->oui0;
+	set_bit(IB_MGMT_METHOD_GET, req.method_mask);
+	agent = madcm_register_mad_agent(port, c->qp_type,
+					 c->with_req ? &req : NULL,
+					 c->rmpp_version,
+					 c->send_handler ? nop_send : NULL,
+					 c->recv_handler ? nop_recv : NULL,
+					 NULL, c->flags);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(agent), c->err);
+	if (IS_ERR(agent))
+		return;
+	KUNIT_EXPECT_EQ(test, agent->rmpp_version, c->rmpp_version);
+	KUNIT_EXPECT_EQ(test, madcm_mad_kernel_rmpp_agent(agent),
+			c->rmpp_version && !(c->flags & IB_MAD_USER_RMPP));
+	KUNIT_EXPECT_EQ(test, agent->flags, c->flags);
+	madcm_unregister_mad_agent(agent);
+}
+
+static struct ib_mad_agent *reg(struct madcm_port *port, u8 cls, u8 ver,
+				u8 oui0, u8 method)
+{
+	struct ib_mad_reg_req req = {};
+
+	req.mgmt_class = cls;
+	req.mgmt_class_version = ver;
+	req.oui[0] = oui0;
+	set_bit(method, req.method_mask);
+	return madcm_register_mad_agent(port, IB_QPT_GSI, &req, 0, nop_send,
+					nop_recv, NULL, 0);
+}
+
+/* One method of one class, version (and OUI) has one agent at most. */
+static void register_conflicting_method_refused(struct kunit *test)
+{
+	struct madcm_port *port = mt_loop_port(test, mt_fabric(test, 1), 1,
+					       false);
+	struct ib_mad_agent *a, *b, *c, *d, *e, *f;
+
+	a = reg(port, 0x04, 1, 0, IB_MGMT_METHOD_GET);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(a));
+	/* Same method: refused. */
+	b = reg(port, 0x04, 1, 0, IB_MGMT_METHOD_GET);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(b), -EINVAL);
+	/* Other method, other version, other class: accepted. */
+	c = reg(port, 0x04, 1, 0, IB_MGMT_METHOD_SET);
+	d = reg(port, 0x04, 2, 0, IB_MGMT_METHOD_GET);
+	e = reg(port, 0x05, 1, 0, IB_MGMT_METHOD_GET);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(c));
+	KUNIT_EXPECT_FALSE(test, IS_ERR(d));
+	KUNIT_EXPECT_FALSE(test, IS_ERR(e));
+	/* After unregistering, the method is free again. */
+	madcm_unregister_mad_agent(a);
+	f = reg(port, 0x04, 1, 0, IB_MGMT_METHOD_GET);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(f));
+	if (!IS_ERR(c))
+		madcm_unregister_mad_agent(c);
+	if (!IS_ERR(d))
+		madcm_unregister_mad_agent(d);
+	if (!IS_ERR(e))
+		madcm_unregister_mad_agent(e);
+	if (!IS_ERR(f))
+		madcm_unregister_mad_agent(f);
+}
+
+/* Vendor range 2 classes are told apart by OUI. */
+static void register_vendor_oui_distinguishes(struct kunit *test)
+{
+	struct madcm_port *port = mt_loop_port(test, mt_fabric(test, 1), 1,
+					       false);
+	struct ib_mad_agent *a, *b, *c;
+
+	a = reg(port, 0x30, 1, 0x11, IB_MGMT_METHOD_GET);
+	b = reg(port, 0x30, 1, 0x22, IB_MGMT_METHOD_GET);
+	c = reg(port, 0x30, 1, 0x11, IB_MGMT_METHOD_GET);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(a));
+	KUNIT_EXPECT_FALSE(test, IS_ERR(b));
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(c), -EINVAL);
+	if (!IS_ERR(a))
+		madcm_unregister_mad_agent(a);
+	if (!IS_ERR(b))
+		madcm_unregister_mad_agent(b);
+}
+
+/* Every agent gets its own hi_tid, within 24 bits. */
+static void register_hi_tids_unique(struct kunit *test)
+{
+	struct madcm_port *port = mt_loop_port(test, mt_fabric(test, 1), 1,
+					       false);
+	struct ib_mad_agent *agents[16];
+	int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(agents); i++) {
+		agents[i] = madcm_register_mad_agent(port, IB_QPT_GSI, NULL, 0,
+						     nop_send, NULL, NULL, 0);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(agents[i]));
+		KUNIT_EXPECT_LT(test, agents[i]->hi_tid, 1U << 24);
+	}
+	for (i = 0; i < ARRAY_SIZE(agents); i++)
+		for (j = i + 1; j < ARRAY_SIZE(agents); j++)
+			KUNIT_EXPECT_NE(test, agents[i]->hi_tid,
+					agents[j]->hi_tid);
+	for (i = 0; i < ARRAY_SIZE(agents); i++)
+		madcm_unregister_mad_agent(agents[i]);
+}
+
+static void register_null_port_refused(struct kunit *test)
+{
+	struct ib_mad_agent *agent;
+
+	agent = madcm_register_mad_agent(NULL, IB_QPT_GSI, NULL, 0, nop_send,
+					 NULL, NULL, 0);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(agent), -EINVAL);
+}
+
+/* Each allocation of registration failing in turn: an error, no leak. */
+static void register_allocation_failures(struct kunit *test)
+{
+	static const enum madcm_fault_site sites[] = {
+		MADCM_FAULT_AGENT, MADCM_FAULT_REG_REQ, MADCM_FAULT_TID_TABLE,
+		MADCM_FAULT_HI_TID, MADCM_FAULT_REG_SLOT,
+	};
+	struct madcm_port *port = mt_loop_port(test, mt_fabric(test, 1), 1,
+					       false);
+	struct ib_mad_agent *agent;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(sites); i++) {
+		madcm_fault_arm(sites[i], 1);
+		agent = reg(port, 0x04, 1, 0, IB_MGMT_METHOD_GET);
+		KUNIT_EXPECT_EQ(test, madcm_fault_hits(), 1U);
+		madcm_fault_disarm();
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR_OR_ZERO(agent), -ENOMEM,
+				    "site %d", sites[i]);
+		if (!IS_ERR(agent))
+			madcm_unregister_mad_agent(agent);
+		KUNIT_EXPECT_EQ(test, atomic_read(&port->nr_agents), 0);
+		/* The method was not left claimed. */
+		agent = reg(port, 0x04, 1, 0, IB_MGMT_METHOD_GET);
+		KUNIT_EXPECT_FALSE(test, IS_ERR(agent));
+		if (!IS_ERR(agent))
+			madcm_unregister_mad_agent(agent);
+	}
+}
+
+static struct kunit_case mad_agent_cases[] = {
+	KUNIT_CASE_PARAM(register_follows_kernel_rules, reg_gen_params),
+	KUNIT_CASE(register_conflicting_method_refused),
+	KUNIT_CASE(register_vendor_oui_distinguishes),
+	KUNIT_CASE(register_hi_tids_unique),
+	KUNIT_CASE(register_null_port_refused),
+	KUNIT_CASE(register_allocation_failures),
+	{}
+};
+
+static struct kunit_suite mad_agent_suite = {
+	.name = "madcm_mad_agent",
+	.test_cases = mad_agent_cases,
+};
+
+kunit_test_suite(mad_agent_suite);

@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit: the send path. Requests and responses across loopback ports,
+ * timeouts and retries, early responses, cancel and modify, and the
+ * lifecycle rule that each posted send comes back exactly once through
+ * the send handler, after the response (when there is one) went to the
+ * recv handler. The "manual" transport lets a test decide when a send
+ * completes and what arrives.
+ */
+#include <kunit/test.h>
+
+#include "mad_test_util.h"
+
+#define LID_A	1
+#define LID_B	2
+#define LID_NOBODY	9
+
+struct send_env {
+	struct mt_counts c;
+	struct madcm_port *a;
+	struct madcm_port *b;
+	struct mt_agent *client;
+};
+
+/* A client agent on @port that counts what comes back, frees on send. */
+static struct mt_agent *client(struct kunit *test, struct madcm_port *port,
+			       struct mt_counts *c, int target)
+{
+	mt_counts_init(c, target);
+	c->free_on_send = true;
+	return mt_register(test, port, IB_QPT_GSI, NULL, 0,
+			   mt_count_send_handler, mt_count_recv_handler, c);
+}
+
+static struct send_env *loop_env(struct kunit *test, int target)
+{
+	struct send_env *env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
+	struct madcm_loop_fabric *fab;
+
+	KUNIT_ASSERT_NOT_NULL(test, env);
+	fab = mt_fabric(test, 42);
+	env->a = mt_loop_port(test, fab, LID_A, false);
+	env->b = mt_loop_port(test, fab, LID_B, false);
+	env->client = client(test, env->a, &env->c, target);
+	return env;
+}
+
+static void request_gets_response_across_loopback(struct kunit *test)
+{
+	struct send_env *env = loop_env(test, 1);
+	atomic_t answered = ATOMIC_INIT(0);
+	struct ib_mad_send_buf *sb;
+
+	mt_responder(test, env->b, &answered);
+	sb = mt_get_mad(test, env->client->agent, mt_ah(test, env->a, LID_B),
+			1, 5000, 0);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	KUNIT_ASSERT_TRUE(test, mt_wait(&env->c, 30));
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->c.status[IB_WC_SUCCESS]), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->c.resp_with_send), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->c.order_errors), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&answered), 1);
+	KUNIT_EXPECT_EQ(test, madcm_agent_live_bufs(env->client->agent), 0);
+}
+
+static void send_without_timeout_completes_on_send(struct kunit *test)
+{
+	struct send_env *env = loop_env(test, 1);
+	struct ib_mad_send_buf *sb;
+
+	sb = mt_get_mad(test, env->client->agent,
+			mt_ah(test, env->a, LID_NOBODY), 1, 0, 0);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	KUNIT_ASSERT_TRUE(test, mt_wait(&env->c, 30));
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->c.status[IB_WC_SUCCESS]), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->c.recvs), 0);
+}
+
+/* No answer: the MAD goes out 1 + retries times, then times out. */
+static void unanswered_send_retries_then_times_out(struct kunit *test)
+{
+	struct send_env *env = loop_env(test, 1);
+	struct ib_mad_send_buf *sb;
+
+	sb = mt_get_mad(test, env->client->agent,
+			mt_ah(test, env->a, LID_NOBODY), 1, 20, 2);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	KUNIT_ASSERT_TRUE(test, mt_wait(&env->c, 30));
+	KUNIT_EXPECT_EQ(test,
+			atomic_read(&env->c.status[IB_WC_RESP_TIMEOUT_ERR]), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->c.last_retries), 2);
+	KUNIT_EXPECT_EQ(test, mt_counter(env->a, MADCM_CNT_TX), 3);
+	KUNIT_EXPECT_EQ(test, mt_counter(env->a, MADCM_CNT_RETRY), 2);
+	KUNIT_EXPECT_EQ(test, mt_counter(env->a, MADCM_CNT_TIMEOUT), 1);
+}
+
+/* A manual port with a counting client on it. */
+/*
+ * The counts live in test-managed memory: handlers may still run while
+ * the test's resources are released, after the test function returned.
+ */
+static struct mt_manual *manual_env(struct kunit *test, struct mt_counts **c,
+				    struct mt_agent **ma, bool free_on_send)
+{
+	struct mt_manual *mm = mt_manual_port(test, LID_A, false);
+
+	*c = kunit_kzalloc(test, sizeof(**c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, *c);
+	*ma = client(test, mm->port, *c, 1);
+	(*ma)->mm = mm;
+	(*c)->free_on_send = free_on_send;
+	return mm;
+}
+
+static void deliver_response(struct mt_manual *mm, const u8 *req, u32 slid)
+{
+	u8 resp[sizeof(struct ib_mad)];
+
+	mt_make_response(req, resp);
+	mt_manual_deliver(mm, resp, sizeof(resp), 1, slid, 1);
+}
+
+static void retry_is_answered(struct kunit *test)
+{
+	struct mt_agent *ma;
+	struct mt_counts *c;
+	struct mt_manual *mm = manual_env(test, &c, &ma, true);
+	struct ib_mad_send_buf *sb;
+	u8 req[sizeof(struct ib_mad)];
+	struct mt_post *p;
+
+	sb = mt_get_mad(test, ma->agent, mt_ah(test, mm->port, LID_B), 7, 10,
+			3);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	p = mt_manual_pop(mm);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	mt_manual_complete(mm, p, IB_WC_SUCCESS);
+	/* The timeout resends it. */
+	KUNIT_ASSERT_TRUE(test, mt_wait_posts(mm, 2));
+	p = mt_manual_pop(mm);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	memcpy(req, p->mad, sizeof(req));
+	mt_manual_complete(mm, p, IB_WC_SUCCESS);
+	deliver_response(mm, req, LID_B);
+	KUNIT_ASSERT_TRUE(test, mt_wait(c, 30));
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_SUCCESS]), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->resp_with_send), 1);
+	KUNIT_EXPECT_GE(test, atomic_read(&c->last_retries), 1);
+}
+
+/* A response before the send completion: recv handler first, then send. */
+static void early_response_before_completion(struct kunit *test)
+{
+	struct mt_agent *ma;
+	struct mt_counts *c;
+	struct mt_manual *mm = manual_env(test, &c, &ma, false);
+	struct ib_mad_send_buf *sb;
+	struct mt_post *p;
+
+	sb = mt_get_mad(test, ma->agent, mt_ah(test, mm->port, LID_B), 1,
+			5000, 0);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	p = mt_manual_pop(mm);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	deliver_response(mm, p->mad, LID_B);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->resp_with_send), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->sends), 0);
+	KUNIT_EXPECT_EQ(test, madcm_send_state(sb), MADCM_SEND_EARLY_RESP);
+	/* A second copy of the response matches nothing any more. */
+	deliver_response(mm, p->mad, LID_B);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->resp_with_send), 1);
+	KUNIT_EXPECT_EQ(test, mt_counter(mm->port, MADCM_CNT_RX_UNMATCHED_RESP),
+			1);
+	mt_manual_complete(mm, p, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->sends), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_SUCCESS]), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->order_errors), 0);
+	KUNIT_EXPECT_EQ(test, madcm_send_state(sb), MADCM_SEND_DONE);
+	madcm_free_send_mad(sb);
+}
+
+static void cancel_waiting_send_flushes_at_once(struct kunit *test)
+{
+	struct mt_agent *ma;
+	struct mt_counts *c;
+	struct mt_manual *mm = manual_env(test, &c, &ma, true);
+	struct ib_mad_send_buf *sb;
+
+	sb = mt_get_mad(test, ma->agent, mt_ah(test, mm->port, LID_B), 1,
+			60000, 0);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	mt_manual_complete(mm, mt_manual_pop(mm), IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->sends), 0);
+	madcm_cancel_mad(sb);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->sends), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_WR_FLUSH_ERR]), 1);
+}
+
+static void cancel_posted_send_waits_for_transport(struct kunit *test)
+{
+	struct mt_agent *ma;
+	struct mt_counts *c;
+	struct mt_manual *mm = manual_env(test, &c, &ma, false);
+	struct ib_mad_send_buf *sb;
+	struct mt_post *p;
+
+	sb = mt_get_mad(test, ma->agent, mt_ah(test, mm->port, LID_B), 1,
+			60000, 0);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	p = mt_manual_pop(mm);
+	madcm_cancel_mad(sb);
+	KUNIT_EXPECT_EQ(test, madcm_send_state(sb), MADCM_SEND_CANCELLED);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->sends), 0);
+	/* Its response, arriving now, belongs to nobody. */
+	deliver_response(mm, p->mad, LID_B);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->recvs), 0);
+	mt_manual_complete(mm, p, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->sends), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_WR_FLUSH_ERR]), 1);
+	/* Done: cancelling or modifying again does nothing. */
+	madcm_cancel_mad(sb);
+	KUNIT_EXPECT_EQ(test, madcm_modify_mad(sb, 100), -EINVAL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->sends), 1);
+	madcm_free_send_mad(sb);
+}
+
+static void modify_sets_new_deadline(struct kunit *test)
+{
+	struct mt_agent *ma;
+	struct mt_counts *c;
+	struct mt_manual *mm = manual_env(test, &c, &ma, true);
+	struct ib_mad_send_buf *sb;
+
+	sb = mt_get_mad(test, ma->agent, mt_ah(test, mm->port, LID_B), 1,
+			600000, 0);
+	KUNIT_EXPECT_EQ(test, madcm_modify_mad(sb, 10), -EINVAL);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	mt_manual_complete(mm, mt_manual_pop(mm), IB_WC_SUCCESS);
+	/* Ten minutes become 10 ms: it times out while the test waits. */
+	KUNIT_EXPECT_EQ(test, madcm_modify_mad(sb, 10), 0);
+	KUNIT_ASSERT_TRUE(test, mt_wait(c, 30));
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_RESP_TIMEOUT_ERR]),
+			1);
+}
+
+static void duplicate_outstanding_tid_refused(struct kunit *test)
+{
+	struct mt_agent *ma;
+	struct mt_counts *c;
+	struct mt_manual *mm = manual_env(test, &c, &ma, true);
+	struct ib_mad_send_buf *a, *b, *d;
+
+	a = mt_get_mad(test, ma->agent, mt_ah(test, mm->port, LID_B), 5,
+		       60000, 0);
+	b = mt_get_mad(test, ma->agent, mt_ah(test, mm->port, LID_B), 5,
+		       60000, 0);
+	d = mt_get_mad(test, ma->agent, mt_ah(test, mm->port, 3), 5, 60000,
+		       0);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(a, NULL), 0);
+	KUNIT_EXPECT_EQ(test, madcm_post_send_mad(b, NULL), -EEXIST);
+	/* The same TID to another address is another transaction. */
+	KUNIT_EXPECT_EQ(test, madcm_post_send_mad(d, NULL), 0);
+	madcm_free_send_mad(b);
+}
+
+static void response_from_other_address_not_matched(struct kunit *test)
+{
+	struct mt_agent *ma;
+	struct mt_counts *c;
+	struct mt_manual *mm = manual_env(test, &c, &ma, true);
+	struct ib_mad_send_buf *sb;
+	u8 req[sizeof(struct ib_mad)];
+	struct mt_post *p;
+
+	sb = mt_get_mad(test, ma->agent, mt_ah(test, mm->port, LID_B), 1,
+			60000, 0);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	p = mt_manual_pop(mm);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	memcpy(req, p->mad, sizeof(req));
+	mt_manual_complete(mm, p, IB_WC_SUCCESS);
+	deliver_response(mm, req, 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->recvs), 0);
+	KUNIT_EXPECT_EQ(test, mt_counter(mm->port, MADCM_CNT_RX_UNMATCHED_RESP),
+			1);
+	deliver_response(mm, req, LID_B);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->resp_with_send), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_SUCCESS]), 1);
+}
+
+static void post_chain_reports_bad_buffer(struct kunit *test)
+{
+	struct mt_agent *ma;
+	struct mt_counts *c;
+	struct mt_manual *mm = manual_env(test, &c, &ma, true);
+	struct ib_ah *ah = mt_ah(test, mm->port, LID_B);
+	struct ib_mad_send_buf *s1, *s2, *s3, *bad = NULL;
+
+	s1 = mt_get_mad(test, ma->agent, ah, 1, 0, 0);
+	s2 = mt_get_mad(test, ma->agent, NULL, 2, 0, 0);
+	s3 = mt_get_mad(test, ma->agent, ah, 3, 0, 0);
+	s1->next = s2;
+	s2->next = s3;
+	KUNIT_EXPECT_EQ(test, madcm_post_send_mad(s1, &bad), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, bad, s2);
+	KUNIT_EXPECT_EQ(test, mm->nr_posts, 1);
+	madcm_free_send_mad(s2);
+	madcm_free_send_mad(s3);
+}
+
+static void post_rejects_bad_arguments(struct kunit *test)
+{
+	struct mt_agent *ma;
+	struct mt_counts *c;
+	struct mt_manual *mm = manual_env(test, &c, &ma, true);
+	struct madcm_port *other = mt_loop_port(test, mt_fabric(test, 1), 5,
+						false);
+	struct ib_mad_send_buf *sb;
+
+	sb = mt_get_mad(test, ma->agent, NULL, 1, 0, 0);
+	KUNIT_EXPECT_EQ(test, madcm_post_send_mad(sb, NULL), -EINVAL);
+	sb->ah = mt_ah(test, other, LID_B);
+	KUNIT_EXPECT_EQ(test, madcm_post_send_mad(sb, NULL), -EINVAL);
+	sb->ah = mt_ah(test, mm->port, LID_B);
+	sb->timeout_ms = -1;
+	KUNIT_EXPECT_EQ(test, madcm_post_send_mad(sb, NULL), -EINVAL);
+	sb->timeout_ms = 0;
+	sb->retries = -1;
+	KUNIT_EXPECT_EQ(test, madcm_post_send_mad(sb, NULL), -EINVAL);
+	sb->retries = 0;
+	KUNIT_EXPECT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	/* Posted twice. */
+	KUNIT_EXPECT_EQ(test, madcm_post_send_mad(sb, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mm->nr_posts, 1);
+}
+
+static void transport_errors_reach_handler(struct kunit *test)
+{
+	struct mt_agent *ma;
+	struct mt_counts *c;
+	struct mt_manual *mm = manual_env(test, &c, &ma, true);
+	struct ib_ah *ah = mt_ah(test, mm->port, LID_B);
+	struct ib_mad_send_buf *sb;
+
+	/* Refused by the transport: the caller keeps the buffer. */
+	mm->fail_posts = 1;
+	sb = mt_get_mad(test, ma->agent, ah, 1, 100, 0);
+	KUNIT_EXPECT_EQ(test, madcm_post_send_mad(sb, NULL), -EIO);
+	KUNIT_EXPECT_EQ(test, madcm_send_state(sb), MADCM_SEND_NEW);
+	/* Failed later: the send handler sees the transport's status. */
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	mt_manual_complete(mm, mt_manual_pop(mm), IB_WC_GENERAL_ERR);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_GENERAL_ERR]), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->sends), 1);
+}
+
+static void unregister_flushes_outstanding_sends(struct kunit *test)
+{
+	struct send_env *env = loop_env(test, 50);
+	struct ib_ah *ah = mt_ah(test, env->a, LID_NOBODY);
+	int i;
+
+	for (i = 0; i < 50; i++)
+		KUNIT_ASSERT_EQ(test,
+				madcm_post_send_mad(mt_get_mad(test,
+							       env->client->agent,
+							       ah, i, 600000, 0),
+						    NULL), 0);
+	mt_unregister(env->client);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->c.sends), 50);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->c.status[IB_WC_WR_FLUSH_ERR]) +
+			atomic_read(&env->c.status[IB_WC_SUCCESS]), 50);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->a->nr_agents), 0);
+}
+
+static struct kunit_case mad_send_cases[] = {
+	KUNIT_CASE(request_gets_response_across_loopback),
+	KUNIT_CASE(send_without_timeout_completes_on_send),
+	KUNIT_CASE(unanswered_send_retries_then_times_out),
+	KUNIT_CASE(retry_is_answered),
+	KUNIT_CASE(early_response_before_completion),
+	KUNIT_CASE(cancel_waiting_send_flushes_at_once),
+	KUNIT_CASE(cancel_posted_send_waits_for_transport),
+	KUNIT_CASE(modify_sets_new_deadline),
+	KUNIT_CASE(duplicate_outstanding_tid_refused),
+	KUNIT_CASE(response_from_other_address_not_matched),
+	KUNIT_CASE(post_chain_reports_bad_buffer),
+	KUNIT_CASE(post_rejects_bad_arguments),
+	KUNIT_CASE(transport_errors_reach_handler),
+	KUNIT_CASE(unregister_flushes_outstanding_sends),
+	{}
+};
+
+static struct kunit_suite mad_send_suite = {
+	.name = "madcm_mad_send",
+	.test_cases = mad_send_cases,
+};
+
+kunit_test_suite(mad_send_suite);
