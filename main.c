@@ -20,6 +20,7 @@ static int __init madcm_init(void)
 	}
 	ret = madcm_mpa_init();
 	if (ret) {
+		madcm_mad_exit();
 		debugfs_remove_recursive(madcm_debugfs_root);
 		return ret;
 	}
