@@ -45,6 +45,9 @@ copy_prog "$(command -v ip)" /bin/ip
 copy_prog "$(command -v tc)" /bin/tc
 copy_prog "$(command -v rdma)" /bin/rdma
 copy_prog "$(command -v kmod)" /bin/kmod
+for b in "${MADCM_VM_BINDIR:-/nonexistent}"/*; do
+	[ -x "$b" ] && copy_prog "$b" "/bin/$(basename "$b")"
+done
 for t in modprobe insmod rmmod lsmod modinfo depmod; do
 	rm -f "$root/bin/$t" "$root/sbin/$t"
 	ln -s kmod "$root/bin/$t"

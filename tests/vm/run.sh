@@ -23,6 +23,16 @@ cd "$MADCM_ROOT"
 say "building madcm.ko against $KVER"
 make -s KDIR="$STOCK_KDIR" CONFIG_DEBUG_INFO_BTF_MODULES= >"$MADCM_CACHE/vm-build.log" 2>&1 ||
 	{ cat "$MADCM_CACHE/vm-build.log" >&2; die "module build failed"; }
+# Userspace test programs (peers nobody here wrote the CM for).
+bindir=$MADCM_CACHE/vm/bin
+mkdir -p "$bindir"
+for c in tests/vm/*.c; do
+	[ -e "$c" ] || continue
+	gcc -O2 -Wall -Wextra -Werror -o "$bindir/$(basename "$c" .c)" "$c" ||
+		die "building $c failed"
+done
+export MADCM_VM_BINDIR=$bindir
+
 kos=(madcm.ko)
 for k in samples/*.ko; do [ -e "$k" ] && kos+=("$k"); done
 

@@ -45,3 +45,55 @@ teardown_rxe_pair() {
 	/bin/rdma link delete rxe1 2>/dev/null
 	/bin/ip link del veth0 2>/dev/null
 }
+
+# The CM's control files (debugfs, also reachable inside "ip netns exec").
+CM=/debug/madcm/cm
+
+# Two namespaces, a and b, joined by veth0 (a) and veth1 (b).
+setup_netns_pair() {
+	load_modules veth
+	/bin/ip netns add a && /bin/ip netns add b || fail "netns"
+	/bin/ip link add veth0 netns a type veth peer name veth1 netns b || fail "veth"
+	/bin/ip -n a link set lo up && /bin/ip -n b link set lo up
+	/bin/ip -n a addr add 192.0.2.1/24 dev veth0
+	/bin/ip -n b addr add 192.0.2.2/24 dev veth1
+	/bin/ip -n a addr add fd00::1/64 dev veth0 nodad
+	/bin/ip -n b addr add fd00::2/64 dev veth1 nodad
+	/bin/ip -n a link set veth0 up && /bin/ip -n b link set veth1 up
+}
+
+teardown_netns_pair() {
+	/bin/ip netns del a 2>/dev/null
+	/bin/ip netns del b 2>/dev/null
+}
+
+# in_ns NS CMD...: run a command in a namespace.
+in_ns() {
+	local ns=$1
+	shift
+	/bin/ip netns exec "$ns" "$@"
+}
+
+# cm NS COMMAND...: one command to the CM's control file, from NS.
+cm() {
+	local ns=$1
+	shift
+	in_ns "$ns" sh -c "echo '$*' > $CM/ctl"
+}
+
+# conn_line NAME: the connection's line in the CM's table.
+conn_line() {
+	grep "^$1 " $CM/conns
+}
+
+# wait_event NAME EVENT [SECONDS]: wait until the connection saw EVENT.
+wait_event() {
+	local i=0 max=${3:-20}
+	while [ $i -lt $((max * 10)) ]; do
+		conn_line "$1" | grep -q "events=[A-Z_,]*$2" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "no $2 on $1: $(conn_line "$1")"
+	return 1
+}
