@@ -61,7 +61,7 @@ static int read_full(int fd, void *buf, size_t len)
 		if (poll(&p, 1, timeout_s * 1000) <= 0)
 			return -ETIMEDOUT;
 		n = read(fd, (char *)buf + got, len - got);
-		if (n == 0)
+		if (n == 0 || (n < 0 && errno == ECONNRESET))
 			return -ECONNRESET;
 		if (n < 0)
 			return -errno;
@@ -206,12 +206,21 @@ static void hostile_client(int fd)
 		printf("peer: unknown hostile mode\n");
 		exit(2);
 	}
-	/* The CM must end the connection: EOF or RST, before the timeout. */
-	n = read_full(fd, f, 1);
-	printf("peer: hostile %s -> %s\n", hostile,
-	       n == -ECONNRESET ? "closed" : n == -ETIMEDOUT ? "timeout" :
-	       n ? strerror(-n) : "data");
-	exit(n == -ECONNRESET ? 0 : 4);
+	/*
+	 * The CM must end the connection, by EOF or RST, before the timeout;
+	 * it may send a reject frame first.
+	 */
+	for (n = 0;;) {
+		int r = read_full(fd, f, 1);
+
+		if (r) {
+			printf("peer: hostile %s -> %s after %d bytes\n", hostile,
+			       r == -ECONNRESET ? "closed" :
+			       r == -ETIMEDOUT ? "timeout" : strerror(-r), n);
+			exit(r == -ECONNRESET ? 0 : 4);
+		}
+		n++;
+	}
 }
 
 int main(int argc, char **argv)

@@ -74,6 +74,19 @@ fi
 passed=$(grep -c '^=== VMTEST PASS' "$log.txt" || true)
 failed=$(grep -c '^=== VMTEST FAIL' "$log.txt" || true)
 grep '^=== VMTEST \(PASS\|FAIL\)' "$log.txt" | sed 's/^=== VMTEST //'
+
+# Captures the scripts printed go to tshark, on the host.
+capdir=$MADCM_CACHE/vm/captures
+rm -rf "$capdir"
+mkdir -p "$capdir"
+for cap in $(sed -n 's/^=== PCAP \([a-z0-9-]*\)$/\1/p' "$log.txt"); do
+	awk -v n="$cap" '$0 == "=== PCAP " n { f = 1; next } /^=== PCAP END/ { f = 0 } f' \
+		"$log.txt" | tr -d '\n' | xxd -r -p >"$capdir/$cap.pcap"
+	tests/vm/lib/check-capture.sh "$capdir/$cap.pcap" "$cap" >"$capdir/$cap.result"
+	cat "$capdir/$cap.result"
+	passed=$((passed + $(grep -c '^PASS' "$capdir/$cap.result")))
+	failed=$((failed + $(grep -c '^FAIL' "$capdir/$cap.result")))
+done
 if grep -q '^=== VMTEST FAIL' "$log.txt"; then
 	say "output of the failed scripts:"
 	awk '/^=== VMTEST START/ { buf = ""; name = $4 }
