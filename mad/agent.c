@@ -302,6 +302,8 @@ madcm_register_mad_agent(struct madcm_port *port, enum ib_qp_type qp_type,
 	init_completion(&ag->comp);
 	spin_lock_init(&ag->lock);
 	INIT_LIST_HEAD(&ag->sends);
+	INIT_LIST_HEAD(&ag->backlog);
+	ag->sol_max = port->attr.max_solicited;
 	madcm_timeout_init(ag);
 
 	ret = madcm_send_tids_init(ag);

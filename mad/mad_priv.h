@@ -41,6 +41,10 @@ extern struct workqueue_struct *madcm_mad_wq;
  * @timeouts: sends waiting for a response, by deadline
  * @timeout_work: runs when the earliest deadline of @timeouts expires
  * @timeout_seq: tie breaker between equal deadlines
+ * @backlog: posted requests waiting for a free solicited slot
+ * @sol_max: requests that may wait for a response at once, 0 for no
+ *	limit (from the port)
+ * @sol_count: requests sent and waiting for their response now
  * @live_bufs: send buffers created and not yet freed
  */
 struct madcm_agent {
@@ -58,6 +62,9 @@ struct madcm_agent {
 	struct rb_root_cached timeouts;
 	struct delayed_work timeout_work;
 	u64 timeout_seq;
+	struct list_head backlog;
+	u32 sol_max;
+	u32 sol_count;
 
 	atomic_t live_bufs;
 };
@@ -70,6 +77,8 @@ static inline struct madcm_agent *to_madcm_agent(struct ib_mad_agent *agent)
 /**
  * enum madcm_send_state - where a send is in its life
  * @MADCM_SEND_NEW: in the making: created or returned, not posted
+ * @MADCM_SEND_QUEUED: posted, held back until fewer requests of the agent
+ *	wait for their response
  * @MADCM_SEND_POSTED: handed to the transport, no completion yet
  * @MADCM_SEND_WAIT_RESP: sent, waiting for its response or its deadline
  * @MADCM_SEND_EARLY_RESP: its response came before the send completion
@@ -79,6 +88,7 @@ static inline struct madcm_agent *to_madcm_agent(struct ib_mad_agent *agent)
  */
 enum madcm_send_state {
 	MADCM_SEND_NEW,
+	MADCM_SEND_QUEUED,
 	MADCM_SEND_POSTED,
 	MADCM_SEND_WAIT_RESP,
 	MADCM_SEND_EARLY_RESP,
@@ -106,6 +116,7 @@ struct madcm_tid_key {
  * @in_recv: its response is being handed to the recv handler
  * @hashed: in @agent->tids
  * @timed: in @agent->timeouts
+ * @solicited: counted in @agent->sol_count
  * @key: its key in @agent->tids
  * @hnode: node in @agent->tids
  * @tnode: node in @agent->timeouts
@@ -133,6 +144,7 @@ struct madcm_send {
 	bool in_recv;
 	bool hashed;
 	bool timed;
+	bool solicited;
 	struct madcm_tid_key key;
 	struct rhash_head hnode;
 	struct rb_node tnode;

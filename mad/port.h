@@ -118,12 +118,16 @@ struct madcm_port_ops {
  * @lid: the port's LID
  * @opa: the port carries OPA MADs (base version 0x80, 2048 bytes) too
  * @smi: the port has QP0 (subnet management)
+ * @max_solicited: requests an agent may have waiting for a response at
+ *	once, more wait in its backlog; 0 for no limit. A transport sets it
+ *	from its receive queue, so that the responses find room.
  */
 struct madcm_port_attr {
 	const char *name;
 	u32 lid;
 	bool opa;
 	bool smi;
+	u32 max_solicited;
 };
 
 /**

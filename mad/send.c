@@ -12,6 +12,10 @@
  *
  * (and POSTED --completion, no response expected--> DONE, WAIT_RESP
  * --timeout with a retry left--> POSTED, WAIT_RESP --cancel--> DONE).
+ * When the port limits how many requests an agent may have waiting for a
+ * response, a request beyond the limit is QUEUED in the agent's backlog
+ * at post and becomes POSTED when an earlier request is done (QUEUED
+ * --cancel--> DONE).
  * A send in DONE is handed to its send handler exactly once, as soon as
  * neither the transport nor a running recv handler holds it.
  *
@@ -96,13 +100,11 @@ static int madcm_send_hash(struct madcm_agent *ag, struct madcm_send *ms)
 	return ret;
 }
 
-/*
- * Decide the outcome of a send: out of the TID table and the timeout
- * queue, state DONE. When nothing holds it any more, it moves to @done
- * for its send handler.
- */
-static void madcm_send_end(struct madcm_agent *ag, struct madcm_send *ms,
-			   enum ib_wc_status status, struct list_head *done)
+static void madcm_send_promote(struct madcm_agent *ag, struct list_head *done);
+
+/* Decide the outcome of a send, without releasing its solicited slot. */
+static void __madcm_send_end(struct madcm_agent *ag, struct madcm_send *ms,
+			     enum ib_wc_status status, struct list_head *done)
 {
 	madcm_send_unhash(ag, ms);
 	madcm_timeout_del(ag, ms);
@@ -110,6 +112,23 @@ static void madcm_send_end(struct madcm_agent *ag, struct madcm_send *ms,
 	ms->state = MADCM_SEND_DONE;
 	if (!ms->at_transport && !ms->in_recv)
 		list_move_tail(&ms->node, done);
+}
+
+/*
+ * Decide the outcome of a send: out of the TID table and the timeout
+ * queue, state DONE. When nothing holds it any more, it moves to @done
+ * for its send handler. A request that was waiting for its response
+ * gives its place to the first one of the backlog.
+ */
+static void madcm_send_end(struct madcm_agent *ag, struct madcm_send *ms,
+			   enum ib_wc_status status, struct list_head *done)
+{
+	__madcm_send_end(ag, ms, status, done);
+	if (ms->solicited) {
+		ms->solicited = false;
+		ag->sol_count--;
+		madcm_send_promote(ag, done);
+	}
 }
 
 /* Hand a send to the transport; the agent's lock is held. */
@@ -137,6 +156,24 @@ static int madcm_send_transmit(struct madcm_agent *ag, struct madcm_send *ms)
 	else
 		madcm_port_count(port, MADCM_CNT_TX);
 	return ret;
+}
+
+/* Send backlogged requests while there is room; the agent's lock is held. */
+static void madcm_send_promote(struct madcm_agent *ag, struct list_head *done)
+{
+	struct madcm_send *ms;
+
+	while (ag->sol_count < ag->sol_max && !list_empty(&ag->backlog)) {
+		ms = list_first_entry(&ag->backlog, struct madcm_send, node);
+		list_move_tail(&ms->node, &ag->sends);
+		if (madcm_send_transmit(ag, ms)) {
+			__madcm_send_end(ag, ms, IB_WC_GENERAL_ERR, done);
+			continue;
+		}
+		ms->state = MADCM_SEND_POSTED;
+		ms->solicited = true;
+		ag->sol_count++;
+	}
 }
 
 static int madcm_post_one(struct madcm_send *ms)
@@ -179,6 +216,12 @@ static int madcm_post_one(struct madcm_send *ms)
 		ret = madcm_send_hash(ag, ms);
 		if (ret)
 			goto out;
+		/* A request beyond the agent's limit waits its turn. */
+		if (ag->sol_max && ag->sol_count >= ag->sol_max) {
+			ms->state = MADCM_SEND_QUEUED;
+			list_add_tail(&ms->node, &ag->backlog);
+			goto out;
+		}
 	}
 	ret = madcm_send_transmit(ag, ms);
 	if (ret) {
@@ -187,6 +230,10 @@ static int madcm_post_one(struct madcm_send *ms)
 	}
 	ms->state = MADCM_SEND_POSTED;
 	list_add_tail(&ms->node, &ag->sends);
+	if (ms->timeout_ms) {
+		ms->solicited = true;
+		ag->sol_count++;
+	}
 out:
 	spin_unlock_bh(&ag->lock);
 	return ret;
@@ -336,6 +383,9 @@ static bool madcm_send_cancel_locked(struct madcm_agent *ag,
 				     struct list_head *done)
 {
 	switch (ms->state) {
+	case MADCM_SEND_QUEUED:
+		__madcm_send_end(ag, ms, IB_WC_WR_FLUSH_ERR, done);
+		return true;
 	case MADCM_SEND_POSTED:
 		madcm_send_unhash(ag, ms);
 		ms->status = IB_WC_WR_FLUSH_ERR;
@@ -356,6 +406,9 @@ void madcm_send_flush_agent(struct madcm_agent *ag)
 	LIST_HEAD(done);
 
 	spin_lock_bh(&ag->lock);
+	/* The backlog first, so that nothing is promoted meanwhile. */
+	list_for_each_entry_safe(ms, tmp, &ag->backlog, node)
+		madcm_send_cancel_locked(ag, ms, &done);
 	list_for_each_entry_safe(ms, tmp, &ag->sends, node)
 		madcm_send_cancel_locked(ag, ms, &done);
 	spin_unlock_bh(&ag->lock);
@@ -393,6 +446,8 @@ int madcm_modify_mad(struct ib_mad_send_buf *send_buf, u32 timeout_ms)
 	if (!timeout_ms) {
 		if (!madcm_send_cancel_locked(ag, ms, &done))
 			ret = -EINVAL;
+	} else if (ms->state == MADCM_SEND_QUEUED) {
+		ms->timeout_ms = timeout_ms;
 	} else if (ms->state == MADCM_SEND_POSTED) {
 		if (!ms->hashed)
 			ret = madcm_send_hash(ag, ms);
@@ -442,17 +497,16 @@ void madcm_send_match_response(struct madcm_agent *ag, struct madcm_recv *rv)
 	madcm_recv_key(rv, &key);
 	spin_lock_bh(&ag->lock);
 	ms = rhashtable_lookup_fast(&ag->tids, &key, madcm_tid_params);
-	if (ms) {
+	if (ms && ms->state == MADCM_SEND_POSTED) {
 		madcm_send_unhash(ag, ms);
-		if (ms->state == MADCM_SEND_POSTED) {
-			ms->state = MADCM_SEND_EARLY_RESP;
-			ms->in_recv = true;
-		} else if (ms->state == MADCM_SEND_WAIT_RESP) {
-			ms->in_recv = true;
-			madcm_send_end(ag, ms, IB_WC_SUCCESS, &done);
-		} else {
-			ms = NULL;
-		}
+		ms->state = MADCM_SEND_EARLY_RESP;
+		ms->in_recv = true;
+	} else if (ms && ms->state == MADCM_SEND_WAIT_RESP) {
+		ms->in_recv = true;
+		madcm_send_end(ag, ms, IB_WC_SUCCESS, &done);
+	} else {
+		/* Not sent yet (queued): this cannot be its response. */
+		ms = NULL;
 	}
 	spin_unlock_bh(&ag->lock);
 

@@ -6,6 +6,7 @@
  * below case by case.
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
 
 #include "mad_test_util.h"
 
@@ -243,6 +244,53 @@ static void register_allocation_failures(struct kunit *test)
 	}
 }
 
+/* A recv handler in progress: unregistration waits until it returns. */
+struct slow_ctx {
+	struct completion entered;
+	atomic_t returned;
+};
+
+static void slow_recv(struct ib_mad_agent *a, struct ib_mad_send_buf *sb,
+		      struct ib_mad_recv_wc *wc)
+{
+	struct slow_ctx *sc = a->context;
+
+	complete(&sc->entered);
+	msleep(50);
+	atomic_set(&sc->returned, 1);
+	madcm_free_recv_mad(wc);
+}
+
+static void unregister_waits_for_running_handler(struct kunit *test)
+{
+	struct madcm_loop_fabric *fab = mt_fabric(test, 1);
+	struct madcm_port *a = mt_loop_port(test, fab, 1, false);
+	struct madcm_port *b = mt_loop_port(test, fab, 2, false);
+	struct slow_ctx *sc = kunit_kzalloc(test, sizeof(*sc), GFP_KERNEL);
+	static const u8 get[] = { IB_MGMT_METHOD_GET };
+	struct ib_mad_reg_req req;
+	struct ib_mad_agent *slow;
+	struct ib_mad_send_buf *sb;
+	struct mt_agent *client;
+
+	KUNIT_ASSERT_NOT_NULL(test, sc);
+	init_completion(&sc->entered);
+	mt_reg_req(&req, MT_CLASS, MT_VERSION, get, 1);
+	slow = madcm_register_mad_agent(b, IB_QPT_GSI, &req, 0, nop_send,
+					slow_recv, sc, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(slow));
+	client = mt_register(test, a, IB_QPT_GSI, NULL, 0, nop_send, NULL,
+			     NULL);
+	sb = mt_get_mad(test, client->agent, mt_ah(test, a, 2), 1, 0, 0);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	KUNIT_ASSERT_TRUE(test,
+			  wait_for_completion_timeout(&sc->entered, 30 * HZ));
+	madcm_unregister_mad_agent(slow);
+	KUNIT_EXPECT_EQ(test, atomic_read(&sc->returned), 1);
+	madcm_loop_quiesce(fab);
+	madcm_free_send_mad(sb);
+}
+
 static struct kunit_case mad_agent_cases[] = {
 	KUNIT_CASE_PARAM(register_follows_kernel_rules, reg_gen_params),
 	KUNIT_CASE(register_conflicting_method_refused),
@@ -250,6 +298,7 @@ static struct kunit_case mad_agent_cases[] = {
 	KUNIT_CASE(register_hi_tids_unique),
 	KUNIT_CASE(register_null_port_refused),
 	KUNIT_CASE(register_allocation_failures),
+	KUNIT_CASE(unregister_waits_for_running_handler),
 	{}
 };
 

@@ -373,6 +373,125 @@ static void unregister_flushes_outstanding_sends(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&env->a->nr_agents), 0);
 }
 
+/* Sent with a GRH: the response is matched by GID, not by LID. */
+static void grh_response_matched_by_gid(struct kunit *test)
+{
+	struct mt_agent *ma;
+	struct mt_counts *c;
+	struct mt_manual *mm = manual_env(test, &c, &ma, true);
+	struct rdma_ah_attr attr = { .type = RDMA_AH_ATTR_TYPE_IB };
+	struct madcm_port_rx rx = {};
+	u8 req[sizeof(struct ib_mad)], resp[sizeof(struct ib_mad)];
+	struct ib_grh grh = {};
+	struct ib_mad_send_buf *sb;
+	struct mt_post *p;
+	struct ib_ah *ah;
+
+	rdma_ah_set_dlid(&attr, LID_B);
+	rdma_ah_set_ah_flags(&attr, IB_AH_GRH);
+	memset(attr.grh.dgid.raw, 0xab, sizeof(attr.grh.dgid.raw));
+	ah = madcm_create_ah(mm->port, &attr);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ah));
+	sb = mt_get_mad(test, ma->agent, ah, 1, 60000, 0);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	p = mt_manual_pop(mm);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	memcpy(req, p->mad, sizeof(req));
+	mt_manual_complete(mm, p, IB_WC_SUCCESS);
+	mt_make_response(req, resp);
+	rx.mad = resp;
+	rx.len = sizeof(resp);
+	rx.qpn = 1;
+	rx.src_qp = 1;
+	rx.slid = LID_B;
+	rx.grh = &grh;
+	/* Right LID, other GID: not the response. */
+	memset(grh.sgid.raw, 0xcd, sizeof(grh.sgid.raw));
+	madcm_port_deliver(mm->port, &rx);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->recvs), 0);
+	/* The GID the request went to. */
+	memset(grh.sgid.raw, 0xab, sizeof(grh.sgid.raw));
+	madcm_port_deliver(mm->port, &rx);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->resp_with_send), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_SUCCESS]), 1);
+	madcm_destroy_ah(ah);
+}
+
+/* OPA MADs: 2048-byte buffers, short ones sent short, both ways. */
+static void opa_mads_cross_loopback(struct kunit *test)
+{
+	struct madcm_loop_fabric *fab = mt_fabric(test, 1);
+	struct madcm_port *a = mt_loop_port(test, fab, LID_A, true);
+	struct madcm_port *b = mt_loop_port(test, fab, LID_B, true);
+	struct mt_counts *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct mt_agent *ma;
+	struct ib_mad_send_buf *sb;
+	struct ib_mad_hdr *hdr;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	ma = client(test, a, c, 1);
+	mt_responder(test, b, NULL);
+	sb = madcm_create_send_mad(ma->agent, 1, 0, 0, IB_MGMT_MAD_HDR, 100,
+				   GFP_KERNEL, OPA_MGMT_BASE_VERSION);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(sb));
+	hdr = sb->mad;
+	hdr->base_version = OPA_MGMT_BASE_VERSION;
+	hdr->mgmt_class = MT_CLASS;
+	hdr->class_version = MT_VERSION;
+	hdr->method = IB_MGMT_METHOD_GET;
+	hdr->tid = cpu_to_be64((u64)ma->agent->hi_tid << 32 | 1);
+	sb->ah = mt_ah(test, a, LID_B);
+	sb->timeout_ms = 5000;
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	KUNIT_ASSERT_TRUE(test, mt_wait(c, 30));
+	/* The responder answers with an IB MAD: still the response. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->resp_with_send), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_SUCCESS]), 1);
+	KUNIT_EXPECT_EQ(test, mt_counter(b, MADCM_CNT_RX_DISPATCHED), 1);
+}
+
+/* Beyond the port's limit, requests wait in the agent's backlog. */
+static void requests_beyond_limit_wait_in_backlog(struct kunit *test)
+{
+	struct mt_manual *mm = mt_manual_port(test, LID_A, false);
+	struct mt_counts *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct ib_mad_send_buf *sb[5];
+	struct mt_agent *ma;
+	struct ib_ah *ah;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	mm->port->attr.max_solicited = 2;
+	ma = client(test, mm->port, c, 0);
+	ma->mm = mm;
+	ah = mt_ah(test, mm->port, LID_B);
+	for (i = 0; i < 4; i++) {
+		sb[i] = mt_get_mad(test, ma->agent, ah, i, 60000, 0);
+		KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb[i], NULL), 0);
+	}
+	/* A send that expects no response is not limited. */
+	sb[4] = mt_get_mad(test, ma->agent, ah, 4, 0, 0);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb[4], NULL), 0);
+	KUNIT_EXPECT_EQ(test, mm->nr_posts, 3);
+	KUNIT_EXPECT_EQ(test, madcm_send_state(sb[0]), MADCM_SEND_POSTED);
+	KUNIT_EXPECT_EQ(test, madcm_send_state(sb[1]), MADCM_SEND_POSTED);
+	KUNIT_EXPECT_EQ(test, madcm_send_state(sb[2]), MADCM_SEND_QUEUED);
+	KUNIT_EXPECT_EQ(test, madcm_send_state(sb[3]), MADCM_SEND_QUEUED);
+	/* A queued send cancelled: back at once, never sent. */
+	madcm_cancel_mad(sb[3]);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_WR_FLUSH_ERR]), 1);
+	KUNIT_EXPECT_EQ(test, mm->nr_posts, 3);
+	/* The first request fails: the next queued one goes out. */
+	mt_manual_complete(mm, mt_manual_pop(mm), IB_WC_GENERAL_ERR);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_GENERAL_ERR]), 1);
+	KUNIT_EXPECT_EQ(test, madcm_send_state(sb[2]), MADCM_SEND_POSTED);
+	KUNIT_EXPECT_EQ(test, mm->nr_posts, 4);
+	/* The rest comes back flushed when the agent goes. */
+	mt_unregister(ma);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->sends), 5);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->order_errors), 0);
+}
+
 static struct kunit_case mad_send_cases[] = {
 	KUNIT_CASE(request_gets_response_across_loopback),
 	KUNIT_CASE(send_without_timeout_completes_on_send),
@@ -388,6 +507,9 @@ static struct kunit_case mad_send_cases[] = {
 	KUNIT_CASE(post_rejects_bad_arguments),
 	KUNIT_CASE(transport_errors_reach_handler),
 	KUNIT_CASE(unregister_flushes_outstanding_sends),
+	KUNIT_CASE(grh_response_matched_by_gid),
+	KUNIT_CASE(opa_mads_cross_loopback),
+	KUNIT_CASE(requests_beyond_limit_wait_in_backlog),
 	{}
 };
 
