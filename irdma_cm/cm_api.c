@@ -1,0 +1,580 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The CM's consumer API (madcm_cm_*) and the delivery of its events.
+ *
+ * Every event a connection can deliver has a slot preallocated in its
+ * node, so delivering one never fails and the terminal event (REJECTED,
+ * RESET or CLOSE) is given exactly once. Events run on the core's
+ * ordered workqueue.
+ */
+#include <linux/if_vlan.h>
+#include <linux/module.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <net/ipv6.h>
+#include "irdma_cm/cm_core.h"
+
+static_assert(MADCM_CM_RTR_SEND == IRDMA_RTR_SEND);
+static_assert(MADCM_CM_RTR_WRITE == IRDMA_RTR_WRITE);
+static_assert(MADCM_CM_RTR_READ == IRDMA_RTR_READ);
+static_assert(MADCM_CM_NO_VLAN == IRDMA_NO_VLAN);
+static_assert(MADCM_CM_MAX_PDATA == IETF_MAX_PRIV_DATA_LEN);
+
+/* RFC 6335: the dynamic port range, for a connect without a port. */
+#define IRDMA_CM_EPHEMERAL_LO	49152
+#define IRDMA_CM_EPHEMERAL_NR	16384
+#define IRDMA_CM_PORT_TRIES	32
+
+static const char * const madcm_cm_event_names[] = {
+	[MADCM_CM_EVENT_CONNECT_REQUEST] = "CONNECT_REQUEST",
+	[MADCM_CM_EVENT_CONNECT_REPLY] = "CONNECT_REPLY",
+	[MADCM_CM_EVENT_ESTABLISHED] = "ESTABLISHED",
+	[MADCM_CM_EVENT_REJECTED] = "REJECTED",
+	[MADCM_CM_EVENT_RESET] = "RESET",
+	[MADCM_CM_EVENT_DISCONNECT] = "DISCONNECT",
+	[MADCM_CM_EVENT_CLOSE] = "CLOSE",
+};
+
+/**
+ * madcm_cm_event_name() - the name of an event type
+ * @type: the event type
+ *
+ * Context: Any context.
+ * Return: its name ("CONNECT_REQUEST", ...), or "UNKNOWN".
+ */
+const char *madcm_cm_event_name(enum madcm_cm_event_type type)
+{
+	if ((unsigned int)type >= ARRAY_SIZE(madcm_cm_event_names))
+		return "UNKNOWN";
+	return madcm_cm_event_names[type];
+}
+EXPORT_SYMBOL_GPL(madcm_cm_event_name);
+
+static void irdma_cm_event_work(struct work_struct *work)
+{
+	struct irdma_cm_event_slot *slot =
+		container_of(work, struct irdma_cm_event_slot, work);
+	struct irdma_cm_node *node = slot->node;
+
+	if (!READ_ONCE(node->released) && slot->handler)
+		slot->handler(&slot->ev, slot->context);
+	irdma_cm_node_put(node);
+}
+
+/**
+ * irdma_cm_event_init() - set up a node's event slots
+ * @node: a new node
+ */
+void irdma_cm_event_init(struct irdma_cm_node *node)
+{
+	int i;
+
+	for (i = 0; i < IRDMA_CM_EV_NR; i++) {
+		INIT_WORK(&node->ev[i].work, irdma_cm_event_work);
+		node->ev[i].node = node;
+	}
+}
+
+static enum irdma_cm_ev_slot irdma_cm_ev_slot_of(enum madcm_cm_event_type t)
+{
+	switch (t) {
+	case MADCM_CM_EVENT_CONNECT_REQUEST:
+	case MADCM_CM_EVENT_CONNECT_REPLY:
+		return IRDMA_CM_EV_CONNECT;
+	case MADCM_CM_EVENT_ESTABLISHED:
+		return IRDMA_CM_EV_ESTABLISHED;
+	case MADCM_CM_EVENT_DISCONNECT:
+		return IRDMA_CM_EV_DISCONNECT;
+	default:
+		return IRDMA_CM_EV_TERMINAL;
+	}
+}
+
+/**
+ * irdma_cm_event() - tell the consumer
+ * @node: the node, locked
+ * @type: the event
+ * @status: its status
+ *
+ * Nothing is delivered for a connection the consumer does not hold yet
+ * (a passive open before its MPA request) or after its terminal event.
+ */
+void irdma_cm_event(struct irdma_cm_node *node, enum madcm_cm_event_type type,
+		    int status)
+{
+	enum irdma_cm_ev_slot i = irdma_cm_ev_slot_of(type);
+	struct irdma_cm_event_slot *slot = &node->ev[i];
+	struct madcm_cm_event *ev = &slot->ev;
+
+	lockdep_assert_held(&node->lock);
+	if (!node->consumer || node->terminal_sent)
+		return;
+	if (i == IRDMA_CM_EV_TERMINAL)
+		node->terminal_sent = true;
+	memset(ev, 0, sizeof(*ev));
+	ev->type = type;
+	ev->conn = node;
+	ev->listener = node->listener;
+	ev->status = status;
+	if (type == MADCM_CM_EVENT_CONNECT_REQUEST ||
+	    type == MADCM_CM_EVENT_CONNECT_REPLY ||
+	    type == MADCM_CM_EVENT_REJECTED) {
+		/* The peer's one frame: rcvd_pdata never changes again. */
+		ev->private_data = node->rcvd_pdata;
+		ev->private_data_len = node->rcvd_pdata_len;
+	}
+	ev->ird = node->ird_size;
+	ev->ord = node->ord_size;
+	ev->mpa_rev = node->mpa_frame_rev;
+	ev->loc.ip = node->key.loc_ip;
+	ev->loc.port = node->key.loc_port;
+	ev->rem.ip = node->key.rem_ip;
+	ev->rem.port = node->key.rem_port;
+	ev->vlan_id = node->key.vlan_id;
+	if (type == MADCM_CM_EVENT_ESTABLISHED) {
+		node->established_sent = true;
+		irdma_init_tcp_ctx(node, &slot->tcp_ctx);
+		ev->tcp_ctx = &slot->tcp_ctx;
+	}
+	slot->handler = node->handler;
+	slot->context = node->context;
+	irdma_cm_node_get(node);
+	if (WARN_ON_ONCE(!queue_work(node->core->event_wq, &slot->work)))
+		refcount_dec(&node->refcnt);
+}
+
+static bool irdma_cm_addr_any(const struct in6_addr *ip)
+{
+	return ipv6_addr_any(ip) ||
+	       (ipv6_addr_v4mapped(ip) && !ip->s6_addr32[3]);
+}
+
+/**
+ * madcm_cm_create_listener() - listen for connections
+ * @core: the CM of the link to listen on
+ * @attr: address, port, VLAN, backlog, MPA parameters and event handler
+ * @listener: set to the new listener
+ *
+ * SYNs to @attr->addr (any of the link's addresses when unspecified:
+ * :: for IPv4 and IPv6, ::ffff:0.0.0.0 for IPv4 only) and port on
+ * @attr->vlan_id start passive opens. At most @attr->backlog connections
+ * are pending at once (handshake begun, not yet accepted or rejected);
+ * SYNs past that are dropped and counted. Each connection's events go to
+ * @attr->handler, starting with CONNECT_REQUEST once its MPA request has
+ * arrived.
+ *
+ * Context: Process context; may sleep.
+ * Return: 0; -EINVAL for a missing handler, port 0 or an unknown MPA
+ * revision; -EADDRINUSE when the address, port and VLAN are taken;
+ * -ENOMEM; -ESHUTDOWN when the core is going away; or the wire's error
+ * when the steering entry cannot be added.
+ */
+int madcm_cm_create_listener(struct irdma_cm_core *core,
+			     const struct madcm_cm_listen_attr *attr,
+			     struct irdma_cm_listener **listener)
+{
+	struct irdma_cm_listener *l;
+	int ret;
+
+	if (!attr->handler || !attr->addr.port ||
+	    (attr->mpa_rev != IETF_MPA_V1 && attr->mpa_rev != IETF_MPA_V2))
+		return -EINVAL;
+	l = kzalloc(sizeof(*l), GFP_KERNEL);
+	if (!l)
+		return -ENOMEM;
+	l->core = core;
+	l->attr = *attr;
+	l->key.ip = attr->addr.ip;
+	l->key.port = attr->addr.port;
+	l->key.vlan_id = attr->vlan_id;
+	l->backlog = attr->backlog ? attr->backlog : core->cfg.backlog;
+	refcount_set(&l->refcnt, 1);
+	INIT_LIST_HEAD(&l->list);
+	l->qh.type = IRDMA_QHASH_LISTEN;
+	l->qh.loc.ip = irdma_cm_addr_any(&attr->addr.ip) ? in6addr_any :
+							   attr->addr.ip;
+	l->qh.loc.port = attr->addr.port;
+	l->qh.vlan_id = attr->vlan_id;
+	atomic_inc(&core->live_listeners);
+
+	if (core->ops->qhash_add) {
+		ret = core->ops->qhash_add(core, &l->qh);
+		if (ret) {
+			l->destroyed = true;
+			irdma_cm_listener_put(l);
+			return ret;
+		}
+	}
+	ret = irdma_cm_listener_hash(l);
+	if (ret) {
+		if (core->ops->qhash_del)
+			core->ops->qhash_del(core, &l->qh);
+		l->destroyed = true;
+		irdma_cm_listener_put(l);
+		return ret;
+	}
+	*listener = l;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(madcm_cm_create_listener);
+
+/* The next connection of @l still pending, with a reference, or NULL. */
+static struct irdma_cm_node *irdma_cm_next_pending(struct irdma_cm_listener *l)
+{
+	struct irdma_cm_core *core = l->core;
+	struct irdma_cm_node *node, *found = NULL;
+
+	spin_lock_bh(&core->lock);
+	list_for_each_entry(node, &core->nodes, list) {
+		if (node->listener == l && READ_ONCE(node->in_backlog)) {
+			irdma_cm_node_get(node);
+			found = node;
+			break;
+		}
+	}
+	spin_unlock_bh(&core->lock);
+	return found;
+}
+
+/**
+ * madcm_cm_destroy_listener() - stop listening
+ * @listener: the listener
+ *
+ * No new connection starts. Connections still pending (not yet accepted
+ * or rejected) are reset; those the consumer was told about get their
+ * RESET event. All events queued for the listener's handler are delivered
+ * before this returns; accepted connections carry on, with the handler
+ * given at accept (the listener's unless another was given).
+ *
+ * Context: Process context; sleeps. Not from an event handler.
+ */
+void madcm_cm_destroy_listener(struct irdma_cm_listener *listener)
+{
+	struct irdma_cm_core *core = listener->core;
+	struct irdma_cm_node *node;
+	bool was_hashed;
+
+	spin_lock_bh(&core->lock);
+	was_hashed = !listener->destroyed;
+	spin_unlock_bh(&core->lock);
+	if (!was_hashed)
+		return;
+	irdma_cm_listener_unhash(listener);
+	if (core->ops->qhash_del)
+		core->ops->qhash_del(core, &listener->qh);
+	while ((node = irdma_cm_next_pending(listener))) {
+		irdma_cm_node_lock(node);
+		if (node->in_backlog)
+			irdma_cm_abort_node(node, -ECONNABORTED);
+		irdma_cm_node_unlock(node);
+		irdma_cm_node_put(node);
+	}
+	flush_workqueue(core->event_wq);
+	irdma_cm_listener_put(listener);
+}
+EXPORT_SYMBOL_GPL(madcm_cm_destroy_listener);
+
+static int irdma_cm_check_connect(const struct madcm_cm_connect_attr *attr)
+{
+	bool v4 = ipv6_addr_v4mapped(&attr->rem.ip);
+
+	if (!attr->handler || !attr->rem.port ||
+	    irdma_cm_addr_any(&attr->rem.ip) ||
+	    irdma_cm_addr_any(&attr->loc.ip) ||
+	    v4 != ipv6_addr_v4mapped(&attr->loc.ip))
+		return -EINVAL;
+	if (attr->mpa_rev != IETF_MPA_V1 && attr->mpa_rev != IETF_MPA_V2)
+		return -EINVAL;
+	if (attr->private_data_len && !attr->private_data)
+		return -EINVAL;
+	if (attr->vlan_id != IRDMA_NO_VLAN && attr->vlan_id >= VLAN_N_VID)
+		return -EINVAL;
+	return 0;
+}
+
+/* Hash @node under its port, or under a free ephemeral one. */
+static int irdma_cm_hash_active(struct irdma_cm_node *node)
+{
+	int i, ret;
+
+	if (node->key.loc_port)
+		return irdma_cm_node_hash(node);
+	for (i = 0; i < IRDMA_CM_PORT_TRIES; i++) {
+		node->key.loc_port = IRDMA_CM_EPHEMERAL_LO +
+				     get_random_u32() % IRDMA_CM_EPHEMERAL_NR;
+		ret = irdma_cm_node_hash(node);
+		if (ret != -EEXIST)
+			return ret;
+	}
+	return -EADDRNOTAVAIL;
+}
+
+static void irdma_cm_fail_new(struct irdma_cm_node *node)
+{
+	node->consumer = false;
+	irdma_cm_node_lock(node);
+	irdma_cm_node_closed(node);
+	irdma_cm_node_unlock(node);
+	irdma_cm_node_put(node);
+}
+
+/**
+ * madcm_cm_connect() - open a connection
+ * @core: the CM of the link to connect through
+ * @attr: addresses, VLAN, private data, IRD/ORD, MPA revision, handler
+ * @conn: set to the connection
+ *
+ * Sends a SYN (with MSS and window scale options) to @attr->rem, then,
+ * once TCP is established, the MPA request with @attr->private_data. The
+ * connection ends in CONNECT_REPLY and ESTABLISHED, or in REJECTED or
+ * RESET; later in DISCONNECT and CLOSE, or RESET. The caller holds the
+ * connection until it calls madcm_cm_release().
+ *
+ * Context: Process context; may sleep.
+ * Return: 0; -EINVAL for bad attributes; -EMSGSIZE for private data
+ * beyond 512 bytes (508 for revision 2); -EADDRINUSE or -EADDRNOTAVAIL
+ * when the 4-tuple or every tried ephemeral port is taken; -ENOMEM;
+ * -ESHUTDOWN; -EHOSTUNREACH when the peer cannot be resolved; or the
+ * wire's error when the steering entry cannot be added.
+ */
+int madcm_cm_connect(struct irdma_cm_core *core,
+		     const struct madcm_cm_connect_attr *attr,
+		     struct irdma_cm_node **conn)
+{
+	struct irdma_cm_tuple key = {
+		.loc_ip = attr->loc.ip, .rem_ip = attr->rem.ip,
+		.loc_port = attr->loc.port, .rem_port = attr->rem.port,
+		.vlan_id = attr->vlan_id,
+	};
+	struct irdma_cm_qhash qh = { .type = IRDMA_QHASH_CONN };
+	struct irdma_cm_node *node;
+	int ret;
+
+	ret = irdma_cm_check_connect(attr);
+	if (ret)
+		return ret;
+	node = irdma_make_cm_node(core, &key, IRDMA_CM_ROLE_INITIATOR,
+				  GFP_KERNEL);
+	if (!node)
+		return -ENOMEM;
+	node->mpa_frame_rev = attr->mpa_rev;
+	node->peer_to_peer = attr->peer_to_peer;
+	node->rtr_caps = attr->rtr_caps & IRDMA_RTR_ALL;
+	node->mpa_crc = attr->crc;
+	irdma_record_ird_ord(node, attr->ird, attr->ord);
+	ret = irdma_cm_build_request(node, attr->private_data,
+				     attr->private_data_len);
+	if (ret) {
+		irdma_cm_node_put(node);
+		return ret;
+	}
+	node->handler = attr->handler;
+	node->context = attr->context;
+	node->tos = attr->tos;
+	if (attr->ttl)
+		node->ttl = attr->ttl;
+	irdma_cm_init_tcp(node);
+	ret = core->ops->resolve(core, &key.rem_ip, key.vlan_id, node->rem_mac);
+	if (!ret) {
+		node->mac_resolved = true;
+	} else if (ret != -EAGAIN) {
+		irdma_cm_node_put(node);
+		return -EHOSTUNREACH;
+	}
+
+	ret = irdma_cm_hash_active(node);
+	if (ret) {
+		irdma_cm_node_put(node);
+		return ret == -EEXIST ? -EADDRINUSE : ret;
+	}
+	if (core->ops->qhash_add) {
+		qh.loc.ip = node->key.loc_ip;
+		qh.loc.port = node->key.loc_port;
+		qh.rem.ip = node->key.rem_ip;
+		qh.rem.port = node->key.rem_port;
+		qh.vlan_id = node->key.vlan_id;
+		ret = core->ops->qhash_add(core, &qh);
+		if (ret) {
+			irdma_cm_fail_new(node);
+			return ret;
+		}
+	}
+	irdma_cm_count(core, IRDMA_CM_CNT_ACTIVE_OPENS);
+	irdma_cm_node_lock(node);
+	node->qh_added = !!core->ops->qhash_add;
+	/* The creation reference becomes the consumer's. */
+	node->consumer = true;
+	node->tcp_state = IRDMA_TCP_SYN_SENT;
+	irdma_send_syn(node, false);
+	irdma_cm_node_unlock(node);
+	*conn = node;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(madcm_cm_connect);
+
+/* Steer an accepted connection's 4-tuple itself (the listener may go). */
+static void irdma_cm_add_conn_qhash(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+	struct irdma_cm_qhash qh = {
+		.type = IRDMA_QHASH_CONN,
+		.loc = { .ip = node->key.loc_ip, .port = node->key.loc_port },
+		.rem = { .ip = node->key.rem_ip, .port = node->key.rem_port },
+		.vlan_id = node->key.vlan_id,
+	};
+	bool closed;
+
+	if (!core->ops->qhash_add || core->ops->qhash_add(core, &qh))
+		return;
+	irdma_cm_node_lock(node);
+	closed = !node->hashed;
+	if (!closed)
+		node->qh_added = true;
+	irdma_cm_node_unlock(node);
+	if (closed && core->ops->qhash_del)
+		core->ops->qhash_del(core, &qh);
+}
+
+/**
+ * madcm_cm_accept() - accept a connection request
+ * @conn: the connection of a CONNECT_REQUEST
+ * @attr: private data for the reply, IRD/ORD limits, the handler for
+ *	the connection's further events
+ *
+ * Sends the MPA reply with the negotiated IRD/ORD; the consumer then gets
+ * ESTABLISHED with the TCP context.
+ *
+ * Context: Process context (an event handler included); may sleep.
+ * Return: 0; -EINVAL when @conn is not waiting for an answer; -EMSGSIZE
+ * for private data that does not fit; -ECONNRESET when the connection
+ * is already gone.
+ */
+int madcm_cm_accept(struct irdma_cm_node *conn,
+		    const struct madcm_cm_accept_attr *attr)
+{
+	int ret;
+
+	if (attr->private_data_len && !attr->private_data)
+		return -EINVAL;
+	irdma_cm_node_lock(conn);
+	if (conn->tcp_state == IRDMA_TCP_CLOSED || conn->terminal_sent)
+		ret = -ECONNRESET;
+	else if (conn->mpa_state != IRDMA_MPA_REQ_RCVD ||
+		 conn->tcp_state != IRDMA_TCP_ESTABLISHED)
+		ret = -EINVAL;
+	else
+		ret = irdma_send_mpa_reply(conn, attr);
+	irdma_cm_node_unlock(conn);
+	if (!ret)
+		irdma_cm_add_conn_qhash(conn);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(madcm_cm_accept);
+
+/**
+ * madcm_cm_reject() - reject a connection request
+ * @conn: the connection of a CONNECT_REQUEST
+ * @private_data: for the peer (copied), or NULL
+ * @private_data_len: its length
+ *
+ * Sends an MPA reply with R set, then closes gracefully; the consumer
+ * gets CLOSE when the close completes (RESET if it fails).
+ *
+ * Context: Process context (an event handler included).
+ * Return: 0; -EINVAL when @conn is not waiting for an answer; -EMSGSIZE;
+ * -ECONNRESET when the connection is already gone.
+ */
+int madcm_cm_reject(struct irdma_cm_node *conn, const void *private_data,
+		    u16 private_data_len)
+{
+	int ret;
+
+	if (private_data_len && !private_data)
+		return -EINVAL;
+	irdma_cm_node_lock(conn);
+	if (conn->tcp_state == IRDMA_TCP_CLOSED || conn->terminal_sent)
+		ret = -ECONNRESET;
+	else if (conn->mpa_state != IRDMA_MPA_REQ_RCVD ||
+		 conn->tcp_state != IRDMA_TCP_ESTABLISHED)
+		ret = -EINVAL;
+	else
+		ret = irdma_send_mpa_reject(conn, private_data,
+					    private_data_len);
+	irdma_cm_node_unlock(conn);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(madcm_cm_reject);
+
+/**
+ * madcm_cm_close() - close a connection gracefully
+ * @conn: the connection
+ *
+ * An established connection sends its FIN; CLOSE follows once both
+ * sides are closed. A connection not yet established is aborted instead
+ * (RESET, -ECONNABORTED).
+ *
+ * Context: Any context.
+ * Return: 0, or -ENOTCONN after the terminal event.
+ */
+int madcm_cm_close(struct irdma_cm_node *conn)
+{
+	int ret = 0;
+
+	irdma_cm_node_lock(conn);
+	if (conn->terminal_sent || conn->tcp_state == IRDMA_TCP_CLOSED)
+		ret = -ENOTCONN;
+	else if (conn->mpa_state != IRDMA_MPA_DONE)
+		irdma_cm_abort_node(conn, -ECONNABORTED);
+	else
+		irdma_cm_start_close(conn);
+	conn->close_requested = true;
+	irdma_cm_node_unlock(conn);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(madcm_cm_close);
+
+/**
+ * madcm_cm_abort() - reset a connection
+ * @conn: the connection
+ *
+ * Sends a RST; the consumer gets RESET with -ECONNABORTED unless it had
+ * its terminal event already.
+ *
+ * Context: Any context.
+ * Return: 0, or -ENOTCONN when the connection is already closed.
+ */
+int madcm_cm_abort(struct irdma_cm_node *conn)
+{
+	int ret = 0;
+
+	irdma_cm_node_lock(conn);
+	if (conn->tcp_state == IRDMA_TCP_CLOSED)
+		ret = -ENOTCONN;
+	else
+		irdma_cm_abort_node(conn, -ECONNABORTED);
+	irdma_cm_node_unlock(conn);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(madcm_cm_abort);
+
+/**
+ * madcm_cm_release() - let go of a connection
+ * @conn: the connection, from madcm_cm_connect() or a CONNECT_REQUEST
+ *
+ * Every connection the consumer was given is released exactly once,
+ * normally from or after its terminal event. Released earlier, the
+ * connection is aborted and no further event is delivered. A connection
+ * in TIME-WAIT lives on inside the CM until the period ends.
+ *
+ * Context: Any context.
+ */
+void madcm_cm_release(struct irdma_cm_node *conn)
+{
+	irdma_cm_node_lock(conn);
+	WRITE_ONCE(conn->released, true);
+	if (!conn->terminal_sent)
+		irdma_cm_abort_node(conn, -ECONNABORTED);
+	irdma_cm_node_unlock(conn);
+	irdma_cm_node_put(conn);
+}
+EXPORT_SYMBOL_GPL(madcm_cm_release);

@@ -1,0 +1,719 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The CM core: one per link. It owns the connection table (4-tuple and
+ * VLAN) and the listener table ((address or any, port, VLAN)), both
+ * rhashtables looked up under RCU, the lifetimes of nodes and listeners
+ * (refcounted, freed after an RCU grace period), the counters, and the
+ * receive entry point irdma_receive_ilq().
+ */
+#include <linux/jiffies.h>
+#include <linux/in.h>
+#include <linux/rhashtable.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <net/ipv6.h>
+#include "irdma_cm/cm_core.h"
+
+static const struct rhashtable_params irdma_cm_conn_params = {
+	.key_len = sizeof(struct irdma_cm_tuple),
+	.key_offset = offsetof(struct irdma_cm_node, key),
+	.head_offset = offsetof(struct irdma_cm_node, hnode),
+	.automatic_shrinking = true,
+};
+
+static const struct rhashtable_params irdma_cm_listen_params = {
+	.key_len = sizeof(struct irdma_cm_listen_key),
+	.key_offset = offsetof(struct irdma_cm_listener, key),
+	.head_offset = offsetof(struct irdma_cm_listener, hnode),
+	.automatic_shrinking = true,
+};
+
+static const char * const irdma_cm_counter_names[IRDMA_CM_CNT_NR] = {
+	[IRDMA_CM_CNT_RX_SEGS] = "rx_segs",
+	[IRDMA_CM_CNT_RX_NO_CONN] = "rx_no_conn",
+	[IRDMA_CM_CNT_RX_DYING] = "rx_dying",
+	[IRDMA_CM_CNT_SYN_RCVD] = "syn_rcvd",
+	[IRDMA_CM_CNT_BACKLOG_DROP] = "backlog_drop",
+	[IRDMA_CM_CNT_SYN_DUP] = "syn_dup",
+	[IRDMA_CM_CNT_BAD_ACK] = "bad_ack",
+	[IRDMA_CM_CNT_SEQ_DROP_ACK] = "seq_drop_ack",
+	[IRDMA_CM_CNT_SEQ_DROP] = "seq_drop",
+	[IRDMA_CM_CNT_CHALLENGE_ACK] = "challenge_ack",
+	[IRDMA_CM_CNT_RST_RCVD] = "rst_rcvd",
+	[IRDMA_CM_CNT_RST_SENT] = "rst_sent",
+	[IRDMA_CM_CNT_OOO_DROP] = "ooo_drop",
+	[IRDMA_CM_CNT_RX_EARLY] = "rx_early",
+	[IRDMA_CM_CNT_ULP_BYTES] = "ulp_bytes_dropped",
+	[IRDMA_CM_CNT_MPA_BAD] = "mpa_bad",
+	[IRDMA_CM_CNT_RETRANS] = "retrans",
+	[IRDMA_CM_CNT_RETRANS_LIMIT] = "retrans_limit",
+	[IRDMA_CM_CNT_MPA_TIMEOUT] = "mpa_timeout",
+	[IRDMA_CM_CNT_FIN_WAIT2_TIMEOUT] = "fin_wait2_timeout",
+	[IRDMA_CM_CNT_TIME_WAIT] = "time_wait_done",
+	[IRDMA_CM_CNT_TX_SEGS] = "tx_segs",
+	[IRDMA_CM_CNT_TX_ERR] = "tx_err",
+	[IRDMA_CM_CNT_NOMEM] = "nomem",
+	[IRDMA_CM_CNT_RESOLVE_WAIT] = "resolve_wait",
+	[IRDMA_CM_CNT_ACTIVE_OPENS] = "active_opens",
+	[IRDMA_CM_CNT_PASSIVE_OPENS] = "passive_opens",
+	[IRDMA_CM_CNT_ESTABLISHED] = "established",
+	[IRDMA_CM_CNT_REJECT_SENT] = "reject_sent",
+	[IRDMA_CM_CNT_REJECT_RCVD] = "reject_rcvd",
+	[IRDMA_CM_CNT_ABORTS] = "aborts",
+};
+
+static const char * const irdma_cm_tcp_state_names[IRDMA_TCP_NR_STATES] = {
+	[IRDMA_TCP_CLOSED] = "CLOSED",
+	[IRDMA_TCP_SYN_SENT] = "SYN-SENT",
+	[IRDMA_TCP_SYN_RCVD] = "SYN-RECEIVED",
+	[IRDMA_TCP_ESTABLISHED] = "ESTABLISHED",
+	[IRDMA_TCP_FIN_WAIT1] = "FIN-WAIT-1",
+	[IRDMA_TCP_FIN_WAIT2] = "FIN-WAIT-2",
+	[IRDMA_TCP_CLOSE_WAIT] = "CLOSE-WAIT",
+	[IRDMA_TCP_CLOSING] = "CLOSING",
+	[IRDMA_TCP_LAST_ACK] = "LAST-ACK",
+	[IRDMA_TCP_TIME_WAIT] = "TIME-WAIT",
+};
+
+/**
+ * irdma_cm_counter_name() - a counter's name
+ * @c: the counter
+ *
+ * Return: its name, as irdma_cm_core_show() prints it.
+ */
+const char *irdma_cm_counter_name(enum irdma_cm_counter c)
+{
+	return c < IRDMA_CM_CNT_NR ? irdma_cm_counter_names[c] : "unknown";
+}
+
+/**
+ * irdma_cm_tcp_state_name() - an RFC 9293 state's name
+ * @s: the state
+ *
+ * Return: the name RFC 9293 uses.
+ */
+const char *irdma_cm_tcp_state_name(enum irdma_cm_tcp_state s)
+{
+	return s < IRDMA_TCP_NR_STATES ? irdma_cm_tcp_state_names[s] : "?";
+}
+
+static u32 cfg_or(u32 v, u32 def)
+{
+	return v ? v : def;
+}
+
+/**
+ * irdma_setup_cm_core() - create the CM of one link
+ * @ops: the wire's operations
+ * @priv: the wire's private data, irdma_cm_core_priv() returns it
+ * @cfg: tunables, or NULL for the defaults
+ *
+ * Context: Process context; may sleep.
+ * Return: the core, or an ERR_PTR().
+ */
+struct irdma_cm_core *irdma_setup_cm_core(const struct irdma_cm_wire_ops *ops,
+					  void *priv,
+					  const struct irdma_cm_config *cfg)
+{
+	static const struct irdma_cm_config none;
+	struct irdma_cm_core *core;
+	int ret;
+
+	if (!ops || !ops->xmit || !ops->resolve || !ops->local_mac ||
+	    !ops->mtu)
+		return ERR_PTR(-EINVAL);
+	if (!cfg)
+		cfg = &none;
+	core = kzalloc(sizeof(*core), GFP_KERNEL);
+	if (!core)
+		return ERR_PTR(-ENOMEM);
+	core->ops = ops;
+	core->priv = priv;
+	core->cfg.rto_min_ms = cfg_or(cfg->rto_min_ms, 1000);
+	core->cfg.rto_max_ms = max(cfg_or(cfg->rto_max_ms, 60000),
+				   core->cfg.rto_min_ms);
+	core->cfg.max_retrans = cfg_or(cfg->max_retrans, 6);
+	core->cfg.time_wait_ms = cfg_or(cfg->time_wait_ms, 60000);
+	core->cfg.fin_wait2_ms = cfg_or(cfg->fin_wait2_ms, 60000);
+	core->cfg.mpa_timeout_ms = cfg_or(cfg->mpa_timeout_ms, 10000);
+	core->cfg.backlog = cfg_or(cfg->backlog, 128);
+	core->cfg.max_ird = min_t(u16, cfg_or(cfg->max_ird, 127),
+				  IETF_MAX_IRD_ORD);
+	core->cfg.max_ord = min_t(u16, cfg_or(cfg->max_ord, 127),
+				  IETF_MAX_IRD_ORD);
+	core->rto_min = max(msecs_to_jiffies(core->cfg.rto_min_ms), 1UL);
+	core->rto_max = max(msecs_to_jiffies(core->cfg.rto_max_ms), 1UL);
+	core->time_wait = msecs_to_jiffies(core->cfg.time_wait_ms);
+	core->fin_wait2 = msecs_to_jiffies(core->cfg.fin_wait2_ms);
+	core->mpa_timeout = msecs_to_jiffies(core->cfg.mpa_timeout_ms);
+
+	spin_lock_init(&core->lock);
+	INIT_LIST_HEAD(&core->nodes);
+	INIT_LIST_HEAD(&core->listener_list);
+	init_waitqueue_head(&core->drain);
+	ret = rhashtable_init(&core->conns, &irdma_cm_conn_params);
+	if (ret)
+		goto free;
+	ret = rhashtable_init(&core->listeners, &irdma_cm_listen_params);
+	if (ret)
+		goto conns;
+	core->event_wq = alloc_ordered_workqueue("madcm_cm", WQ_MEM_RECLAIM);
+	if (!core->event_wq) {
+		ret = -ENOMEM;
+		goto listeners;
+	}
+	return core;
+
+listeners:
+	rhashtable_destroy(&core->listeners);
+conns:
+	rhashtable_destroy(&core->conns);
+free:
+	kfree(core);
+	return ERR_PTR(ret);
+}
+
+/**
+ * irdma_cm_core_priv() - the wire's private data
+ * @core: the core
+ *
+ * Return: what irdma_setup_cm_core() was given.
+ */
+void *irdma_cm_core_priv(struct irdma_cm_core *core)
+{
+	return core->priv;
+}
+
+/* Abort every node, oldest first; each leaves the list as it closes. */
+static void irdma_cm_abort_all(struct irdma_cm_core *core)
+{
+	struct irdma_cm_node *node;
+
+	for (;;) {
+		spin_lock_bh(&core->lock);
+		node = list_first_entry_or_null(&core->nodes,
+						struct irdma_cm_node, list);
+		if (node)
+			irdma_cm_node_get(node);
+		spin_unlock_bh(&core->lock);
+		if (!node)
+			break;
+		irdma_cm_node_lock(node);
+		irdma_cm_abort_node(node, -ECONNABORTED);
+		irdma_cm_node_unlock(node);
+		irdma_cm_node_put(node);
+	}
+}
+
+/**
+ * irdma_cm_core_stop() - end everything on a core
+ * @core: the core
+ *
+ * Refuses new connections and listeners, unhashes the listeners left,
+ * resets every connection (each gets its terminal event), delivers the
+ * events, and waits until every node and listener is freed: consumers
+ * must call madcm_cm_release() on their connections (their terminal
+ * event handler is the place) and madcm_cm_destroy_listener() is no
+ * longer needed for listeners left here. When it returns no timer or
+ * work of the core is left.
+ *
+ * Context: Process context; sleeps. Not from an event handler.
+ */
+void irdma_cm_core_stop(struct irdma_cm_core *core)
+{
+	struct irdma_cm_listener *l;
+
+	spin_lock_bh(&core->lock);
+	core->dying = true;
+	spin_unlock_bh(&core->lock);
+
+	for (;;) {
+		spin_lock_bh(&core->lock);
+		l = list_first_entry_or_null(&core->listener_list,
+					     struct irdma_cm_listener, list);
+		spin_unlock_bh(&core->lock);
+		if (!l)
+			break;
+		madcm_cm_destroy_listener(l);
+	}
+	irdma_cm_abort_all(core);
+	flush_workqueue(core->event_wq);
+	while (!wait_event_timeout(core->drain,
+				   !atomic_read(&core->live_nodes) &&
+				   !atomic_read(&core->live_listeners),
+				   10 * HZ))
+		pr_warn_ratelimited("madcm: cm core waits for %d nodes, %d listeners\n",
+				    atomic_read(&core->live_nodes),
+				    atomic_read(&core->live_listeners));
+	/* The last frees run as RCU callbacks that touch the core. */
+	rcu_barrier();
+}
+
+/**
+ * irdma_cleanup_cm_core() - stop and free a core
+ * @core: the core, or NULL
+ *
+ * Context: Process context; sleeps. Not from an event handler.
+ */
+void irdma_cleanup_cm_core(struct irdma_cm_core *core)
+{
+	if (!core)
+		return;
+	irdma_cm_core_stop(core);
+	destroy_workqueue(core->event_wq);
+	rhashtable_destroy(&core->listeners);
+	rhashtable_destroy(&core->conns);
+	kfree(core);
+}
+
+/**
+ * irdma_cm_core_show() - print a core's counters and tables
+ * @core: the core
+ * @m: where
+ *
+ * One "name value" line per counter, then the frames refused by the
+ * segment parser, one per reason, then the live object counts.
+ */
+void irdma_cm_core_show(struct irdma_cm_core *core, struct seq_file *m)
+{
+	int i;
+
+	for (i = 0; i < IRDMA_CM_CNT_NR; i++)
+		seq_printf(m, "%s %llu\n", irdma_cm_counter_names[i],
+			   (u64)atomic64_read(&core->cnt[i]));
+	for (i = 0; i < IRDMA_SEG_ERR_MAX; i++)
+		seq_printf(m, "seg_%s %llu\n", irdma_cm_seg_err_name(i),
+			   (u64)atomic64_read(&core->seg_stats.drops[i]));
+	seq_printf(m, "live_nodes %d\nlive_listeners %d\n",
+		   atomic_read(&core->live_nodes),
+		   atomic_read(&core->live_listeners));
+}
+
+/**
+ * irdma_make_cm_node() - allocate a connection
+ * @core: its core
+ * @key: its 4-tuple and VLAN
+ * @role: initiator or responder
+ * @gfp: allocation flags
+ *
+ * The node starts CLOSED, unhashed, with one reference (the caller's).
+ *
+ * Return: the node, or NULL.
+ */
+struct irdma_cm_node *irdma_make_cm_node(struct irdma_cm_core *core,
+					 const struct irdma_cm_tuple *key,
+					 enum irdma_cm_role role, gfp_t gfp)
+{
+	struct irdma_cm_node *node = kzalloc(sizeof(*node), gfp);
+
+	if (!node) {
+		irdma_cm_count(core, IRDMA_CM_CNT_NOMEM);
+		return NULL;
+	}
+	node->core = core;
+	node->key = *key;
+	node->key.pad = 0;
+	node->role = role;
+	node->ipv4 = ipv6_addr_v4mapped(&key->rem_ip);
+	refcount_set(&node->refcnt, 1);
+	spin_lock_init(&node->lock);
+	INIT_LIST_HEAD(&node->list);
+	INIT_LIST_HEAD(&node->txq);
+	irdma_cm_timer_init(node);
+	irdma_cm_event_init(node);
+	node->max_ird = core->cfg.max_ird;
+	node->max_ord = core->cfg.max_ord;
+	node->mpav2_ird_ord = 0;
+	node->rcv_wnd = IRDMA_CM_RCV_WND;
+	node->rto = core->rto_min;
+	node->ttl = IRDMA_CM_DEFAULT_TTL;
+	node->tcp_state = IRDMA_TCP_CLOSED;
+	core->ops->local_mac(core, node->loc_mac);
+	atomic_inc(&core->live_nodes);
+	return node;
+}
+
+/**
+ * irdma_cm_node_hash() - enter a node into the connection table
+ * @node: the node, its key set
+ *
+ * The table takes a reference.
+ *
+ * Return: 0, -EEXIST when the 4-tuple is taken, -ESHUTDOWN when the core
+ * is shutting down, or the table's error.
+ */
+int irdma_cm_node_hash(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+	int ret;
+
+	spin_lock_bh(&core->lock);
+	if (core->dying) {
+		spin_unlock_bh(&core->lock);
+		return -ESHUTDOWN;
+	}
+	ret = rhashtable_lookup_insert_fast(&core->conns, &node->hnode,
+					    irdma_cm_conn_params);
+	if (!ret) {
+		refcount_inc(&node->refcnt);
+		node->hashed = true;
+		list_add_tail(&node->list, &core->nodes);
+	}
+	spin_unlock_bh(&core->lock);
+	return ret;
+}
+
+/**
+ * irdma_cm_node_get() - take a reference
+ * @node: the node
+ */
+void irdma_cm_node_get(struct irdma_cm_node *node)
+{
+	refcount_inc(&node->refcnt);
+}
+
+static void irdma_cm_node_free_rcu(struct rcu_head *rcu)
+{
+	struct irdma_cm_node *node = container_of(rcu, struct irdma_cm_node,
+						  rcu);
+	struct irdma_cm_core *core = node->core;
+
+	kfree(node);
+	if (atomic_dec_and_test(&core->live_nodes))
+		wake_up(&core->drain);
+}
+
+/**
+ * irdma_cm_node_put() - drop a reference; the last frees the node
+ * @node: the node
+ *
+ * Context: Any context; not with @node->lock held unless the caller
+ * holds another reference.
+ */
+void irdma_cm_node_put(struct irdma_cm_node *node)
+{
+	if (!refcount_dec_and_test(&node->refcnt))
+		return;
+	WARN_ON_ONCE(node->hashed || !list_empty(&node->txq));
+	if (node->listener)
+		irdma_cm_listener_put(node->listener);
+	call_rcu(&node->rcu, irdma_cm_node_free_rcu);
+}
+
+/**
+ * irdma_find_node() - look a connection up by its 4-tuple and VLAN
+ * @core: the core
+ * @key: the key (its pad zero)
+ *
+ * Context: Any context.
+ * Return: the node with a reference taken, or NULL.
+ */
+struct irdma_cm_node *irdma_find_node(struct irdma_cm_core *core,
+				      const struct irdma_cm_tuple *key)
+{
+	struct irdma_cm_node *node;
+
+	rcu_read_lock();
+	node = rhashtable_lookup(&core->conns, key, irdma_cm_conn_params);
+	if (node && !refcount_inc_not_zero(&node->refcnt))
+		node = NULL;
+	rcu_read_unlock();
+	return node;
+}
+
+static struct irdma_cm_listener *
+irdma_lookup_listener(struct irdma_cm_core *core,
+		      const struct irdma_cm_listen_key *key)
+{
+	struct irdma_cm_listener *l;
+
+	l = rhashtable_lookup(&core->listeners, key, irdma_cm_listen_params);
+	if (l && !refcount_inc_not_zero(&l->refcnt))
+		l = NULL;
+	return l;
+}
+
+/**
+ * irdma_find_listener() - the listener for a SYN
+ * @core: the core
+ * @ip: the SYN's destination address
+ * @port: its destination port
+ * @vlan_id: its VLAN ID or IRDMA_NO_VLAN
+ *
+ * A listener on the exact address wins over one on "any": for an IPv4
+ * destination, ::ffff:0.0.0.0 (any IPv4 address) is tried next, then ::
+ * (any address). At most three hash lookups, no walk.
+ *
+ * Context: Any context.
+ * Return: the listener with a reference taken, or NULL.
+ */
+struct irdma_cm_listener *irdma_find_listener(struct irdma_cm_core *core,
+					      const struct in6_addr *ip,
+					      u16 port, u16 vlan_id)
+{
+	struct irdma_cm_listen_key key = {
+		.ip = *ip, .port = port, .vlan_id = vlan_id,
+	};
+	struct irdma_cm_listener *l;
+
+	rcu_read_lock();
+	l = irdma_lookup_listener(core, &key);
+	if (!l && ipv6_addr_v4mapped(ip)) {
+		ipv6_addr_set_v4mapped(htonl(INADDR_ANY), &key.ip);
+		l = irdma_lookup_listener(core, &key);
+	}
+	if (!l) {
+		key.ip = in6addr_any;
+		l = irdma_lookup_listener(core, &key);
+	}
+	rcu_read_unlock();
+	return l;
+}
+
+/**
+ * irdma_cm_listener_hash() - enter a listener into the listener table
+ * @listener: the listener, its key set
+ *
+ * Return: 0, -EADDRINUSE when the key is taken, -ESHUTDOWN when the core
+ * is shutting down, or the table's error.
+ */
+int irdma_cm_listener_hash(struct irdma_cm_listener *listener)
+{
+	struct irdma_cm_core *core = listener->core;
+	int ret;
+
+	spin_lock_bh(&core->lock);
+	if (core->dying) {
+		spin_unlock_bh(&core->lock);
+		return -ESHUTDOWN;
+	}
+	ret = rhashtable_lookup_insert_fast(&core->listeners, &listener->hnode,
+					    irdma_cm_listen_params);
+	if (ret == -EEXIST)
+		ret = -EADDRINUSE;
+	if (!ret)
+		list_add_tail(&listener->list, &core->listener_list);
+	spin_unlock_bh(&core->lock);
+	return ret;
+}
+
+/**
+ * irdma_cm_listener_unhash() - take a listener out of the table
+ * @listener: the listener
+ *
+ * Context: Any context. Idempotent.
+ */
+void irdma_cm_listener_unhash(struct irdma_cm_listener *listener)
+{
+	struct irdma_cm_core *core = listener->core;
+
+	spin_lock_bh(&core->lock);
+	if (!listener->destroyed) {
+		listener->destroyed = true;
+		rhashtable_remove_fast(&core->listeners, &listener->hnode,
+				       irdma_cm_listen_params);
+		list_del_init(&listener->list);
+	}
+	spin_unlock_bh(&core->lock);
+}
+
+static void irdma_cm_listener_free_rcu(struct rcu_head *rcu)
+{
+	struct irdma_cm_listener *l = container_of(rcu, struct irdma_cm_listener,
+						   rcu);
+	struct irdma_cm_core *core = l->core;
+
+	kfree(l);
+	if (atomic_dec_and_test(&core->live_listeners))
+		wake_up(&core->drain);
+}
+
+/**
+ * irdma_cm_listener_put() - drop a listener reference
+ * @listener: the listener
+ */
+void irdma_cm_listener_put(struct irdma_cm_listener *listener)
+{
+	if (refcount_dec_and_test(&listener->refcnt))
+		call_rcu(&listener->rcu, irdma_cm_listener_free_rcu);
+}
+
+/**
+ * irdma_cm_node_lock() - lock a node
+ * @node: the node, referenced by the caller
+ */
+void irdma_cm_node_lock(struct irdma_cm_node *node)
+	__acquires(&node->lock)
+{
+	spin_lock_bh(&node->lock);
+}
+
+struct irdma_cm_txbuf {
+	struct list_head list;
+	u32 len;
+	u8 data[];
+};
+
+/**
+ * irdma_cm_node_unlock() - unlock a node and send what was built under
+ *	the lock
+ * @node: the node, locked
+ *
+ * Frames are built under the node lock in sequence order and handed to
+ * the wire after it is dropped: the wire's xmit runs with no CM lock held.
+ */
+void irdma_cm_node_unlock(struct irdma_cm_node *node)
+	__releases(&node->lock)
+{
+	struct irdma_cm_core *core = node->core;
+	struct irdma_cm_txbuf *tx, *tmp;
+	LIST_HEAD(q);
+
+	list_splice_init(&node->txq, &q);
+	spin_unlock_bh(&node->lock);
+	list_for_each_entry_safe(tx, tmp, &q, list) {
+		if (core->ops->xmit(core, tx->data, tx->len))
+			irdma_cm_count(core, IRDMA_CM_CNT_TX_ERR);
+		else
+			irdma_cm_count(core, IRDMA_CM_CNT_TX_SEGS);
+		kfree(tx);
+	}
+}
+
+/**
+ * irdma_cm_queue_frame() - build a segment for a node's transmit queue
+ * @node: the node, locked
+ * @seg: the segment
+ *
+ * Return: 0 or a negative errno (counted).
+ */
+int irdma_cm_queue_frame(struct irdma_cm_node *node,
+			 const struct irdma_cm_seg *seg)
+{
+	u32 size = irdma_cm_seg_hdr_len(seg) + seg->payload_len;
+	struct irdma_cm_txbuf *tx;
+	int len;
+
+	lockdep_assert_held(&node->lock);
+	tx = kmalloc(struct_size(tx, data, size), GFP_ATOMIC);
+	if (!tx) {
+		irdma_cm_count(node->core, IRDMA_CM_CNT_NOMEM);
+		return -ENOMEM;
+	}
+	len = irdma_cm_build_seg(seg, tx->data, size);
+	if (len < 0) {
+		kfree(tx);
+		irdma_cm_count(node->core, IRDMA_CM_CNT_TX_ERR);
+		return len;
+	}
+	tx->len = len;
+	list_add_tail(&tx->list, &node->txq);
+	return 0;
+}
+
+static void irdma_cm_qhash_del_work(struct work_struct *work)
+{
+	struct irdma_cm_node *node = container_of(work, struct irdma_cm_node,
+						  qh_work);
+	struct irdma_cm_core *core = node->core;
+	struct irdma_cm_qhash qh = {
+		.type = IRDMA_QHASH_CONN,
+		.loc = { .ip = node->key.loc_ip, .port = node->key.loc_port },
+		.rem = { .ip = node->key.rem_ip, .port = node->key.rem_port },
+		.vlan_id = node->key.vlan_id,
+	};
+
+	if (core->ops->qhash_del)
+		core->ops->qhash_del(core, &qh);
+	irdma_cm_node_put(node);
+}
+
+/**
+ * irdma_cm_node_closed() - a connection reached CLOSED
+ * @node: the node, locked, referenced by the caller
+ *
+ * Stops its timers, gives its backlog slot back, takes it out of the
+ * connection table (dropping the table's reference) and removes its
+ * steering entry from process context. Idempotent.
+ */
+void irdma_cm_node_closed(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+
+	lockdep_assert_held(&node->lock);
+	node->tcp_state = IRDMA_TCP_CLOSED;
+	irdma_cm_disarm_all(node);
+	if (node->in_backlog) {
+		node->in_backlog = false;
+		atomic_dec(&node->listener->pending);
+	}
+	if (!node->hashed)
+		return;
+	spin_lock(&core->lock);
+	rhashtable_remove_fast(&core->conns, &node->hnode,
+			       irdma_cm_conn_params);
+	list_del_init(&node->list);
+	node->hashed = false;
+	spin_unlock(&core->lock);
+	if (node->qh_added) {
+		node->qh_added = false;
+		INIT_WORK(&node->qh_work, irdma_cm_qhash_del_work);
+		irdma_cm_node_get(node);
+		queue_work(core->event_wq, &node->qh_work);
+	}
+	/* The caller's reference keeps the node alive. */
+	refcount_dec(&node->refcnt);
+}
+
+/**
+ * irdma_receive_ilq() - a frame from the wire
+ * @core: the core
+ * @frame: the frame, from the Ethernet header on
+ * @len: its length
+ *
+ * Validates the frame, counts a refusal, finds the connection by its
+ * 4-tuple and VLAN or, for a SYN, the listener, and runs the state
+ * machine. A segment for nothing known is answered with a RST (RFC 9293
+ * 3.10.7.1). No pointer into @frame is kept.
+ *
+ * Context: Any context (softirq or process); does not sleep.
+ */
+void irdma_receive_ilq(struct irdma_cm_core *core, const u8 *frame, u32 len)
+{
+	struct irdma_cm_listener *listener;
+	struct irdma_cm_tuple key;
+	struct irdma_cm_node *node;
+	struct irdma_cm_seg seg;
+	enum irdma_cm_seg_err err;
+
+	err = irdma_cm_parse_seg(frame, len, &seg);
+	irdma_cm_seg_count(&core->seg_stats, err);
+	if (err)
+		return;
+	if (READ_ONCE(core->dying)) {
+		irdma_cm_count(core, IRDMA_CM_CNT_RX_DYING);
+		return;
+	}
+	irdma_cm_count(core, IRDMA_CM_CNT_RX_SEGS);
+	irdma_cm_tuple_from_seg(&seg, &key);
+	node = irdma_find_node(core, &key);
+	if (node) {
+		irdma_cm_node_lock(node);
+		irdma_process_pkt(node, &seg);
+		irdma_cm_node_unlock(node);
+		irdma_cm_node_put(node);
+		return;
+	}
+	if ((seg.flags & (IRDMA_TCP_SYN | IRDMA_TCP_ACK | IRDMA_TCP_RST)) ==
+	    IRDMA_TCP_SYN) {
+		listener = irdma_find_listener(core, &key.loc_ip, key.loc_port,
+					       key.vlan_id);
+		if (listener) {
+			irdma_handle_syn_pkt(listener, &seg);
+			irdma_cm_listener_put(listener);
+			return;
+		}
+	}
+	irdma_cm_count(core, IRDMA_CM_CNT_RX_NO_CONN);
+	irdma_cm_reply_reset(core, &seg);
+}

@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The CM core: one per link. Its connection and listener tables, the
+ * object lifetimes, the counters, and what the state machine's files
+ * (cm_tcp.c, cm_timer.c, cm_mpa.c, cm_api.c) ask of each other.
+ */
+#ifndef _MADCM_IRDMA_CM_CM_CORE_H
+#define _MADCM_IRDMA_CM_CM_CORE_H
+
+#include <linux/atomic.h>
+#include <linux/rhashtable-types.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <madcm/cm.h>
+#include "irdma_cm/cm_node.h"
+#include "irdma_cm/tcp_seg.h"
+#include "irdma_cm/wire.h"
+
+struct seq_file;
+
+/**
+ * enum irdma_cm_counter - per-core event counters (debugfs, logs)
+ * @IRDMA_CM_CNT_RX_SEGS: segments that reached the state machine
+ * @IRDMA_CM_CNT_RX_NO_CONN: segments for no connection or listener
+ * @IRDMA_CM_CNT_RX_DYING: segments dropped while the core shuts down
+ * @IRDMA_CM_CNT_SYN_RCVD: SYNs that started a passive open
+ * @IRDMA_CM_CNT_BACKLOG_DROP: SYNs dropped, the listener's backlog full
+ * @IRDMA_CM_CNT_SYN_DUP: duplicate SYNs answered with the SYN-ACK again
+ * @IRDMA_CM_CNT_BAD_ACK: unacceptable ACKs in SYN-SENT/SYN-RECEIVED
+ * @IRDMA_CM_CNT_SEQ_DROP_ACK: unacceptable segments answered with an ACK
+ * @IRDMA_CM_CNT_SEQ_DROP: segments dropped silently (old duplicates,
+ *	RSTs out of the window, segments without ACK)
+ * @IRDMA_CM_CNT_CHALLENGE_ACK: challenge ACKs sent (RFC 5961)
+ * @IRDMA_CM_CNT_RST_RCVD: acceptable RSTs received
+ * @IRDMA_CM_CNT_RST_SENT: RSTs sent
+ * @IRDMA_CM_CNT_OOO_DROP: data segments ahead of RCV.NXT dropped
+ * @IRDMA_CM_CNT_RX_EARLY: data bytes not taken (so not acknowledged):
+ *	what follows the peer's MPA frame in its segment, and data that
+ *	arrives while the consumer decides on a request
+ * @IRDMA_CM_CNT_ULP_BYTES: bytes after the MPA exchange, acknowledged
+ *	and discarded (no QP behind the software CM)
+ * @IRDMA_CM_CNT_MPA_BAD: MPA frames refused (connection reset)
+ * @IRDMA_CM_CNT_RETRANS: retransmissions
+ * @IRDMA_CM_CNT_RETRANS_LIMIT: connections reset at the retry limit
+ * @IRDMA_CM_CNT_MPA_TIMEOUT: connections reset by the MPA timeout
+ * @IRDMA_CM_CNT_FIN_WAIT2_TIMEOUT: connections dropped in FIN-WAIT-2
+ * @IRDMA_CM_CNT_TIME_WAIT: TIME-WAIT periods completed
+ * @IRDMA_CM_CNT_TX_SEGS: segments sent
+ * @IRDMA_CM_CNT_TX_ERR: segments the wire refused
+ * @IRDMA_CM_CNT_NOMEM: frames or nodes not allocated
+ * @IRDMA_CM_CNT_RESOLVE_WAIT: sends deferred for neighbour resolution
+ * @IRDMA_CM_CNT_ACTIVE_OPENS: connects
+ * @IRDMA_CM_CNT_PASSIVE_OPENS: CONNECT_REQUESTs given to consumers
+ * @IRDMA_CM_CNT_ESTABLISHED: connections that reached ESTABLISHED
+ * @IRDMA_CM_CNT_REJECT_SENT: MPA rejects sent
+ * @IRDMA_CM_CNT_REJECT_RCVD: MPA rejects received
+ * @IRDMA_CM_CNT_ABORTS: connections aborted (consumer, listener or core)
+ * @IRDMA_CM_CNT_NR: number of counters
+ */
+enum irdma_cm_counter {
+	IRDMA_CM_CNT_RX_SEGS,
+	IRDMA_CM_CNT_RX_NO_CONN,
+	IRDMA_CM_CNT_RX_DYING,
+	IRDMA_CM_CNT_SYN_RCVD,
+	IRDMA_CM_CNT_BACKLOG_DROP,
+	IRDMA_CM_CNT_SYN_DUP,
+	IRDMA_CM_CNT_BAD_ACK,
+	IRDMA_CM_CNT_SEQ_DROP_ACK,
+	IRDMA_CM_CNT_SEQ_DROP,
+	IRDMA_CM_CNT_CHALLENGE_ACK,
+	IRDMA_CM_CNT_RST_RCVD,
+	IRDMA_CM_CNT_RST_SENT,
+	IRDMA_CM_CNT_OOO_DROP,
+	IRDMA_CM_CNT_RX_EARLY,
+	IRDMA_CM_CNT_ULP_BYTES,
+	IRDMA_CM_CNT_MPA_BAD,
+	IRDMA_CM_CNT_RETRANS,
+	IRDMA_CM_CNT_RETRANS_LIMIT,
+	IRDMA_CM_CNT_MPA_TIMEOUT,
+	IRDMA_CM_CNT_FIN_WAIT2_TIMEOUT,
+	IRDMA_CM_CNT_TIME_WAIT,
+	IRDMA_CM_CNT_TX_SEGS,
+	IRDMA_CM_CNT_TX_ERR,
+	IRDMA_CM_CNT_NOMEM,
+	IRDMA_CM_CNT_RESOLVE_WAIT,
+	IRDMA_CM_CNT_ACTIVE_OPENS,
+	IRDMA_CM_CNT_PASSIVE_OPENS,
+	IRDMA_CM_CNT_ESTABLISHED,
+	IRDMA_CM_CNT_REJECT_SENT,
+	IRDMA_CM_CNT_REJECT_RCVD,
+	IRDMA_CM_CNT_ABORTS,
+	IRDMA_CM_CNT_NR
+};
+
+/**
+ * struct irdma_cm_config - a core's tunables (0: the default)
+ * @rto_min_ms: first retransmission timeout (default 1000, RFC 6298)
+ * @rto_max_ms: the backoff's ceiling (default 60000)
+ * @max_retrans: retransmissions before the connection is reset
+ *	(default 6)
+ * @time_wait_ms: TIME-WAIT, 2 * MSL (default 60000)
+ * @fin_wait2_ms: how long FIN-WAIT-2 waits for the peer's FIN (default
+ *	60000)
+ * @mpa_timeout_ms: how long the MPA exchange may take once TCP is
+ *	established (default 10000)
+ * @backlog: default listener backlog (default 128)
+ * @max_ird: the most IRD a connection gets (default 127)
+ * @max_ord: the most ORD a connection gets (default 127)
+ */
+struct irdma_cm_config {
+	u32 rto_min_ms;
+	u32 rto_max_ms;
+	u32 max_retrans;
+	u32 time_wait_ms;
+	u32 fin_wait2_ms;
+	u32 mpa_timeout_ms;
+	u32 backlog;
+	u16 max_ird;
+	u16 max_ord;
+};
+
+/**
+ * struct irdma_cm_listen_key - a listener's key
+ * @ip: local address, or the unspecified address for any
+ * @port: local port
+ * @vlan_id: VLAN ID or IRDMA_NO_VLAN
+ */
+struct irdma_cm_listen_key {
+	struct in6_addr ip;
+	u16 port;
+	u16 vlan_id;
+};
+
+/**
+ * struct irdma_cm_listener - a passive endpoint
+ * @core: its core
+ * @key: table key
+ * @hnode: listener table linkage
+ * @list: the core's listener list (core->lock)
+ * @rcu: deferred free
+ * @refcnt: the consumer's and each passive node's reference
+ * @pending: connections counted against @backlog
+ * @backlog: the limit
+ * @attr: what the consumer asked for
+ * @qh: its steering entry
+ * @destroyed: unhashed; no new connections (core->lock)
+ */
+struct irdma_cm_listener {
+	struct irdma_cm_core *core;
+	struct irdma_cm_listen_key key;
+	struct rhash_head hnode;
+	struct list_head list;
+	struct rcu_head rcu;
+	refcount_t refcnt;
+	atomic_t pending;
+	u32 backlog;
+	struct madcm_cm_listen_attr attr;
+	struct irdma_cm_qhash qh;
+	bool destroyed;
+};
+
+/**
+ * struct irdma_cm_core - the CM of one link
+ * @ops: the wire below
+ * @priv: the wire's private data
+ * @cfg: tunables, defaults filled in
+ * @rto_min: @cfg.rto_min_ms in jiffies
+ * @rto_max: @cfg.rto_max_ms in jiffies
+ * @time_wait: @cfg.time_wait_ms in jiffies
+ * @fin_wait2: @cfg.fin_wait2_ms in jiffies
+ * @mpa_timeout: @cfg.mpa_timeout_ms in jiffies
+ * @conns: connection table, keyed by struct irdma_cm_tuple
+ * @listeners: listener table, keyed by struct irdma_cm_listen_key
+ * @lock: guards @nodes, @listener_list and @dying
+ * @nodes: every node (teardown only; never walked on a hot path)
+ * @listener_list: every listener
+ * @live_nodes: allocated nodes
+ * @live_listeners: allocated listeners
+ * @drain: woken when a node or listener is freed
+ * @event_wq: ordered: consumer events and steering updates
+ * @dying: shutting down; nothing new is created
+ * @cnt: enum irdma_cm_counter
+ * @seg_stats: frames refused by irdma_cm_parse_seg(), by reason
+ */
+struct irdma_cm_core {
+	const struct irdma_cm_wire_ops *ops;
+	void *priv;
+	struct irdma_cm_config cfg;
+	unsigned long rto_min;
+	unsigned long rto_max;
+	unsigned long time_wait;
+	unsigned long fin_wait2;
+	unsigned long mpa_timeout;
+	struct rhashtable conns;
+	struct rhashtable listeners;
+	spinlock_t lock;	/* see the kernel-doc above */
+	struct list_head nodes;
+	struct list_head listener_list;
+	atomic_t live_nodes;
+	atomic_t live_listeners;
+	wait_queue_head_t drain;
+	struct workqueue_struct *event_wq;
+	bool dying;
+	atomic64_t cnt[IRDMA_CM_CNT_NR];
+	struct irdma_cm_seg_stats seg_stats;
+};
+
+/* Our receive window and its shift (RFC 7323), what a QP would offer. */
+#define IRDMA_CM_RCV_WSCALE	2
+#define IRDMA_CM_RCV_WND	(65535U << IRDMA_CM_RCV_WSCALE)
+#define IRDMA_CM_DEFAULT_TTL	64
+
+static inline void irdma_cm_count(struct irdma_cm_core *core,
+				  enum irdma_cm_counter c)
+{
+	atomic64_inc(&core->cnt[c]);
+}
+
+static inline u64 irdma_cm_counter_read(struct irdma_cm_core *core,
+					enum irdma_cm_counter c)
+{
+	return atomic64_read(&core->cnt[c]);
+}
+
+/* cm_core.c */
+struct irdma_cm_core *irdma_setup_cm_core(const struct irdma_cm_wire_ops *ops,
+					  void *priv,
+					  const struct irdma_cm_config *cfg);
+void irdma_cm_core_stop(struct irdma_cm_core *core);
+void irdma_cleanup_cm_core(struct irdma_cm_core *core);
+void *irdma_cm_core_priv(struct irdma_cm_core *core);
+void irdma_cm_core_show(struct irdma_cm_core *core, struct seq_file *m);
+const char *irdma_cm_counter_name(enum irdma_cm_counter c);
+const char *irdma_cm_tcp_state_name(enum irdma_cm_tcp_state s);
+struct irdma_cm_node *irdma_make_cm_node(struct irdma_cm_core *core,
+					 const struct irdma_cm_tuple *key,
+					 enum irdma_cm_role role, gfp_t gfp);
+int irdma_cm_node_hash(struct irdma_cm_node *node);
+void irdma_cm_node_get(struct irdma_cm_node *node);
+void irdma_cm_node_put(struct irdma_cm_node *node);
+struct irdma_cm_node *irdma_find_node(struct irdma_cm_core *core,
+				      const struct irdma_cm_tuple *key);
+struct irdma_cm_listener *irdma_find_listener(struct irdma_cm_core *core,
+					      const struct in6_addr *ip,
+					      u16 port, u16 vlan_id);
+int irdma_cm_listener_hash(struct irdma_cm_listener *listener);
+void irdma_cm_listener_unhash(struct irdma_cm_listener *listener);
+void irdma_cm_listener_put(struct irdma_cm_listener *listener);
+void irdma_cm_node_lock(struct irdma_cm_node *node);
+void irdma_cm_node_unlock(struct irdma_cm_node *node);
+void irdma_cm_node_closed(struct irdma_cm_node *node);
+int irdma_cm_queue_frame(struct irdma_cm_node *node,
+			 const struct irdma_cm_seg *seg);
+
+/* cm_tcp.c */
+void irdma_cm_tuple_from_seg(const struct irdma_cm_seg *seg,
+			     struct irdma_cm_tuple *key);
+int irdma_send_syn(struct irdma_cm_node *node, bool ack);
+void irdma_send_ack(struct irdma_cm_node *node);
+void irdma_send_reset(struct irdma_cm_node *node);
+void irdma_send_fin(struct irdma_cm_node *node);
+void irdma_cm_send_data(struct irdma_cm_node *node);
+void irdma_cm_retransmit(struct irdma_cm_node *node);
+void irdma_process_pkt(struct irdma_cm_node *node,
+		       const struct irdma_cm_seg *seg);
+void irdma_handle_syn_pkt(struct irdma_cm_listener *listener,
+			  const struct irdma_cm_seg *seg);
+void irdma_cm_reply_reset(struct irdma_cm_core *core,
+			  const struct irdma_cm_seg *seg);
+void irdma_cm_abort_node(struct irdma_cm_node *node, int status);
+void irdma_cm_reset_node(struct irdma_cm_node *node, int status);
+void irdma_cm_init_tcp(struct irdma_cm_node *node);
+void irdma_cm_start_close(struct irdma_cm_node *node);
+
+/* cm_timer.c */
+void irdma_cm_timer_init(struct irdma_cm_node *node);
+void irdma_schedule_cm_timer(struct irdma_cm_node *node);
+void irdma_cm_arm_rexmit(struct irdma_cm_node *node, bool restart);
+void irdma_cm_disarm_rexmit(struct irdma_cm_node *node);
+void irdma_cm_arm_mpa(struct irdma_cm_node *node);
+void irdma_cm_disarm_mpa(struct irdma_cm_node *node);
+void irdma_cm_arm_close(struct irdma_cm_node *node, unsigned long delay);
+void irdma_cm_disarm_all(struct irdma_cm_node *node);
+
+/* cm_mpa.c */
+void irdma_send_mpa_request(struct irdma_cm_node *node);
+int irdma_cm_build_request(struct irdma_cm_node *node, const void *pdata,
+			   u16 len);
+u32 irdma_cm_mpa_want(const struct irdma_cm_node *node);
+void irdma_cm_mpa_rcv(struct irdma_cm_node *node);
+int irdma_send_mpa_reply(struct irdma_cm_node *node,
+			 const struct madcm_cm_accept_attr *attr);
+int irdma_send_mpa_reject(struct irdma_cm_node *node, const void *pdata,
+			  u16 len);
+void irdma_init_tcp_ctx(struct irdma_cm_node *node,
+			struct madcm_cm_tcp_ctx *ctx);
+
+/* cm_api.c: consumer events */
+void irdma_cm_event_init(struct irdma_cm_node *node);
+void irdma_cm_event(struct irdma_cm_node *node, enum madcm_cm_event_type type,
+		    int status);
+
+#endif /* _MADCM_IRDMA_CM_CM_CORE_H */

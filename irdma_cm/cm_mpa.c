@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * MPA on top of the CM's TCP (RFC 5044 7.1, RFC 6581): the initiator's
+ * request once TCP is established, the responder's reply or reject on the
+ * consumer's word, the reassembly of the peer's frame across segments,
+ * and the TCP context handed over at ESTABLISHED.
+ */
+#include <linux/minmax.h>
+#include <linux/string.h>
+#include <asm/byteorder.h>
+#include "irdma_cm/cm_core.h"
+
+/**
+ * irdma_send_mpa_request() - the initiator's MPA request
+ * @node: the node, locked, TCP just established
+ *
+ * The request was built into @node->tx_buf at connect time; it now takes
+ * its place in the sequence space, and the MPA timeout starts.
+ */
+void irdma_send_mpa_request(struct irdma_cm_node *node)
+{
+	node->mpa_state = IRDMA_MPA_REQ_SENT;
+	irdma_cm_send_data(node);
+	irdma_cm_arm_mpa(node);
+}
+
+/* Build an MPA frame with @pdata into tx_buf; the caller sends it. */
+static int irdma_cm_build_frame(struct irdma_cm_node *node, u8 key,
+				const void *pdata, u16 len)
+{
+	struct irdma_kmem_info mpa = {
+		.addr = node->tx_buf, .size = sizeof(node->tx_buf),
+	};
+	int hdr;
+
+	node->pdata.addr = pdata;
+	node->pdata.size = len;
+	hdr = irdma_cm_build_mpa_frame(node, &mpa, key);
+	if (hdr < 0)
+		return hdr;
+	if (len)
+		memcpy(node->tx_buf + hdr, pdata, len);
+	node->tx_len = hdr + len;
+	/* @pdata is the caller's; what we sent stays in tx_buf. */
+	node->pdata.addr = node->tx_buf + hdr;
+	return 0;
+}
+
+/**
+ * irdma_cm_build_request() - build the initiator's request at connect
+ * @node: the node, its MPA parameters set
+ * @pdata: the consumer's private data
+ * @len: its length
+ *
+ * Return: 0, or irdma_cm_build_mpa_frame()'s error.
+ */
+int irdma_cm_build_request(struct irdma_cm_node *node, const void *pdata,
+			   u16 len)
+{
+	return irdma_cm_build_frame(node, MPA_KEY_REQUEST, pdata, len);
+}
+
+static void irdma_cm_leave_backlog(struct irdma_cm_node *node)
+{
+	if (node->in_backlog) {
+		node->in_backlog = false;
+		atomic_dec(&node->listener->pending);
+	}
+}
+
+/**
+ * irdma_send_mpa_reply() - accept: the responder's MPA reply
+ * @node: the node, locked, MPA request received
+ * @attr: the consumer's private data and IRD/ORD limits
+ *
+ * The reply carries the IRD/ORD negotiated from the request, lowered to
+ * @attr's when given. The connection is then established: the consumer
+ * gets ESTABLISHED with the TCP context.
+ *
+ * Return: 0, -EMSGSIZE for private data that does not fit.
+ */
+int irdma_send_mpa_reply(struct irdma_cm_node *node,
+			 const struct madcm_cm_accept_attr *attr)
+{
+	int ret;
+
+	if (attr->ird && attr->ird < node->ird_size)
+		node->ird_size = attr->ird;
+	if (attr->ord && attr->ord < node->ord_size)
+		node->ord_size = attr->ord;
+	ret = irdma_cm_build_frame(node, MPA_KEY_REPLY, attr->private_data,
+				   attr->private_data_len);
+	if (ret)
+		return ret;
+	if (attr->handler) {
+		node->handler = attr->handler;
+		node->context = attr->context;
+	}
+	irdma_cm_leave_backlog(node);
+	irdma_cm_send_data(node);
+	node->mpa_state = IRDMA_MPA_DONE;
+	irdma_cm_count(node->core, IRDMA_CM_CNT_ESTABLISHED);
+	irdma_cm_event(node, MADCM_CM_EVENT_ESTABLISHED, 0);
+	return 0;
+}
+
+/**
+ * irdma_send_mpa_reject() - reject: a reply with R set, then FIN
+ * @node: the node, locked, MPA request received
+ * @pdata: private data for the peer
+ * @len: its length
+ *
+ * Return: 0, -EMSGSIZE for private data that does not fit.
+ */
+int irdma_send_mpa_reject(struct irdma_cm_node *node, const void *pdata,
+			  u16 len)
+{
+	int ret;
+
+	ret = irdma_cm_build_frame(node, MPA_KEY_REJECT, pdata, len);
+	if (ret)
+		return ret;
+	irdma_cm_leave_backlog(node);
+	irdma_cm_send_data(node);
+	node->mpa_state = IRDMA_MPA_REJECTED;
+	irdma_cm_count(node->core, IRDMA_CM_CNT_REJECT_SENT);
+	irdma_cm_start_close(node);
+	return 0;
+}
+
+/* The peer's frame is complete and well formed. */
+static void irdma_cm_mpa_frame_done(struct irdma_cm_node *node, u32 type)
+{
+	struct irdma_cm_core *core = node->core;
+
+	irdma_cm_disarm_mpa(node);
+	if (node->role == IRDMA_CM_ROLE_RESPONDER) {
+		node->mpa_state = IRDMA_MPA_REQ_RCVD;
+		/* The consumer's reference, given back by madcm_cm_release(). */
+		irdma_cm_node_get(node);
+		node->consumer = true;
+		irdma_cm_count(core, IRDMA_CM_CNT_PASSIVE_OPENS);
+		irdma_cm_event(node, MADCM_CM_EVENT_CONNECT_REQUEST, 0);
+		return;
+	}
+	if (type == IRDMA_MPA_REQUEST_REJECT) {
+		node->mpa_state = IRDMA_MPA_REJECTED;
+		irdma_cm_count(core, IRDMA_CM_CNT_REJECT_RCVD);
+		irdma_cm_event(node, MADCM_CM_EVENT_REJECTED, -ECONNREFUSED);
+		irdma_cm_start_close(node);
+		return;
+	}
+	node->mpa_state = IRDMA_MPA_DONE;
+	irdma_cm_count(core, IRDMA_CM_CNT_ESTABLISHED);
+	irdma_cm_event(node, MADCM_CM_EVENT_CONNECT_REPLY, 0);
+	irdma_cm_event(node, MADCM_CM_EVENT_ESTABLISHED, 0);
+}
+
+/**
+ * irdma_cm_mpa_want() - bytes still missing of the peer's MPA frame
+ * @node: the node
+ *
+ * Until the header is in, the rest of the header; then the rest of the
+ * frame its length announces (at most what the buffer holds: a longer
+ * one is refused once it is in).
+ *
+ * Return: the number of bytes, 0 when the frame is complete.
+ */
+u32 irdma_cm_mpa_want(const struct irdma_cm_node *node)
+{
+	const struct ietf_mpa_v1 *hdr = (const struct ietf_mpa_v1 *)node->rx_buf;
+	u32 total;
+
+	if (node->rx_len < sizeof(*hdr))
+		return sizeof(*hdr) - node->rx_len;
+	/* A length no frame may have is judged now, not after a wait. */
+	if (be16_to_cpu(hdr->priv_data_len) > IETF_MAX_PRIV_DATA_LEN)
+		return 0;
+	total = sizeof(*hdr) + be16_to_cpu(hdr->priv_data_len);
+	total = min_t(u32, total, sizeof(node->rx_buf));
+	return total - node->rx_len;
+}
+
+/* The header has the wrong key or announces too much private data. */
+static bool irdma_cm_mpa_hdr_bad(const struct irdma_cm_node *node)
+{
+	const struct ietf_mpa_v1 *hdr = (const struct ietf_mpa_v1 *)node->rx_buf;
+	const char *key = node->role == IRDMA_CM_ROLE_RESPONDER ?
+			  IETF_MPA_KEY_REQ : IETF_MPA_KEY_REP;
+
+	return memcmp(hdr->key, key, IETF_MPA_KEY_SIZE) ||
+	       be16_to_cpu(hdr->priv_data_len) > IETF_MAX_PRIV_DATA_LEN;
+}
+
+/**
+ * irdma_cm_mpa_rcv() - judge the peer's MPA frame once it is complete
+ * @node: the node, locked, waiting for the request or the reply
+ *
+ * The frame may arrive in any number of segments (irdma_cm_mpa_want()
+ * says how much is missing). Once all of it is in, irdma_parse_mpa()
+ * judges it; a refused frame resets the connection. A header with the
+ * wrong key or a private data length above 512 is judged at once, so
+ * that a peer sending something else is refused without delay.
+ */
+void irdma_cm_mpa_rcv(struct irdma_cm_node *node)
+{
+	u32 type = 0;
+	int ret;
+
+	if (node->rx_len < sizeof(struct ietf_mpa_v1))
+		return;
+	/* A frame that cannot be good is refused without waiting for it. */
+	if (irdma_cm_mpa_want(node) && !irdma_cm_mpa_hdr_bad(node))
+		return;
+	ret = irdma_parse_mpa(node, node->rx_buf, &type, node->rx_len);
+	node->rx_len = 0;
+	if (ret) {
+		irdma_cm_count(node->core, IRDMA_CM_CNT_MPA_BAD);
+		irdma_cm_reset_node(node, ret);
+		return;
+	}
+	irdma_cm_mpa_frame_done(node, type);
+}
+
+/**
+ * irdma_init_tcp_ctx() - the TCP context a QP takes over
+ * @node: the node, locked, established
+ * @ctx: filled in
+ */
+void irdma_init_tcp_ctx(struct irdma_cm_node *node,
+			struct madcm_cm_tcp_ctx *ctx)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->ipv4 = node->ipv4;
+	ctx->vlan_id = node->key.vlan_id;
+	ctx->tos = node->tos;
+	ctx->ttl = node->ttl;
+	ctx->flow_label = node->flow_label;
+	memcpy(ctx->loc_mac, node->loc_mac, ETH_ALEN);
+	memcpy(ctx->rem_mac, node->rem_mac, ETH_ALEN);
+	ctx->loc.ip = node->key.loc_ip;
+	ctx->loc.port = node->key.loc_port;
+	ctx->rem.ip = node->key.rem_ip;
+	ctx->rem.port = node->key.rem_port;
+	ctx->snd_nxt = node->snd_nxt;
+	ctx->snd_una = node->snd_una;
+	ctx->snd_wnd = node->snd_wnd;
+	ctx->snd_wl1 = node->snd_wl1;
+	ctx->snd_wl2 = node->snd_wl2;
+	ctx->max_snd_wnd = node->max_snd_wnd;
+	ctx->rcv_nxt = node->rcv_nxt;
+	ctx->rcv_wnd = node->rcv_wnd;
+	ctx->snd_mss = node->snd_mss;
+	ctx->snd_wscale = node->snd_wscale;
+	ctx->rcv_wscale = node->rcv_wscale;
+	ctx->ird = node->ird_size;
+	ctx->ord = node->ord_size;
+	ctx->mpa_rev = node->mpa_frame_rev;
+	ctx->rtr_type = node->send_rdma0_op;
+	ctx->peer_to_peer = node->peer_to_peer;
+	ctx->crc = node->mpa_crc || node->peer_crc;
+	ctx->snd_markers = node->snd_mark_en;
+	ctx->rcv_markers = node->rcv_mark_en;
+}

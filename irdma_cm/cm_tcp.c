@@ -1,0 +1,758 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The CM's TCP: RFC 9293's connection state machine for the few bytes a
+ * connection manager sends and receives (one MPA frame each way), with
+ * RFC 5961's defences and RFC 7323's window scale option.
+ *
+ * Every function here runs with the node's lock held; frames are built
+ * into the node's transmit queue and leave when the lock is dropped.
+ */
+#include <linux/if_vlan.h>
+#include <linux/minmax.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "irdma_cm/cm_core.h"
+#include "irdma_cm/tcp_seq.h"
+
+/* RFC 9293 3.7.1 / RFC 8200 5: the MSS assumed without the option. */
+#define IRDMA_CM_DEFAULT_MSS4	536
+#define IRDMA_CM_DEFAULT_MSS6	1220
+#define IRDMA_CM_MIN_MSS	64
+
+/**
+ * irdma_cm_tuple_from_seg() - the connection key of a received segment
+ * @seg: the segment
+ * @key: filled in, from our side: local is the segment's destination
+ */
+void irdma_cm_tuple_from_seg(const struct irdma_cm_seg *seg,
+			     struct irdma_cm_tuple *key)
+{
+	memset(key, 0, sizeof(*key));
+	key->loc_ip = seg->dst.ip;
+	key->rem_ip = seg->src.ip;
+	key->loc_port = seg->dst.port;
+	key->rem_port = seg->src.port;
+	key->vlan_id = seg->vlan ? seg->vlan_tci & VLAN_VID_MASK : IRDMA_NO_VLAN;
+}
+
+static bool irdma_cm_synchronized(const struct irdma_cm_node *node)
+{
+	return node->tcp_state != IRDMA_TCP_CLOSED &&
+	       node->tcp_state != IRDMA_TCP_SYN_SENT;
+}
+
+/**
+ * irdma_cm_init_tcp() - choose a new connection's ISS and MSS
+ * @node: the node
+ */
+void irdma_cm_init_tcp(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+	u32 hdrs = (node->ipv4 ? IRDMA_IPV4_HDR_MIN : IRDMA_IPV6_HDR_LEN) +
+		   IRDMA_TCP_HDR_MIN;
+	u32 mtu = core->ops->mtu(core);
+
+	node->iss = get_random_u32();
+	node->snd_una = node->iss;
+	node->snd_nxt = node->iss + 1;
+	node->loc_mss = clamp_t(u32, mtu > hdrs ? mtu - hdrs : 0,
+				IRDMA_CM_MIN_MSS, U16_MAX);
+	node->snd_mss = node->loc_mss;
+}
+
+/* RFC 7323 2.2: the window field; a SYN's is never scaled. */
+static u16 irdma_cm_wnd_field(const struct irdma_cm_node *node, bool syn)
+{
+	u32 wnd = node->rcv_wnd;
+
+	if (!syn && node->wscale_ok)
+		wnd >>= node->rcv_wscale;
+	return min_t(u32, wnd, U16_MAX);
+}
+
+/* Queue one segment of this connection. */
+static int irdma_cm_xmit(struct irdma_cm_node *node, u8 flags, u32 seq,
+			 const u8 *data, u32 len)
+{
+	struct irdma_cm_seg seg = {};
+
+	if (!node->mac_resolved) {
+		/* The retransmission timer retries the resolution. */
+		irdma_cm_count(node->core, IRDMA_CM_CNT_RESOLVE_WAIT);
+		return -EAGAIN;
+	}
+	memcpy(seg.dst_mac, node->rem_mac, ETH_ALEN);
+	memcpy(seg.src_mac, node->loc_mac, ETH_ALEN);
+	seg.ipv4 = node->ipv4;
+	seg.vlan = node->key.vlan_id != IRDMA_NO_VLAN;
+	seg.vlan_tci = seg.vlan ? node->key.vlan_id : 0;
+	seg.tos = node->tos;
+	seg.ttl = node->ttl;
+	seg.flow_label = node->flow_label;
+	seg.src.ip = node->key.loc_ip;
+	seg.src.port = node->key.loc_port;
+	seg.dst.ip = node->key.rem_ip;
+	seg.dst.port = node->key.rem_port;
+	seg.seq = seq;
+	seg.ack = node->rcv_nxt;
+	seg.flags = flags;
+	seg.window = irdma_cm_wnd_field(node, flags & IRDMA_TCP_SYN);
+	if (flags & IRDMA_TCP_SYN) {
+		seg.opts.has_mss = true;
+		seg.opts.mss = node->loc_mss;
+		/* A SYN-ACK offers scaling only to a peer that did. */
+		if (!(flags & IRDMA_TCP_ACK) || node->wscale_ok) {
+			seg.opts.has_wscale = true;
+			seg.opts.wscale = IRDMA_CM_RCV_WSCALE;
+		}
+	}
+	seg.payload = data;
+	seg.payload_len = len;
+	if (flags & IRDMA_TCP_ACK)
+		node->tx_acks++;
+	return irdma_cm_queue_frame(node, &seg);
+}
+
+static void irdma_cm_resolve(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+
+	if (node->mac_resolved)
+		return;
+	if (!core->ops->resolve(core, &node->key.rem_ip, node->key.vlan_id,
+				node->rem_mac))
+		node->mac_resolved = true;
+}
+
+/**
+ * irdma_send_syn() - send our SYN (active open) or SYN-ACK (passive)
+ * @node: the node, locked; ISS chosen
+ * @ack: SYN-ACK
+ *
+ * The SYN carries our MSS and window scale options (RFC 9293 3.7.1, RFC
+ * 7323); it is retransmitted until acknowledged.
+ *
+ * Return: 0, or -EAGAIN while the peer's MAC address is being resolved.
+ */
+int irdma_send_syn(struct irdma_cm_node *node, bool ack)
+{
+	int ret;
+
+	irdma_cm_resolve(node);
+	ret = irdma_cm_xmit(node, IRDMA_TCP_SYN | (ack ? IRDMA_TCP_ACK : 0),
+			    node->iss, NULL, 0);
+	irdma_cm_arm_rexmit(node, false);
+	return ret;
+}
+
+/**
+ * irdma_send_ack() - send an empty ACK for RCV.NXT
+ * @node: the node, locked
+ */
+void irdma_send_ack(struct irdma_cm_node *node)
+{
+	irdma_cm_xmit(node, IRDMA_TCP_ACK, node->snd_nxt, NULL, 0);
+}
+
+/**
+ * irdma_send_reset() - send a RST on a synchronized connection
+ * @node: the node, locked
+ */
+void irdma_send_reset(struct irdma_cm_node *node)
+{
+	if (!irdma_cm_xmit(node, IRDMA_TCP_RST | IRDMA_TCP_ACK, node->snd_nxt,
+			   NULL, 0))
+		irdma_cm_count(node->core, IRDMA_CM_CNT_RST_SENT);
+}
+
+/*
+ * Send what is in flight from @from on: the rest of the CM data in MSS
+ * sized segments, and our FIN, on the last data segment or alone.
+ */
+static void irdma_cm_output(struct irdma_cm_node *node, u32 from)
+{
+	u32 end = node->tx_queued ? node->tx_seq + node->tx_len : from;
+
+	while (irdma_seq_lt(from, end)) {
+		u32 n = min(end - from, (u32)node->snd_mss);
+		u8 flags = IRDMA_TCP_ACK | IRDMA_TCP_PSH;
+
+		if (node->fin_sent && from + n == node->fin_seq)
+			flags |= IRDMA_TCP_FIN;
+		irdma_cm_xmit(node, flags, from,
+			      node->tx_buf + (from - node->tx_seq), n);
+		from += n;
+		if (flags & IRDMA_TCP_FIN)
+			return;
+	}
+	if (node->fin_sent && irdma_seq_le(from, node->fin_seq))
+		irdma_cm_xmit(node, IRDMA_TCP_FIN | IRDMA_TCP_ACK,
+			      node->fin_seq, NULL, 0);
+}
+
+/**
+ * irdma_cm_send_data() - put the CM data in tx_buf on the wire
+ * @node: the node, locked, synchronized, @tx_buf and @tx_len set
+ *
+ * The data takes its place in the sequence space and stays in @tx_buf
+ * until acknowledged.
+ */
+void irdma_cm_send_data(struct irdma_cm_node *node)
+{
+	u32 start = node->snd_nxt;
+
+	node->tx_seq = start;
+	node->tx_queued = true;
+	node->snd_nxt += node->tx_len;
+	irdma_cm_output(node, start);
+	irdma_cm_arm_rexmit(node, false);
+}
+
+/**
+ * irdma_send_fin() - close our half of the connection
+ * @node: the node, locked
+ *
+ * The FIN follows any CM data and is retransmitted until acknowledged.
+ */
+void irdma_send_fin(struct irdma_cm_node *node)
+{
+	if (node->fin_sent)
+		return;
+	node->fin_sent = true;
+	node->fin_seq = node->snd_nxt;
+	node->snd_nxt++;
+	irdma_cm_output(node, node->fin_seq);
+	irdma_cm_arm_rexmit(node, false);
+}
+
+/**
+ * irdma_cm_retransmit() - resend everything not acknowledged
+ * @node: the node, locked
+ */
+void irdma_cm_retransmit(struct irdma_cm_node *node)
+{
+	switch (node->tcp_state) {
+	case IRDMA_TCP_SYN_SENT:
+		irdma_send_syn(node, false);
+		break;
+	case IRDMA_TCP_SYN_RCVD:
+		irdma_send_syn(node, true);
+		break;
+	case IRDMA_TCP_CLOSED:
+	case IRDMA_TCP_TIME_WAIT:
+		break;
+	default:
+		irdma_cm_output(node, node->snd_una);
+		break;
+	}
+}
+
+/**
+ * irdma_cm_reply_reset() - answer a segment nobody owns with a RST
+ * @core: the core
+ * @seg: the segment
+ *
+ * RFC 9293 3.10.7.1: <SEQ=SEG.ACK><CTL=RST> for a segment with ACK,
+ * else <SEQ=0><ACK=SEG.SEQ+SEG.LEN><CTL=RST,ACK>. A RST is never
+ * answered.
+ */
+void irdma_cm_reply_reset(struct irdma_cm_core *core,
+			  const struct irdma_cm_seg *seg)
+{
+	struct irdma_cm_seg rst = {};
+	u32 size;
+	u8 *buf;
+	int len;
+
+	if (seg->flags & IRDMA_TCP_RST)
+		return;
+	memcpy(rst.dst_mac, seg->src_mac, ETH_ALEN);
+	core->ops->local_mac(core, rst.src_mac);
+	rst.ipv4 = seg->ipv4;
+	rst.vlan = seg->vlan;
+	rst.vlan_tci = seg->vlan_tci;
+	rst.ttl = IRDMA_CM_DEFAULT_TTL;
+	rst.src = seg->dst;
+	rst.dst = seg->src;
+	if (seg->flags & IRDMA_TCP_ACK) {
+		rst.seq = seg->ack;
+		rst.flags = IRDMA_TCP_RST;
+	} else {
+		rst.ack = seg->seq + seg->payload_len +
+			  !!(seg->flags & IRDMA_TCP_SYN) +
+			  !!(seg->flags & IRDMA_TCP_FIN);
+		rst.flags = IRDMA_TCP_RST | IRDMA_TCP_ACK;
+	}
+	size = irdma_cm_seg_hdr_len(&rst);
+	buf = kmalloc(size, GFP_ATOMIC);
+	if (!buf) {
+		irdma_cm_count(core, IRDMA_CM_CNT_NOMEM);
+		return;
+	}
+	len = irdma_cm_build_seg(&rst, buf, size);
+	if (len > 0 && !core->ops->xmit(core, buf, len))
+		irdma_cm_count(core, IRDMA_CM_CNT_RST_SENT);
+	else
+		irdma_cm_count(core, IRDMA_CM_CNT_TX_ERR);
+	kfree(buf);
+}
+
+/**
+ * irdma_cm_reset_node() - end a connection with a RST
+ * @node: the node, locked
+ * @status: the RESET event's status
+ *
+ * Sends a RST when the peer knows the connection, gives the consumer its
+ * terminal event (RESET, unless one was already given) and closes.
+ */
+void irdma_cm_reset_node(struct irdma_cm_node *node, int status)
+{
+	if (node->tcp_state == IRDMA_TCP_CLOSED)
+		return;
+	if (irdma_cm_synchronized(node) &&
+	    node->tcp_state != IRDMA_TCP_TIME_WAIT)
+		irdma_send_reset(node);
+	if (node->mpa_state != IRDMA_MPA_DONE &&
+	    node->mpa_state != IRDMA_MPA_REJECTED)
+		node->mpa_state = IRDMA_MPA_FAILED;
+	irdma_cm_event(node, MADCM_CM_EVENT_RESET, status);
+	irdma_cm_node_closed(node);
+}
+
+/**
+ * irdma_cm_abort_node() - abort a connection (consumer, listener, core)
+ * @node: the node, locked
+ * @status: the RESET event's status
+ */
+void irdma_cm_abort_node(struct irdma_cm_node *node, int status)
+{
+	if (node->tcp_state == IRDMA_TCP_CLOSED)
+		return;
+	irdma_cm_count(node->core, IRDMA_CM_CNT_ABORTS);
+	irdma_cm_reset_node(node, status);
+}
+
+/*
+ * Both FINs are through. The consumer hears CLOSE if its connection was
+ * established (or it rejected it); a connection that ends before the MPA
+ * exchange completed ends with RESET.
+ */
+static void irdma_cm_close_done(struct irdma_cm_node *node)
+{
+	if (node->mpa_state == IRDMA_MPA_DONE ||
+	    node->mpa_state == IRDMA_MPA_REJECTED)
+		irdma_cm_event(node, MADCM_CM_EVENT_CLOSE, 0);
+	else
+		irdma_cm_event(node, MADCM_CM_EVENT_RESET, -ECONNRESET);
+}
+
+static void irdma_cm_enter_time_wait(struct irdma_cm_node *node)
+{
+	node->tcp_state = IRDMA_TCP_TIME_WAIT;
+	node->rexmit_armed = false;
+	node->mpa_armed = false;
+	irdma_cm_close_done(node);
+	irdma_cm_arm_close(node, node->core->time_wait);
+}
+
+/**
+ * irdma_cm_start_close() - close our side gracefully
+ * @node: the node, locked
+ *
+ * ESTABLISHED goes to FIN-WAIT-1, CLOSE-WAIT to LAST-ACK, with a FIN
+ * after any CM data still in flight. A connection still opening is
+ * reset; one already closing is left alone.
+ */
+void irdma_cm_start_close(struct irdma_cm_node *node)
+{
+	switch (node->tcp_state) {
+	case IRDMA_TCP_ESTABLISHED:
+		node->tcp_state = IRDMA_TCP_FIN_WAIT1;
+		irdma_send_fin(node);
+		break;
+	case IRDMA_TCP_CLOSE_WAIT:
+		node->tcp_state = IRDMA_TCP_LAST_ACK;
+		irdma_send_fin(node);
+		break;
+	case IRDMA_TCP_SYN_SENT:
+	case IRDMA_TCP_SYN_RCVD:
+		irdma_cm_abort_node(node, -ECONNABORTED);
+		break;
+	default:
+		break;
+	}
+}
+
+/* RFC 9293 3.7.1, RFC 7323 2.2: what the peer's SYN says. */
+static void irdma_cm_take_syn_opts(struct irdma_cm_node *node,
+				   const struct irdma_cm_seg *seg)
+{
+	u16 mss = node->ipv4 ? IRDMA_CM_DEFAULT_MSS4 : IRDMA_CM_DEFAULT_MSS6;
+
+	if (seg->opts.has_mss)
+		mss = max_t(u16, seg->opts.mss, IRDMA_CM_MIN_MSS);
+	node->snd_mss = min(mss, node->loc_mss);
+	node->wscale_ok = seg->opts.has_wscale;
+	node->snd_wscale = node->wscale_ok ? seg->opts.wscale : 0;
+	node->rcv_wscale = node->wscale_ok ? IRDMA_CM_RCV_WSCALE : 0;
+	node->rcv_wnd = node->wscale_ok ? IRDMA_CM_RCV_WND : U16_MAX;
+	node->irs = seg->seq;
+	node->rcv_nxt = seg->seq + 1;
+	/* A SYN's window is never scaled. */
+	node->snd_wnd = seg->window;
+	node->max_snd_wnd = seg->window;
+	node->snd_wl1 = seg->seq;
+	node->snd_wl2 = seg->ack;
+}
+
+/* The handshake is complete: start (or wait for) the MPA exchange. */
+static void irdma_cm_tcp_established(struct irdma_cm_node *node)
+{
+	node->tcp_state = IRDMA_TCP_ESTABLISHED;
+	irdma_cm_disarm_rexmit(node);
+	if (node->role == IRDMA_CM_ROLE_INITIATOR) {
+		irdma_send_mpa_request(node);
+	} else {
+		node->mpa_state = IRDMA_MPA_REQ_WAIT;
+		irdma_cm_arm_mpa(node);
+	}
+}
+
+/* RFC 9293 3.10.7.3: a segment in SYN-SENT. */
+static void irdma_handle_synack_pkt(struct irdma_cm_node *node,
+				    const struct irdma_cm_seg *seg)
+{
+	bool ack = seg->flags & IRDMA_TCP_ACK;
+
+	if (ack && (irdma_seq_le(seg->ack, node->iss) ||
+		    irdma_seq_lt(node->snd_nxt, seg->ack))) {
+		irdma_cm_count(node->core, IRDMA_CM_CNT_BAD_ACK);
+		irdma_cm_reply_reset(node->core, seg);
+		return;
+	}
+	if (seg->flags & IRDMA_TCP_RST) {
+		if (!ack) {
+			irdma_cm_count(node->core, IRDMA_CM_CNT_SEQ_DROP);
+			return;
+		}
+		irdma_cm_count(node->core, IRDMA_CM_CNT_RST_RCVD);
+		irdma_cm_event(node, MADCM_CM_EVENT_RESET, -ECONNREFUSED);
+		irdma_cm_node_closed(node);
+		return;
+	}
+	if (!(seg->flags & IRDMA_TCP_SYN)) {
+		irdma_cm_count(node->core, IRDMA_CM_CNT_SEQ_DROP);
+		return;
+	}
+	irdma_cm_take_syn_opts(node, seg);
+	if (!ack) {
+		/* Simultaneous open (RFC 9293 3.5, figure 7). */
+		node->tcp_state = IRDMA_TCP_SYN_RCVD;
+		irdma_send_syn(node, true);
+		return;
+	}
+	node->snd_una = seg->ack;
+	irdma_cm_tcp_established(node);
+	/* The MPA request carries the ACK; without one, ACK alone. */
+	if (!node->tx_queued)
+		irdma_send_ack(node);
+}
+
+/* RFC 9293 3.10.7.4 "fourth, check the RST bit" and RFC 5961 3.2. */
+static void irdma_handle_rst_pkt(struct irdma_cm_node *node)
+{
+	irdma_cm_count(node->core, IRDMA_CM_CNT_RST_RCVD);
+	if (node->mpa_state != IRDMA_MPA_DONE &&
+	    node->mpa_state != IRDMA_MPA_REJECTED)
+		node->mpa_state = IRDMA_MPA_FAILED;
+	/* A passive open nobody was told about just goes away. */
+	irdma_cm_event(node, MADCM_CM_EVENT_RESET, -ECONNRESET);
+	irdma_cm_node_closed(node);
+}
+
+/* An acceptable ACK on a synchronized connection ("fifth"). */
+static void irdma_handle_ack_pkt(struct irdma_cm_node *node,
+				 const struct irdma_cm_seg *seg)
+{
+	u32 wnd = (u32)seg->window << node->snd_wscale;
+
+	if (irdma_seq_lt(node->snd_una, seg->ack)) {
+		node->snd_una = seg->ack;
+		if (node->snd_una == node->snd_nxt)
+			irdma_cm_disarm_rexmit(node);
+		else
+			irdma_cm_arm_rexmit(node, true);
+	}
+	if (irdma_seq_lt(node->snd_wl1, seg->seq) ||
+	    (node->snd_wl1 == seg->seq &&
+	     irdma_seq_le(node->snd_wl2, seg->ack))) {
+		node->snd_wnd = wnd;
+		node->max_snd_wnd = max(node->max_snd_wnd, wnd);
+		node->snd_wl1 = seg->seq;
+		node->snd_wl2 = seg->ack;
+	}
+	if (!node->fin_sent || node->snd_una != node->fin_seq + 1)
+		return;
+	/* Our FIN is acknowledged. */
+	switch (node->tcp_state) {
+	case IRDMA_TCP_FIN_WAIT1:
+		node->tcp_state = IRDMA_TCP_FIN_WAIT2;
+		irdma_cm_arm_close(node, node->core->fin_wait2);
+		break;
+	case IRDMA_TCP_CLOSING:
+		irdma_cm_enter_time_wait(node);
+		break;
+	case IRDMA_TCP_LAST_ACK:
+		irdma_cm_close_done(node);
+		irdma_cm_node_closed(node);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * "Seventh, process the segment text", in order only: bytes before
+ * RCV.NXT are trimmed and a segment beyond it is dropped (the peer sends
+ * it again). While the MPA exchange runs, the CM takes no more than the
+ * peer's MPA frame: bytes after it stay unacknowledged, for whoever owns
+ * the stream next (the QP). Once the exchange is over, the software CM
+ * has no QP behind it: data is acknowledged and dropped, and counted.
+ */
+static void irdma_cm_rcv_data(struct irdma_cm_node *node,
+			      const struct irdma_cm_seg *seg)
+{
+	struct irdma_cm_core *core = node->core;
+	u32 skip, len, want, n;
+	const u8 *p;
+
+	if (irdma_seq_lt(node->rcv_nxt, seg->seq)) {
+		irdma_cm_count(core, IRDMA_CM_CNT_OOO_DROP);
+		return;
+	}
+	skip = node->rcv_nxt - seg->seq;
+	if (skip >= seg->payload_len)
+		return;
+	p = seg->payload + skip;
+	len = seg->payload_len - skip;
+	switch (node->mpa_state) {
+	case IRDMA_MPA_REQ_SENT:
+	case IRDMA_MPA_REQ_WAIT:
+		break;
+	case IRDMA_MPA_DONE:
+	case IRDMA_MPA_REJECTED:
+	case IRDMA_MPA_FAILED:
+		node->rcv_nxt += len;
+		atomic64_add(len, &core->cnt[IRDMA_CM_CNT_ULP_BYTES]);
+		return;
+	default:
+		atomic64_add(len, &core->cnt[IRDMA_CM_CNT_RX_EARLY]);
+		return;
+	}
+	while (len && (want = irdma_cm_mpa_want(node))) {
+		n = min(len, want);
+		memcpy(node->rx_buf + node->rx_len, p, n);
+		node->rx_len += n;
+		node->rcv_nxt += n;
+		p += n;
+		len -= n;
+	}
+	if (len)
+		atomic64_add(len, &core->cnt[IRDMA_CM_CNT_RX_EARLY]);
+	irdma_cm_mpa_rcv(node);
+}
+
+/* "Eighth, check the FIN bit", once everything before it is in. */
+static void irdma_handle_fin_pkt(struct irdma_cm_node *node)
+{
+	node->rcv_nxt++;
+	node->fin_rcvd = true;
+	switch (node->tcp_state) {
+	case IRDMA_TCP_ESTABLISHED:
+		node->tcp_state = IRDMA_TCP_CLOSE_WAIT;
+		if (node->mpa_state == IRDMA_MPA_DONE) {
+			irdma_cm_event(node, MADCM_CM_EVENT_DISCONNECT, 0);
+		} else if (node->mpa_state != IRDMA_MPA_REJECTED) {
+			node->mpa_state = IRDMA_MPA_FAILED;
+			irdma_cm_event(node, MADCM_CM_EVENT_RESET, -ECONNRESET);
+		}
+		irdma_cm_disarm_mpa(node);
+		/* No data path here: answer with our FIN at once. */
+		irdma_cm_start_close(node);
+		break;
+	case IRDMA_TCP_FIN_WAIT1:
+		/* Our FIN is not acknowledged yet: simultaneous close. */
+		node->tcp_state = IRDMA_TCP_CLOSING;
+		break;
+	case IRDMA_TCP_FIN_WAIT2:
+		irdma_cm_enter_time_wait(node);
+		break;
+	default:
+		break;
+	}
+}
+
+/* RFC 9293 3.10.7.4: a segment in SYN-RECEIVED or a later state. */
+static void irdma_handle_sync_pkt(struct irdma_cm_node *node,
+				  const struct irdma_cm_seg *seg)
+{
+	struct irdma_cm_core *core = node->core;
+	struct irdma_tcp_rcv_state st = {
+		.rcv_nxt = node->rcv_nxt,
+		.rcv_wnd = node->rcv_wnd,
+		.snd_una = node->snd_una,
+		.snd_nxt = node->snd_nxt,
+		.max_snd_wnd = node->max_snd_wnd,
+	};
+	u32 rcv_before, acks_before;
+
+	/* Our SYN-ACK was lost and the peer sends its SYN again. */
+	if (node->tcp_state == IRDMA_TCP_SYN_RCVD &&
+	    (seg->flags & (IRDMA_TCP_SYN | IRDMA_TCP_ACK | IRDMA_TCP_RST)) ==
+	    IRDMA_TCP_SYN && seg->seq == node->irs) {
+		irdma_cm_count(core, IRDMA_CM_CNT_SYN_DUP);
+		irdma_send_syn(node, true);
+		return;
+	}
+	switch (irdma_check_seq(&st, seg->seq, seg->ack, seg->flags,
+				seg->payload_len)) {
+	case IRDMA_SEQ_ACCEPT:
+		break;
+	case IRDMA_SEQ_DROP_ACK:
+		irdma_cm_count(core, IRDMA_CM_CNT_SEQ_DROP_ACK);
+		if (node->tcp_state == IRDMA_TCP_TIME_WAIT &&
+		    (seg->flags & IRDMA_TCP_FIN))
+			irdma_cm_arm_close(node, core->time_wait);
+		irdma_send_ack(node);
+		return;
+	case IRDMA_SEQ_DROP:
+		irdma_cm_count(core, IRDMA_CM_CNT_SEQ_DROP);
+		return;
+	case IRDMA_SEQ_CHALLENGE_ACK:
+		irdma_cm_count(core, IRDMA_CM_CNT_CHALLENGE_ACK);
+		irdma_send_ack(node);
+		return;
+	case IRDMA_SEQ_RESET:
+		irdma_handle_rst_pkt(node);
+		return;
+	}
+
+	if (node->tcp_state == IRDMA_TCP_SYN_RCVD) {
+		if (!irdma_seq_lt(node->snd_una, seg->ack)) {
+			irdma_cm_count(core, IRDMA_CM_CNT_BAD_ACK);
+			irdma_cm_reply_reset(core, seg);
+			return;
+		}
+		node->snd_una = seg->ack;
+		node->snd_wl1 = seg->seq - 1;
+		irdma_cm_tcp_established(node);
+	}
+	irdma_handle_ack_pkt(node, seg);
+	if (node->tcp_state == IRDMA_TCP_CLOSED)
+		return;
+
+	rcv_before = node->rcv_nxt;
+	acks_before = node->tx_acks;
+	if (seg->payload_len &&
+	    (node->tcp_state == IRDMA_TCP_ESTABLISHED ||
+	     node->tcp_state == IRDMA_TCP_FIN_WAIT1 ||
+	     node->tcp_state == IRDMA_TCP_FIN_WAIT2))
+		irdma_cm_rcv_data(node, seg);
+	if (node->tcp_state == IRDMA_TCP_CLOSED)
+		return;
+	if ((seg->flags & IRDMA_TCP_FIN) && !node->fin_rcvd &&
+	    seg->seq + seg->payload_len == node->rcv_nxt)
+		irdma_handle_fin_pkt(node);
+	if (node->tcp_state == IRDMA_TCP_CLOSED)
+		return;
+	/* Unless a segment sent meanwhile carries the ACK already. */
+	if ((node->rcv_nxt != rcv_before || seg->payload_len) &&
+	    node->tx_acks == acks_before)
+		irdma_send_ack(node);
+}
+
+/**
+ * irdma_process_pkt() - run the state machine on a segment
+ * @node: the connection, locked
+ * @seg: the segment, validated
+ */
+void irdma_process_pkt(struct irdma_cm_node *node,
+		       const struct irdma_cm_seg *seg)
+{
+	switch (node->tcp_state) {
+	case IRDMA_TCP_CLOSED:
+		irdma_cm_count(node->core, IRDMA_CM_CNT_SEQ_DROP);
+		return;
+	case IRDMA_TCP_SYN_SENT:
+		irdma_handle_synack_pkt(node, seg);
+		return;
+	default:
+		irdma_handle_sync_pkt(node, seg);
+		return;
+	}
+}
+
+/**
+ * irdma_handle_syn_pkt() - a SYN for a listener: passive open
+ * @listener: the listener, referenced by the caller
+ * @seg: the SYN
+ *
+ * Counts the new connection against the listener's backlog (a SYN past
+ * it is dropped and counted; the peer's retransmission may find room),
+ * creates a node in SYN-RECEIVED and answers with a SYN-ACK.
+ */
+void irdma_handle_syn_pkt(struct irdma_cm_listener *listener,
+			  const struct irdma_cm_seg *seg)
+{
+	struct irdma_cm_core *core = listener->core;
+	const struct madcm_cm_listen_attr *attr = &listener->attr;
+	struct irdma_cm_node *node;
+	struct irdma_cm_tuple key;
+
+	if (atomic_inc_return(&listener->pending) > listener->backlog) {
+		atomic_dec(&listener->pending);
+		irdma_cm_count(core, IRDMA_CM_CNT_BACKLOG_DROP);
+		return;
+	}
+	irdma_cm_tuple_from_seg(seg, &key);
+	node = irdma_make_cm_node(core, &key, IRDMA_CM_ROLE_RESPONDER,
+				  GFP_ATOMIC);
+	if (!node) {
+		atomic_dec(&listener->pending);
+		return;
+	}
+	refcount_inc(&listener->refcnt);
+	node->listener = listener;
+	node->in_backlog = true;
+	memcpy(node->rem_mac, seg->src_mac, ETH_ALEN);
+	node->mac_resolved = true;
+	node->tos = seg->tos;
+	node->mpa_frame_rev = attr->mpa_rev;
+	node->peer_to_peer = attr->peer_to_peer;
+	node->rtr_caps = attr->rtr_caps & IRDMA_RTR_ALL;
+	node->mpa_crc = attr->crc;
+	irdma_record_ird_ord(node, attr->ird, attr->ord);
+	node->handler = attr->handler;
+	node->context = attr->context;
+	irdma_cm_init_tcp(node);
+	irdma_cm_take_syn_opts(node, seg);
+	node->tcp_state = IRDMA_TCP_SYN_RCVD;
+
+	if (irdma_cm_node_hash(node)) {
+		/* A twin SYN won the race, or the core is going away. */
+		irdma_cm_node_lock(node);
+		irdma_cm_node_closed(node);
+		irdma_cm_node_unlock(node);
+		irdma_cm_node_put(node);
+		return;
+	}
+	irdma_cm_count(core, IRDMA_CM_CNT_SYN_RCVD);
+	irdma_cm_node_lock(node);
+	if (READ_ONCE(listener->destroyed))
+		irdma_cm_abort_node(node, -ECONNABORTED);
+	else
+		irdma_send_syn(node, true);
+	irdma_cm_node_unlock(node);
+	irdma_cm_node_put(node);
+}

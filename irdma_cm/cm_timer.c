@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The CM's timers. Each node has one timer_list, armed for the earliest
+ * of its deadlines: retransmission (exponential backoff up to a retry
+ * limit), the MPA exchange's timeout, and the close timers (TIME-WAIT,
+ * FIN-WAIT-2). Arming and expiry are O(1); nothing scans a list. A
+ * pending timer holds a reference on its node.
+ */
+#include <linux/jiffies.h>
+#include <linux/minmax.h>
+#include "irdma_cm/cm_core.h"
+
+/* The earliest armed deadline; false when none is armed. */
+static bool irdma_cm_next_deadline(const struct irdma_cm_node *node,
+				   unsigned long *when)
+{
+	bool any = false;
+
+	if (node->rexmit_armed) {
+		*when = node->rexmit_at;
+		any = true;
+	}
+	if (node->mpa_armed && (!any || time_before(node->mpa_at, *when))) {
+		*when = node->mpa_at;
+		any = true;
+	}
+	if (node->close_armed && (!any || time_before(node->close_at, *when))) {
+		*when = node->close_at;
+		any = true;
+	}
+	return any;
+}
+
+/**
+ * irdma_schedule_cm_timer() - set the node's timer for its next deadline
+ * @node: the node, locked
+ *
+ * A timer that becomes pending takes a reference; one that stops being
+ * pending gives its reference back (the caller holds another).
+ */
+void irdma_schedule_cm_timer(struct irdma_cm_node *node)
+{
+	unsigned long when;
+
+	lockdep_assert_held(&node->lock);
+	if (!irdma_cm_next_deadline(node, &when)) {
+		if (del_timer(&node->timer))
+			refcount_dec(&node->refcnt);
+		return;
+	}
+	if (!mod_timer(&node->timer, when))
+		irdma_cm_node_get(node);
+}
+
+/**
+ * irdma_cm_arm_rexmit() - run the retransmission timer
+ * @node: the node, locked
+ * @restart: start a new timeout even when one is running
+ */
+void irdma_cm_arm_rexmit(struct irdma_cm_node *node, bool restart)
+{
+	if (node->rexmit_armed && !restart)
+		return;
+	node->rexmit_armed = true;
+	node->rexmit_at = jiffies + node->rto;
+	irdma_schedule_cm_timer(node);
+}
+
+/**
+ * irdma_cm_disarm_rexmit() - everything is acknowledged
+ * @node: the node, locked
+ *
+ * The backoff and the retry count start over (RFC 6298 5.7).
+ */
+void irdma_cm_disarm_rexmit(struct irdma_cm_node *node)
+{
+	node->retrans = 0;
+	node->rto = node->core->rto_min;
+	if (!node->rexmit_armed)
+		return;
+	node->rexmit_armed = false;
+	irdma_schedule_cm_timer(node);
+}
+
+/**
+ * irdma_cm_arm_mpa() - start the MPA exchange's timeout
+ * @node: the node, locked
+ */
+void irdma_cm_arm_mpa(struct irdma_cm_node *node)
+{
+	node->mpa_armed = true;
+	node->mpa_at = jiffies + node->core->mpa_timeout;
+	irdma_schedule_cm_timer(node);
+}
+
+/**
+ * irdma_cm_disarm_mpa() - the MPA exchange is over
+ * @node: the node, locked
+ */
+void irdma_cm_disarm_mpa(struct irdma_cm_node *node)
+{
+	if (!node->mpa_armed)
+		return;
+	node->mpa_armed = false;
+	irdma_schedule_cm_timer(node);
+}
+
+/**
+ * irdma_cm_arm_close() - start (or restart) a close timer
+ * @node: the node, locked, in TIME-WAIT or FIN-WAIT-2
+ * @delay: jiffies from now
+ */
+void irdma_cm_arm_close(struct irdma_cm_node *node, unsigned long delay)
+{
+	node->close_armed = true;
+	node->close_at = jiffies + delay;
+	irdma_schedule_cm_timer(node);
+}
+
+/**
+ * irdma_cm_disarm_all() - stop every timer of a closed node
+ * @node: the node, locked
+ */
+void irdma_cm_disarm_all(struct irdma_cm_node *node)
+{
+	node->rexmit_armed = false;
+	node->mpa_armed = false;
+	node->close_armed = false;
+	irdma_schedule_cm_timer(node);
+}
+
+/*
+ * The retransmission timeout: back off and resend everything from
+ * SND.UNA, or give up at the retry limit with a RST and a RESET event.
+ */
+static void irdma_retrans_expired(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+
+	if (node->retrans >= core->cfg.max_retrans) {
+		irdma_cm_count(core, IRDMA_CM_CNT_RETRANS_LIMIT);
+		irdma_cm_reset_node(node, -ETIMEDOUT);
+		return;
+	}
+	node->retrans++;
+	node->rto = min(node->rto * 2, core->rto_max);
+	irdma_cm_count(core, IRDMA_CM_CNT_RETRANS);
+	irdma_cm_retransmit(node);
+	node->rexmit_at = jiffies + node->rto;
+}
+
+/* TIME-WAIT is over, or FIN-WAIT-2 waited long enough for the peer. */
+static void irdma_handle_close_entry(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+
+	node->close_armed = false;
+	if (node->tcp_state == IRDMA_TCP_TIME_WAIT) {
+		irdma_cm_count(core, IRDMA_CM_CNT_TIME_WAIT);
+		irdma_cm_node_closed(node);
+	} else if (node->tcp_state == IRDMA_TCP_FIN_WAIT2) {
+		irdma_cm_count(core, IRDMA_CM_CNT_FIN_WAIT2_TIMEOUT);
+		irdma_cm_reset_node(node, -ETIMEDOUT);
+	}
+}
+
+static void irdma_cm_mpa_expired(struct irdma_cm_node *node)
+{
+	node->mpa_armed = false;
+	node->mpa_state = IRDMA_MPA_FAILED;
+	irdma_cm_count(node->core, IRDMA_CM_CNT_MPA_TIMEOUT);
+	irdma_cm_reset_node(node, -ETIMEDOUT);
+}
+
+/* The node's timer: run what is due, then re-arm for what is left. */
+static void irdma_cm_timer_tick(struct timer_list *t)
+{
+	struct irdma_cm_node *node = from_timer(node, t, timer);
+	unsigned long now = jiffies;
+
+	irdma_cm_node_lock(node);
+	if (node->close_armed && time_after_eq(now, node->close_at))
+		irdma_handle_close_entry(node);
+	if (node->mpa_armed && time_after_eq(now, node->mpa_at))
+		irdma_cm_mpa_expired(node);
+	if (node->rexmit_armed && time_after_eq(now, node->rexmit_at))
+		irdma_retrans_expired(node);
+	irdma_schedule_cm_timer(node);
+	irdma_cm_node_unlock(node);
+	/* The reference this expiry's arming took. */
+	irdma_cm_node_put(node);
+}
+
+/**
+ * irdma_cm_timer_init() - set up a new node's timer
+ * @node: the node
+ */
+void irdma_cm_timer_init(struct irdma_cm_node *node)
+{
+	timer_setup(&node->timer, irdma_cm_timer_tick, 0);
+}

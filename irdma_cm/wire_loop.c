@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The software wire (wire_loop.h): cm_cores joined in memory, with
+ * deterministic fault injection, for KUnit and demonstrations.
+ */
+#include <linux/etherdevice.h>
+#include <linux/jiffies.h>
+#include <linux/mutex.h>
+#include <linux/prandom.h>
+#include <linux/slab.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <net/ipv6.h>
+#include "irdma_cm/cm_core.h"
+#include "irdma_cm/wire.h"
+#include "irdma_cm/wire_loop.h"
+
+/* Captured frames a port keeps before it drops the newest. */
+#define IRDMA_WIRE_LOOP_CAPTURE_MAX	256
+
+struct irdma_wire_loop_qh {
+	struct list_head list;
+	struct irdma_cm_qhash qh;
+};
+
+struct irdma_wire_loop_port {
+	struct irdma_wire_loop *loop;
+	u8 mac[ETH_ALEN];
+	u32 mtu;
+	struct in6_addr addrs[IRDMA_WIRE_LOOP_ADDRS];
+	int naddrs;
+	struct irdma_cm_core *core;
+	struct irdma_wire_faults faults;
+	u32 resolve_eagain;
+	bool capture;
+	struct list_head captured;
+	u32 ncaptured;
+	wait_queue_head_t capq;
+	struct list_head qhash;
+	u32 nqhash;
+};
+
+/*
+ * @lock guards the ports' addresses, faults, captures and steering
+ * entries, the PRNG and the stats; @deliver_lock serialises delivery
+ * with the attaching and detaching of cores.
+ */
+struct irdma_wire_loop {
+	spinlock_t lock;		/* see above */
+	struct rnd_state rnd;
+	struct mutex deliver_lock;	/* see above */
+	struct workqueue_struct *wq;
+	atomic_t inflight;
+	wait_queue_head_t idle;
+	bool dead;
+	int nports;
+	struct irdma_wire_loop_port ports[IRDMA_WIRE_LOOP_PORTS];
+	struct irdma_wire_loop_stats stats;
+};
+
+struct irdma_wire_loop_frame {
+	struct delayed_work dw;
+	struct list_head list;
+	struct irdma_wire_loop *loop;
+	struct irdma_wire_loop_port *dst;
+	u32 len;
+	u8 data[];
+};
+
+static u32 loop_rand(struct irdma_wire_loop *loop, u32 n)
+{
+	return n ? prandom_u32_state(&loop->rnd) % n : 0;
+}
+
+static bool loop_chance(struct irdma_wire_loop *loop, u32 pct)
+{
+	return pct && loop_rand(loop, 100) < pct;
+}
+
+static void loop_deliver(struct work_struct *work)
+{
+	struct irdma_wire_loop_frame *f =
+		container_of(to_delayed_work(work), struct irdma_wire_loop_frame,
+			     dw);
+	struct irdma_wire_loop *loop = f->loop;
+	struct irdma_wire_loop_port *dst = f->dst;
+	bool kept = false;
+
+	mutex_lock(&loop->deliver_lock);
+	if (!loop->dead && dst->core) {
+		irdma_receive_ilq(dst->core, f->data, f->len);
+		spin_lock_bh(&loop->lock);
+		loop->stats.delivered++;
+		spin_unlock_bh(&loop->lock);
+	} else {
+		spin_lock_bh(&loop->lock);
+		if (!loop->dead && dst->capture &&
+		    dst->ncaptured < IRDMA_WIRE_LOOP_CAPTURE_MAX) {
+			list_add_tail(&f->list, &dst->captured);
+			dst->ncaptured++;
+			loop->stats.delivered++;
+			kept = true;
+		} else {
+			loop->stats.unroutable++;
+		}
+		spin_unlock_bh(&loop->lock);
+		if (kept)
+			wake_up(&dst->capq);
+	}
+	mutex_unlock(&loop->deliver_lock);
+	if (!kept)
+		kfree(f);
+	if (atomic_dec_and_test(&loop->inflight))
+		wake_up(&loop->idle);
+}
+
+static void loop_queue(struct irdma_wire_loop *loop,
+		       struct irdma_wire_loop_port *dst, const u8 *frame,
+		       u32 len, u32 delay_ms, s32 corrupt_at)
+{
+	struct irdma_wire_loop_frame *f;
+
+	f = kmalloc(struct_size(f, data, len), GFP_ATOMIC);
+	if (!f)
+		return;
+	INIT_DELAYED_WORK(&f->dw, loop_deliver);
+	INIT_LIST_HEAD(&f->list);
+	f->loop = loop;
+	f->dst = dst;
+	f->len = len;
+	memcpy(f->data, frame, len);
+	if (corrupt_at >= 0)
+		f->data[corrupt_at] ^= 0x5a;
+	atomic_inc(&loop->inflight);
+	queue_delayed_work(loop->wq, &f->dw, msecs_to_jiffies(delay_ms));
+}
+
+static int loop_xmit(struct irdma_cm_core *core, const u8 *frame, u32 len)
+{
+	struct irdma_wire_loop_port *port = irdma_cm_core_priv(core);
+	struct irdma_wire_loop *loop = port->loop;
+	const struct irdma_wire_faults *fl = &port->faults;
+	struct irdma_wire_loop_port *dst = NULL;
+	s32 corrupt[2] = { -1, -1 };
+	u32 delay[2] = {}, copies = 0, i;
+	unsigned long flags;
+
+	if (len < ETH_HLEN)
+		return -EINVAL;
+	spin_lock_irqsave(&loop->lock, flags);
+	loop->stats.sent++;
+	for (i = 0; i < loop->nports; i++)
+		if (ether_addr_equal(loop->ports[i].mac, frame))
+			dst = &loop->ports[i];
+	if (!dst) {
+		loop->stats.unroutable++;
+	} else if (loop_chance(loop, fl->drop_pct)) {
+		loop->stats.dropped++;
+	} else {
+		copies = 1;
+		if (loop_chance(loop, fl->dup_pct)) {
+			loop->stats.duplicated++;
+			copies = 2;
+		}
+	}
+	for (i = 0; i < copies; i++) {
+		delay[i] = loop_rand(loop, fl->delay_ms + 1);
+		if (loop_chance(loop, fl->reorder_pct)) {
+			loop->stats.reordered++;
+			delay[i] += fl->reorder_ms;
+		}
+		/* Past the MAC addresses, so the frame still arrives. */
+		if (len > 2 * ETH_ALEN && loop_chance(loop, fl->corrupt_pct)) {
+			loop->stats.corrupted++;
+			corrupt[i] = 2 * ETH_ALEN +
+				     loop_rand(loop, len - 2 * ETH_ALEN);
+		}
+	}
+	spin_unlock_irqrestore(&loop->lock, flags);
+	for (i = 0; i < copies; i++)
+		loop_queue(loop, dst, frame, len, delay[i], corrupt[i]);
+	return 0;
+}
+
+static int loop_resolve(struct irdma_cm_core *core, const struct in6_addr *rem,
+			u16 vlan_id, u8 *mac)
+{
+	struct irdma_wire_loop_port *port = irdma_cm_core_priv(core);
+	struct irdma_wire_loop *loop = port->loop;
+	int i, j, ret = -EHOSTUNREACH;
+
+	spin_lock_bh(&loop->lock);
+	if (port->resolve_eagain) {
+		port->resolve_eagain--;
+		ret = -EAGAIN;
+		goto out;
+	}
+	for (i = 0; i < loop->nports; i++) {
+		struct irdma_wire_loop_port *p = &loop->ports[i];
+
+		for (j = 0; j < p->naddrs; j++) {
+			if (ipv6_addr_equal(&p->addrs[j], rem)) {
+				ether_addr_copy(mac, p->mac);
+				ret = 0;
+				goto out;
+			}
+		}
+	}
+out:
+	spin_unlock_bh(&loop->lock);
+	return ret;
+}
+
+static void loop_local_mac(struct irdma_cm_core *core, u8 *mac)
+{
+	struct irdma_wire_loop_port *port = irdma_cm_core_priv(core);
+
+	ether_addr_copy(mac, port->mac);
+}
+
+static u32 loop_mtu(struct irdma_cm_core *core)
+{
+	struct irdma_wire_loop_port *port = irdma_cm_core_priv(core);
+
+	return port->mtu;
+}
+
+static bool loop_qh_equal(const struct irdma_cm_qhash *a,
+			  const struct irdma_cm_qhash *b)
+{
+	return a->type == b->type && a->vlan_id == b->vlan_id &&
+	       ipv6_addr_equal(&a->loc.ip, &b->loc.ip) &&
+	       a->loc.port == b->loc.port &&
+	       (a->type == IRDMA_QHASH_LISTEN ||
+		(ipv6_addr_equal(&a->rem.ip, &b->rem.ip) &&
+		 a->rem.port == b->rem.port));
+}
+
+static int loop_qhash_add(struct irdma_cm_core *core,
+			  const struct irdma_cm_qhash *qh)
+{
+	struct irdma_wire_loop_port *port = irdma_cm_core_priv(core);
+	struct irdma_wire_loop_qh *e = kmalloc(sizeof(*e), GFP_KERNEL);
+
+	might_sleep();
+	if (!e)
+		return -ENOMEM;
+	e->qh = *qh;
+	spin_lock_bh(&port->loop->lock);
+	list_add_tail(&e->list, &port->qhash);
+	port->nqhash++;
+	spin_unlock_bh(&port->loop->lock);
+	return 0;
+}
+
+static void loop_qhash_del(struct irdma_cm_core *core,
+			   const struct irdma_cm_qhash *qh)
+{
+	struct irdma_wire_loop_port *port = irdma_cm_core_priv(core);
+	struct irdma_wire_loop_qh *e, *found = NULL;
+
+	might_sleep();
+	spin_lock_bh(&port->loop->lock);
+	list_for_each_entry(e, &port->qhash, list) {
+		if (loop_qh_equal(&e->qh, qh)) {
+			found = e;
+			list_del(&e->list);
+			port->nqhash--;
+			break;
+		}
+	}
+	spin_unlock_bh(&port->loop->lock);
+	WARN_ON_ONCE(!found);
+	kfree(found);
+}
+
+static const struct irdma_cm_wire_ops irdma_wire_loop_ops = {
+	.xmit = loop_xmit,
+	.resolve = loop_resolve,
+	.local_mac = loop_local_mac,
+	.mtu = loop_mtu,
+	.qhash_add = loop_qhash_add,
+	.qhash_del = loop_qhash_del,
+};
+
+/**
+ * irdma_wire_loop_create() - a new software wire
+ * @seed: the seed of every fault injection decision
+ *
+ * Context: Process context; may sleep.
+ * Return: the wire, or NULL.
+ */
+struct irdma_wire_loop *irdma_wire_loop_create(u64 seed)
+{
+	struct irdma_wire_loop *loop = kzalloc(sizeof(*loop), GFP_KERNEL);
+
+	if (!loop)
+		return NULL;
+	loop->wq = alloc_ordered_workqueue("madcm_wire_loop", 0);
+	if (!loop->wq) {
+		kfree(loop);
+		return NULL;
+	}
+	spin_lock_init(&loop->lock);
+	mutex_init(&loop->deliver_lock);
+	init_waitqueue_head(&loop->idle);
+	prandom_seed_state(&loop->rnd, seed);
+	return loop;
+}
+
+/**
+ * irdma_wire_loop_add_port() - plug a port into the wire
+ * @loop: the wire
+ * @mtu: its MTU (0: 1500)
+ *
+ * The port's MAC address is 02:00:00:00:00:<n>, n counting from 1.
+ *
+ * Return: the port, or NULL when all are taken.
+ */
+struct irdma_wire_loop_port *irdma_wire_loop_add_port(struct irdma_wire_loop *loop,
+						      u32 mtu)
+{
+	struct irdma_wire_loop_port *port;
+
+	spin_lock_bh(&loop->lock);
+	if (loop->nports == IRDMA_WIRE_LOOP_PORTS) {
+		spin_unlock_bh(&loop->lock);
+		return NULL;
+	}
+	port = &loop->ports[loop->nports];
+	port->loop = loop;
+	port->mac[0] = 0x02;
+	port->mac[5] = ++loop->nports;
+	port->mtu = mtu ? mtu : ETH_DATA_LEN;
+	INIT_LIST_HEAD(&port->captured);
+	INIT_LIST_HEAD(&port->qhash);
+	init_waitqueue_head(&port->capq);
+	spin_unlock_bh(&loop->lock);
+	return port;
+}
+
+/**
+ * irdma_wire_loop_add_addr() - give a port an IP address
+ * @port: the port
+ * @ip: the address (IPv4-mapped for IPv4)
+ *
+ * Return: 0, or -ENOSPC.
+ */
+int irdma_wire_loop_add_addr(struct irdma_wire_loop_port *port,
+			     const struct in6_addr *ip)
+{
+	int ret = -ENOSPC;
+
+	spin_lock_bh(&port->loop->lock);
+	if (port->naddrs < IRDMA_WIRE_LOOP_ADDRS) {
+		port->addrs[port->naddrs++] = *ip;
+		ret = 0;
+	}
+	spin_unlock_bh(&port->loop->lock);
+	return ret;
+}
+
+/**
+ * irdma_wire_loop_attach_core() - run a cm_core on a port
+ * @port: the port
+ * @cfg: the core's tunables, or NULL
+ *
+ * Return: the core, or an ERR_PTR().
+ */
+struct irdma_cm_core *
+irdma_wire_loop_attach_core(struct irdma_wire_loop_port *port,
+			    const struct irdma_cm_config *cfg)
+{
+	struct irdma_cm_core *core;
+
+	core = irdma_setup_cm_core(&irdma_wire_loop_ops, port, cfg);
+	if (IS_ERR(core))
+		return core;
+	mutex_lock(&port->loop->deliver_lock);
+	port->core = core;
+	mutex_unlock(&port->loop->deliver_lock);
+	return core;
+}
+
+/**
+ * irdma_wire_loop_detach_core() - stop and free a port's cm_core
+ * @port: the port
+ *
+ * Frames still on their way to the port are dropped.
+ *
+ * Context: Process context; sleeps.
+ */
+void irdma_wire_loop_detach_core(struct irdma_wire_loop_port *port)
+{
+	struct irdma_cm_core *core;
+
+	mutex_lock(&port->loop->deliver_lock);
+	core = port->core;
+	port->core = NULL;
+	mutex_unlock(&port->loop->deliver_lock);
+	irdma_cleanup_cm_core(core);
+}
+
+/**
+ * irdma_wire_loop_set_faults() - what happens to frames a port sends
+ * @port: the port
+ * @faults: the fault rates (copied)
+ */
+void irdma_wire_loop_set_faults(struct irdma_wire_loop_port *port,
+				const struct irdma_wire_faults *faults)
+{
+	spin_lock_bh(&port->loop->lock);
+	port->faults = *faults;
+	spin_unlock_bh(&port->loop->lock);
+}
+
+/**
+ * irdma_wire_loop_set_resolve_delay() - make resolution take a while
+ * @port: the port whose core resolves
+ * @eagain_calls: how many resolve calls answer -EAGAIN first
+ */
+void irdma_wire_loop_set_resolve_delay(struct irdma_wire_loop_port *port,
+				       u32 eagain_calls)
+{
+	spin_lock_bh(&port->loop->lock);
+	port->resolve_eagain = eagain_calls;
+	spin_unlock_bh(&port->loop->lock);
+}
+
+/**
+ * irdma_wire_loop_capture() - keep frames reaching a port without a core
+ * @port: the port
+ * @on: start or stop capturing
+ */
+void irdma_wire_loop_capture(struct irdma_wire_loop_port *port, bool on)
+{
+	spin_lock_bh(&port->loop->lock);
+	port->capture = on;
+	spin_unlock_bh(&port->loop->lock);
+}
+
+static struct irdma_wire_loop_frame *
+loop_pop_captured(struct irdma_wire_loop_port *port)
+{
+	struct irdma_wire_loop_frame *f;
+
+	spin_lock_bh(&port->loop->lock);
+	f = list_first_entry_or_null(&port->captured,
+				     struct irdma_wire_loop_frame, list);
+	if (f) {
+		list_del(&f->list);
+		port->ncaptured--;
+	}
+	spin_unlock_bh(&port->loop->lock);
+	return f;
+}
+
+/**
+ * irdma_wire_loop_take() - the next frame a capturing port received
+ * @port: the port
+ * @buf: where to copy it
+ * @size: room at @buf
+ * @timeout: jiffies to wait for one
+ *
+ * Context: Process context; sleeps.
+ * Return: the frame's length (copied up to @size), or -ETIMEDOUT.
+ */
+int irdma_wire_loop_take(struct irdma_wire_loop_port *port, u8 *buf,
+			 u32 size, unsigned long timeout)
+{
+	struct irdma_wire_loop_frame *f = NULL;
+	int len;
+
+	wait_event_timeout(port->capq, (f = loop_pop_captured(port)), timeout);
+	if (!f)
+		return -ETIMEDOUT;
+	len = f->len;
+	memcpy(buf, f->data, min(size, f->len));
+	kfree(f);
+	return len;
+}
+
+/**
+ * irdma_wire_loop_mac() - a port's MAC address
+ * @port: the port
+ * @mac: filled in
+ */
+void irdma_wire_loop_mac(struct irdma_wire_loop_port *port, u8 *mac)
+{
+	ether_addr_copy(mac, port->mac);
+}
+
+/**
+ * irdma_wire_loop_quiesce() - wait until no frame is in flight
+ * @loop: the wire
+ *
+ * Context: Process context; sleeps.
+ */
+void irdma_wire_loop_quiesce(struct irdma_wire_loop *loop)
+{
+	wait_event(loop->idle, !atomic_read(&loop->inflight));
+}
+
+/**
+ * irdma_wire_loop_stats() - read the wire's counters
+ * @loop: the wire
+ * @stats: filled in
+ */
+void irdma_wire_loop_stats(struct irdma_wire_loop *loop,
+			   struct irdma_wire_loop_stats *stats)
+{
+	spin_lock_bh(&loop->lock);
+	*stats = loop->stats;
+	spin_unlock_bh(&loop->lock);
+}
+
+/**
+ * irdma_wire_loop_qhash_count() - steering entries a port's core holds
+ * @port: the port
+ *
+ * Return: entries added and not yet deleted.
+ */
+u32 irdma_wire_loop_qhash_count(struct irdma_wire_loop_port *port)
+{
+	u32 n;
+
+	spin_lock_bh(&port->loop->lock);
+	n = port->nqhash;
+	spin_unlock_bh(&port->loop->lock);
+	return n;
+}
+
+/**
+ * irdma_wire_loop_destroy() - take the wire down
+ * @loop: the wire, or NULL
+ *
+ * Stops and frees every core still attached, drops what is in flight and
+ * frees everything.
+ *
+ * Context: Process context; sleeps.
+ */
+void irdma_wire_loop_destroy(struct irdma_wire_loop *loop)
+{
+	struct irdma_wire_loop_frame *f;
+	struct irdma_wire_loop_qh *e, *tmp;
+	int i;
+
+	if (!loop)
+		return;
+	for (i = 0; i < loop->nports; i++)
+		if (loop->ports[i].core)
+			irdma_wire_loop_detach_core(&loop->ports[i]);
+	mutex_lock(&loop->deliver_lock);
+	loop->dead = true;
+	mutex_unlock(&loop->deliver_lock);
+	irdma_wire_loop_quiesce(loop);
+	destroy_workqueue(loop->wq);
+	for (i = 0; i < loop->nports; i++) {
+		struct irdma_wire_loop_port *port = &loop->ports[i];
+
+		while ((f = loop_pop_captured(port)))
+			kfree(f);
+		list_for_each_entry_safe(e, tmp, &port->qhash, list)
+			kfree(e);
+	}
+	kfree(loop);
+}
