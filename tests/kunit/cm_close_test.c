@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit: closing (RFC 9293 3.6): graceful close from either side,
+ * simultaneous close, TIME-WAIT, FIN with data; every connection ends
+ * with exactly one terminal event and nothing is left behind.
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include "tests/kunit/cm_test_util.h"
+
+#define LPORT	4100
+#define RPORT	33000
+
+/* Long retransmission timers, a short TIME-WAIT. */
+static const struct irdma_cm_config close_cfg = {
+	.rto_min_ms = 600000,
+	.rto_max_ms = 600000,
+	.time_wait_ms = 30,
+	.fin_wait2_ms = 600000,
+	.mpa_timeout_ms = 600000,
+};
+
+static void connect_pair(struct kunit *test, struct cm_fix *fix,
+			 struct cm_rec **a, struct cm_rec **p)
+{
+	struct madcm_cm_connect_attr attr;
+
+	cm_listen(test, fix, 1, NULL, LPORT, MADCM_CM_NO_VLAN, 2);
+	cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], LPORT,
+			MADCM_CM_NO_VLAN, 2, &fix->side[0]);
+	*a = cm_connect(test, fix, 0, &attr);
+	KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[0], 2));
+	KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[1], 2));
+	*p = &fix->side[1].recs[0];
+}
+
+static void cm_close_from_passive(struct kunit *test)
+{
+	static const enum madcm_cm_event_type want_a[] = {
+		MADCM_CM_EVENT_CONNECT_REPLY, MADCM_CM_EVENT_ESTABLISHED,
+		MADCM_CM_EVENT_DISCONNECT, MADCM_CM_EVENT_CLOSE,
+	};
+	static const enum madcm_cm_event_type want_p[] = {
+		MADCM_CM_EVENT_CONNECT_REQUEST, MADCM_CM_EVENT_ESTABLISHED,
+		MADCM_CM_EVENT_CLOSE,
+	};
+	struct cm_fix *fix;
+	struct cm_rec *a, *p;
+
+	fix = cm_fix_create(test, 2, false, &cm_test_fast_cfg, 2);
+	connect_pair(test, fix, &a, &p);
+	KUNIT_EXPECT_EQ(test, madcm_cm_close(p->conn), 0);
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[1], 1));
+	cm_expect_events(test, a, want_a, ARRAY_SIZE(want_a));
+	cm_expect_events(test, p, want_p, ARRAY_SIZE(want_p));
+	/* The side that closed first waits in TIME-WAIT, the other not. */
+	KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_TIME_WAIT), 0);
+	cm_expect_drained(test, fix->core[0]);
+	cm_expect_drained(test, fix->core[1]);
+}
+
+/* Both close at once; each gets exactly one CLOSE. */
+static void cm_close_both_at_once(struct kunit *test)
+{
+	struct irdma_wire_faults slow = { .delay_ms = 5 };
+	struct cm_fix *fix;
+	struct cm_rec *a, *p;
+
+	fix = cm_fix_create(test, 2, false, &cm_test_fast_cfg, 2);
+	connect_pair(test, fix, &a, &p);
+	irdma_wire_loop_set_faults(fix->port[0], &slow);
+	irdma_wire_loop_set_faults(fix->port[1], &slow);
+	KUNIT_EXPECT_EQ(test, madcm_cm_close(a->conn), 0);
+	KUNIT_EXPECT_EQ(test, madcm_cm_close(p->conn), 0);
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[1], 1));
+	KUNIT_EXPECT_EQ(test, a->ev[a->nev - 1], MADCM_CM_EVENT_CLOSE);
+	KUNIT_EXPECT_EQ(test, p->ev[p->nev - 1], MADCM_CM_EVENT_CLOSE);
+	KUNIT_EXPECT_EQ(test, a->terminal, 1);
+	KUNIT_EXPECT_EQ(test, p->terminal, 1);
+	cm_expect_drained(test, fix->core[0]);
+	cm_expect_drained(test, fix->core[1]);
+}
+
+/*
+ * RFC 9293 figure 13: both FINs cross. FIN-WAIT-1 + FIN -> CLOSING,
+ * CLOSING + ACK of our FIN -> TIME-WAIT.
+ */
+static void cm_close_simultaneous(struct kunit *test)
+{
+	static const enum madcm_cm_event_type want[] = {
+		MADCM_CM_EVENT_CONNECT_REQUEST, MADCM_CM_EVENT_ESTABLISHED,
+		MADCM_CM_EVENT_CLOSE,
+	};
+	struct cm_fix *fix;
+	struct irdma_cm_seg seg;
+	struct cm_raw raw;
+	struct cm_rec *p;
+	u32 fin;
+
+	fix = cm_fix_create(test, 1, true, &close_cfg, 2);
+	cm_listen(test, fix, 0, NULL, LPORT, MADCM_CM_NO_VLAN, 1);
+	cm_raw_established(test, fix, &raw, RPORT, LPORT);
+	p = &fix->side[0].recs[0];
+	KUNIT_ASSERT_EQ(test, madcm_cm_close(p->conn), 0);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
+	KUNIT_ASSERT_TRUE(test, seg.flags & IRDMA_TCP_FIN);
+	fin = seg.seq;
+	KUNIT_EXPECT_EQ(test, fin, raw.rcv_nxt);
+	/* Our FIN, crossing theirs: it does not acknowledge theirs. */
+	cm_raw_send(test, &raw, IRDMA_TCP_FIN | IRDMA_TCP_ACK, raw.snd_nxt,
+		    fin, NULL, 0, false);
+	raw.snd_nxt++;
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
+	KUNIT_EXPECT_EQ(test, seg.flags, IRDMA_TCP_ACK);
+	KUNIT_EXPECT_EQ(test, seg.ack, raw.snd_nxt);
+	KUNIT_EXPECT_EQ(test, fix->side[0].terminals, 0);
+	/* Now the ACK of its FIN. */
+	cm_raw_send(test, &raw, IRDMA_TCP_ACK, raw.snd_nxt, fin + 1, NULL, 0,
+		    false);
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
+	cm_expect_events(test, p, want, ARRAY_SIZE(want));
+	cm_expect_drained(test, fix->core[0]);
+}
+
+/*
+ * TIME-WAIT (RFC 9293 3.10.7.4): a retransmitted FIN is acknowledged
+ * again while it lasts; once it is over the 4-tuple is unknown and the
+ * same FIN gets a RST.
+ */
+static void cm_close_time_wait(struct kunit *test)
+{
+	struct cm_fix *fix;
+	struct irdma_cm_seg seg;
+	struct cm_raw raw;
+	struct cm_rec *p;
+	int i;
+	u32 fin;
+
+	fix = cm_fix_create(test, 1, true, &close_cfg, 2);
+	cm_listen(test, fix, 0, NULL, LPORT, MADCM_CM_NO_VLAN, 1);
+	cm_raw_established(test, fix, &raw, RPORT, LPORT);
+	p = &fix->side[0].recs[0];
+	KUNIT_ASSERT_EQ(test, madcm_cm_close(p->conn), 0);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
+	fin = seg.seq;
+	/* ACK its FIN: FIN-WAIT-2. */
+	cm_raw_send(test, &raw, IRDMA_TCP_ACK, raw.snd_nxt, fin + 1, NULL, 0,
+		    false);
+	KUNIT_EXPECT_TRUE(test, cm_raw_none(&raw));
+	/* Our FIN: TIME-WAIT, and the CLOSE event. */
+	cm_raw_send(test, &raw, IRDMA_TCP_FIN | IRDMA_TCP_ACK, raw.snd_nxt,
+		    fin + 1, NULL, 0, false);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
+	KUNIT_EXPECT_EQ(test, seg.flags, IRDMA_TCP_ACK);
+	KUNIT_EXPECT_EQ(test, seg.ack, raw.snd_nxt + 1);
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
+	KUNIT_EXPECT_EQ(test, p->ev[p->nev - 1], MADCM_CM_EVENT_CLOSE);
+	/* Wait for TIME-WAIT to end (30 ms here); no clock is asserted. */
+	for (i = 0; i < 500 &&
+	     !cm_cnt(fix->core[0], IRDMA_CM_CNT_TIME_WAIT); i++)
+		msleep(20);
+	KUNIT_ASSERT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_TIME_WAIT), 1);
+	cm_raw_send(test, &raw, IRDMA_TCP_FIN | IRDMA_TCP_ACK, raw.snd_nxt,
+		    fin + 1, NULL, 0, false);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
+	KUNIT_EXPECT_EQ(test, seg.flags, IRDMA_TCP_RST);
+	KUNIT_EXPECT_EQ(test, seg.seq, fin + 1);
+	cm_expect_drained(test, fix->core[0]);
+}
+
+/* A retransmitted FIN during TIME-WAIT is acknowledged again. */
+static void cm_close_time_wait_reacks(struct kunit *test)
+{
+	const struct irdma_cm_config cfg = {
+		.rto_min_ms = 600000, .rto_max_ms = 600000,
+		.time_wait_ms = 600000, .fin_wait2_ms = 600000,
+		.mpa_timeout_ms = 600000,
+	};
+	struct cm_fix *fix;
+	struct irdma_cm_seg seg;
+	struct cm_raw raw;
+	struct cm_rec *p;
+	u32 fin;
+
+	fix = cm_fix_create(test, 1, true, &cfg, 2);
+	cm_listen(test, fix, 0, NULL, LPORT, MADCM_CM_NO_VLAN, 1);
+	cm_raw_established(test, fix, &raw, RPORT, LPORT);
+	p = &fix->side[0].recs[0];
+	KUNIT_ASSERT_EQ(test, madcm_cm_close(p->conn), 0);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
+	fin = seg.seq;
+	cm_raw_send(test, &raw, IRDMA_TCP_FIN | IRDMA_TCP_ACK, raw.snd_nxt,
+		    fin + 1, NULL, 0, false);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
+	KUNIT_EXPECT_EQ(test, seg.ack, raw.snd_nxt + 1);
+	/* The same FIN again: an ACK, not a RST. */
+	cm_raw_send(test, &raw, IRDMA_TCP_FIN | IRDMA_TCP_ACK, raw.snd_nxt,
+		    fin + 1, NULL, 0, false);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
+	KUNIT_EXPECT_EQ(test, seg.flags, IRDMA_TCP_ACK);
+	KUNIT_EXPECT_EQ(test, seg.ack, raw.snd_nxt + 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&fix->core[0]->live_nodes), 1);
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
+	cm_expect_drained(test, fix->core[0]);
+}
+
+/*
+ * FIN with data after the MPA exchange: the data (the QP's) and the FIN
+ * are both acknowledged; DISCONNECT, our FIN, then CLOSE on its ACK.
+ */
+static void cm_close_fin_with_data(struct kunit *test)
+{
+	static const enum madcm_cm_event_type want[] = {
+		MADCM_CM_EVENT_CONNECT_REQUEST, MADCM_CM_EVENT_ESTABLISHED,
+		MADCM_CM_EVENT_DISCONNECT, MADCM_CM_EVENT_CLOSE,
+	};
+	static const u8 fpdu[10] = { 0, 6, 1, 2, 3, 4, 5, 6 };
+	struct cm_fix *fix;
+	struct irdma_cm_seg seg;
+	struct cm_raw raw;
+	struct cm_rec *p;
+	u32 fin;
+
+	fix = cm_fix_create(test, 1, true, &close_cfg, 2);
+	cm_listen(test, fix, 0, NULL, LPORT, MADCM_CM_NO_VLAN, 1);
+	cm_raw_established(test, fix, &raw, RPORT, LPORT);
+	p = &fix->side[0].recs[0];
+	cm_raw_send(test, &raw, IRDMA_TCP_FIN | IRDMA_TCP_ACK | IRDMA_TCP_PSH,
+		    raw.snd_nxt, raw.rcv_nxt, fpdu, sizeof(fpdu), false);
+	raw.snd_nxt += sizeof(fpdu) + 1;
+	/* Its FIN acknowledges the data and our FIN; nothing else comes. */
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
+	KUNIT_EXPECT_EQ(test, seg.flags, IRDMA_TCP_FIN | IRDMA_TCP_ACK);
+	KUNIT_EXPECT_EQ(test, seg.ack, raw.snd_nxt);
+	fin = seg.seq;
+	KUNIT_EXPECT_TRUE(test, cm_raw_none(&raw));
+	KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_ULP_BYTES),
+			sizeof(fpdu));
+	cm_raw_send(test, &raw, IRDMA_TCP_ACK, raw.snd_nxt, fin + 1, NULL, 0,
+		    false);
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
+	cm_expect_events(test, p, want, ARRAY_SIZE(want));
+	cm_expect_drained(test, fix->core[0]);
+}
+
+static struct kunit_case cm_close_cases[] = {
+	KUNIT_CASE(cm_close_from_passive),
+	KUNIT_CASE(cm_close_both_at_once),
+	KUNIT_CASE(cm_close_simultaneous),
+	KUNIT_CASE(cm_close_time_wait),
+	KUNIT_CASE(cm_close_time_wait_reacks),
+	KUNIT_CASE(cm_close_fin_with_data),
+	{}
+};
+
+static struct kunit_suite cm_close_suite = {
+	.name = "madcm_cm_close",
+	.test_cases = cm_close_cases,
+};
+
+kunit_test_suite(cm_close_suite);

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit: many connections at once, connections over a lossy wire (drop,
+ * duplication, reordering, delay, corruption, deterministic from a
+ * seed), and cores torn down with connections open: every connection
+ * ends with exactly one terminal event and nothing is left allocated.
+ */
+#include <kunit/test.h>
+#include "tests/kunit/cm_test_util.h"
+
+#define LPORT	4300
+
+/* Open @n connections from core 0 to core 1 and wait for ESTABLISHED. */
+static void open_many(struct kunit *test, struct cm_fix *fix, int n,
+		      bool ipv6)
+{
+	struct madcm_cm_connect_attr attr;
+	int i;
+
+	cm_listen(test, fix, 1, NULL, LPORT, MADCM_CM_NO_VLAN, 2);
+	for (i = 0; i < n; i++) {
+		cm_connect_attr(&attr, ipv6 && (i & 1) ? &fix->v6[0] :
+							 &fix->v4[0],
+				ipv6 && (i & 1) ? &fix->v6[1] : &fix->v4[1],
+				LPORT, MADCM_CM_NO_VLAN, 1 + (i & 1),
+				&fix->side[0]);
+		attr.loc.port = 10000 + i;
+		attr.private_data = &i;
+		attr.private_data_len = sizeof(i);
+		cm_connect(test, fix, 0, &attr);
+	}
+	KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[0], 2 * n));
+	KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[1], 2 * n));
+}
+
+/* Every connection of both sides: established, then exactly one CLOSE. */
+static void expect_all_closed(struct kunit *test, struct cm_fix *fix, int n)
+{
+	int s, i;
+
+	for (s = 0; s < 2; s++) {
+		KUNIT_EXPECT_EQ(test, fix->side[s].nrecs, n);
+		for (i = 0; i < fix->side[s].nrecs; i++) {
+			const struct cm_rec *r = &fix->side[s].recs[i];
+
+			KUNIT_EXPECT_TRUE(test, r->has_ctx);
+			KUNIT_EXPECT_EQ(test, r->terminal, 1);
+			KUNIT_EXPECT_EQ(test, r->after_terminal, 0);
+			KUNIT_EXPECT_EQ(test, r->ev[min(r->nev, CM_TEST_MAX_EV) - 1],
+					MADCM_CM_EVENT_CLOSE);
+		}
+	}
+}
+
+/* Core 1's end of a connection of core 0. */
+static struct irdma_cm_node *peer_of(struct cm_fix *fix,
+				     const struct cm_rec *a)
+{
+	int i;
+
+	for (i = 0; i < fix->side[1].nrecs; i++)
+		if (fix->side[1].recs[i].ctx.rem.port == a->ctx.loc.port)
+			return fix->side[1].recs[i].conn;
+	return NULL;
+}
+
+/* Timers long enough that a slow (emulated) machine does not retransmit. */
+static const struct irdma_cm_config many_cfg = {
+	.rto_min_ms = 1000,
+	.rto_max_ms = 4000,
+	.max_retrans = 8,
+	.time_wait_ms = 50,
+	.fin_wait2_ms = 20000,
+	.mpa_timeout_ms = 20000,
+};
+
+/* 200 connections at once, closed from alternating sides. */
+static void cm_stress_many(struct kunit *test)
+{
+	const int n = 200;
+	struct cm_fix *fix = cm_fix_create(test, 2, false, &many_cfg, n);
+	int i;
+
+	fix->backlog = n;
+	open_many(test, fix, n, true);
+	KUNIT_EXPECT_EQ(test, atomic_read(&fix->core[0]->live_nodes), n);
+	for (i = 0; i < n; i++)
+		madcm_cm_close(i & 1 ? peer_of(fix, &fix->side[0].recs[i]) :
+				       fix->side[0].recs[i].conn);
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], n));
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[1], n));
+	expect_all_closed(test, fix, n);
+	cm_expect_drained(test, fix->core[0]);
+	cm_expect_drained(test, fix->core[1]);
+	KUNIT_EXPECT_EQ(test, irdma_wire_loop_qhash_count(fix->port[0]), 0);
+	KUNIT_EXPECT_EQ(test, irdma_wire_loop_qhash_count(fix->port[1]), 0);
+}
+
+struct lossy_case {
+	const char *name;
+	struct irdma_wire_faults f;
+};
+
+static const struct lossy_case lossy_cases[] = {
+	{ "drop 5% dup 2% reorder 10%",
+	  { .drop_pct = 5, .dup_pct = 2, .reorder_pct = 10, .delay_ms = 2,
+	    .reorder_ms = 8 } },
+	{ "drop 10%", { .drop_pct = 10 } },
+	{ "dup 20% reorder 30%",
+	  { .dup_pct = 20, .reorder_pct = 30, .delay_ms = 3, .reorder_ms = 6 } },
+	{ "corrupt 5% drop 3%", { .corrupt_pct = 5, .drop_pct = 3 } },
+};
+
+static void lossy_desc(const struct lossy_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(lossy, lossy_cases, lossy_desc);
+
+/* A TIME-WAIT longer than the backoff, so late FINs find it. */
+static const struct irdma_cm_config lossy_cfg = {
+	.rto_min_ms = 50,
+	.rto_max_ms = 400,
+	.max_retrans = 15,
+	.time_wait_ms = 2000,
+	.fin_wait2_ms = 20000,
+	.mpa_timeout_ms = 20000,
+};
+
+/* Under faults every connection still opens and closes gracefully. */
+static void cm_stress_lossy(struct kunit *test)
+{
+	const struct lossy_case *c = test->param_value;
+	const int n = 40;
+	struct cm_fix *fix = cm_fix_create(test, 2, false, &lossy_cfg, n);
+	struct irdma_wire_loop_stats st;
+	u64 retrans, refused = 0;
+	int i;
+
+	irdma_wire_loop_set_faults(fix->port[0], &c->f);
+	irdma_wire_loop_set_faults(fix->port[1], &c->f);
+	open_many(test, fix, n, false);
+	for (i = 0; i < n; i++)
+		madcm_cm_close(fix->side[0].recs[i].conn);
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], n));
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[1], n));
+	expect_all_closed(test, fix, n);
+	irdma_wire_loop_quiesce(fix->loop);
+	irdma_wire_loop_stats(fix->loop, &st);
+	retrans = cm_cnt(fix->core[0], IRDMA_CM_CNT_RETRANS) +
+		  cm_cnt(fix->core[1], IRDMA_CM_CNT_RETRANS);
+	kunit_info(test, "sent %llu dropped %llu dup %llu reordered %llu corrupted %llu retrans %llu\n",
+		   st.sent, st.dropped, st.duplicated, st.reordered,
+		   st.corrupted, retrans);
+	if (st.dropped || st.corrupted)
+		KUNIT_EXPECT_GT(test, retrans, 0);
+	for (i = IRDMA_SEG_OK + 1; i < IRDMA_SEG_ERR_MAX; i++)
+		refused += atomic64_read(&fix->core[0]->seg_stats.drops[i]) +
+			   atomic64_read(&fix->core[1]->seg_stats.drops[i]);
+	/* A flipped byte is always caught (checksums, or worse). */
+	KUNIT_EXPECT_EQ(test, refused, st.corrupted);
+	cm_expect_drained(test, fix->core[0]);
+	cm_expect_drained(test, fix->core[1]);
+}
+
+/*
+ * Cores stopped with connections in every stage: established, waiting
+ * for the consumer, in the handshake. Each connection the consumers hold
+ * gets exactly one terminal event; nothing is left on either core.
+ */
+static void cm_stress_teardown_open(struct kunit *test)
+{
+	const int n = 24;
+	struct cm_fix *fix = cm_fix_create(test, 2, false, &many_cfg,
+					   2 * n);
+	const struct irdma_wire_faults lose_all = { .drop_pct = 100 };
+	struct madcm_cm_connect_attr attr;
+	int i, s;
+
+	open_many(test, fix, n, true);
+	/* More, that the passive side holds without answering. */
+	fix->side[1].policy = CM_TEST_HOLD;
+	for (i = 0; i < n / 2; i++) {
+		cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], LPORT,
+				MADCM_CM_NO_VLAN, 2, &fix->side[0]);
+		cm_connect(test, fix, 0, &attr);
+	}
+	KUNIT_ASSERT_TRUE(test, cm_wait_nrecs(&fix->side[1], n + n / 2));
+	/* And some still in the handshake: their SYNs are lost. */
+	irdma_wire_loop_set_faults(fix->port[0], &lose_all);
+	for (i = 0; i < n / 2; i++) {
+		cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], LPORT,
+				MADCM_CM_NO_VLAN, 2, &fix->side[0]);
+		cm_connect(test, fix, 0, &attr);
+	}
+	cm_expect_drained(test, fix->core[1]);
+	cm_expect_drained(test, fix->core[0]);
+	for (s = 0; s < 2; s++) {
+		for (i = 0; i < fix->side[s].nrecs; i++) {
+			KUNIT_EXPECT_EQ(test, fix->side[s].recs[i].terminal, 1);
+			KUNIT_EXPECT_EQ(test, fix->side[s].recs[i].after_terminal,
+					0);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, fix->side[0].nrecs, 2 * n);
+	KUNIT_EXPECT_EQ(test, irdma_wire_loop_qhash_count(fix->port[0]), 0);
+	KUNIT_EXPECT_EQ(test, irdma_wire_loop_qhash_count(fix->port[1]), 0);
+}
+
+static struct kunit_case cm_stress_cases[] = {
+	KUNIT_CASE(cm_stress_many),
+	KUNIT_CASE_PARAM(cm_stress_lossy, lossy_gen_params),
+	KUNIT_CASE(cm_stress_teardown_open),
+	{}
+};
+
+static struct kunit_suite cm_stress_suite = {
+	.name = "madcm_cm_stress",
+	.test_cases = cm_stress_cases,
+};
+
+kunit_test_suite(cm_stress_suite);
