@@ -345,7 +345,7 @@ EXPORT_SYMBOL_GPL(madcm_register_mad_agent);
 
 /**
  * madcm_unregister_mad_agent() - unregister an agent
- * @mad_agent: the agent
+ * @mad_agent: the agent; NULL or an ERR_PTR() is ignored
  *
  * The madcm twin of ib_unregister_mad_agent(). The agent stops receiving
  * MADs; every send it posted that is not done yet is cancelled and comes
@@ -359,9 +359,13 @@ EXPORT_SYMBOL_GPL(madcm_register_mad_agent);
  */
 void madcm_unregister_mad_agent(struct ib_mad_agent *mad_agent)
 {
-	struct madcm_agent *ag = to_madcm_agent(mad_agent);
-	struct madcm_port *port = ag->port;
+	struct madcm_agent *ag;
+	struct madcm_port *port;
 
+	if (IS_ERR_OR_NULL(mad_agent))
+		return;
+	ag = to_madcm_agent(mad_agent);
+	port = ag->port;
 	spin_lock_bh(&ag->lock);
 	ag->dying = true;
 	spin_unlock_bh(&ag->lock);

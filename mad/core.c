@@ -6,6 +6,9 @@
 #include "mad_priv.h"
 #include "madcm.h"
 
+#define CREATE_TRACE_POINTS
+#include "madcm_trace.h"
+
 struct workqueue_struct *madcm_mad_wq;
 
 int madcm_mad_init(void)

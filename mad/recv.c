@@ -16,6 +16,7 @@
 
 #include "fault.h"
 #include "mad_priv.h"
+#include "madcm_trace.h"
 
 static bool madcm_is_smp_class(u8 mgmt_class)
 {
@@ -264,18 +265,27 @@ static void madcm_recv_request(struct madcm_port *port, struct madcm_recv *rv,
 	ag = madcm_agent_find_request(port, hdr);
 	if (!ag) {
 		if (hdr->method == IB_MGMT_METHOD_GET ||
-		    hdr->method == IB_MGMT_METHOD_SET)
+		    hdr->method == IB_MGMT_METHOD_SET) {
+			trace_madcm_mad_recv(port->name, hdr, U32_MAX,
+					     MADCM_CNT_TX_UNSUPPORTED);
 			madcm_recv_reply_unsupported(port, rv, qpn);
-		else
+		} else {
+			trace_madcm_mad_recv(port->name, hdr, U32_MAX,
+					     MADCM_CNT_RX_NO_AGENT);
 			madcm_port_count(port, MADCM_CNT_RX_NO_AGENT);
+		}
 		madcm_recv_free(rv);
 		return;
 	}
 	if (madcm_recv_is_rmpp(ag, rv)) {
 		/* Kernel RMPP transfers are not supported yet. */
+		trace_madcm_mad_recv(port->name, hdr, ag->agent.hi_tid,
+				     MADCM_CNT_RX_RMPP);
 		madcm_port_count(port, MADCM_CNT_RX_RMPP);
 		madcm_recv_free(rv);
 	} else {
+		trace_madcm_mad_recv(port->name, hdr, ag->agent.hi_tid,
+				     MADCM_CNT_RX_DISPATCHED);
 		madcm_port_count(port, MADCM_CNT_RX_DISPATCHED);
 		ag->agent.recv_handler(&ag->agent, NULL, &rv->recv_wc);
 	}

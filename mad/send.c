@@ -29,6 +29,7 @@
 
 #include "fault.h"
 #include "mad_priv.h"
+#include "madcm_trace.h"
 
 static const struct rhashtable_params madcm_tid_params = {
 	.key_len = sizeof(struct madcm_tid_key),
@@ -234,6 +235,8 @@ static int madcm_post_one(struct madcm_send *ms)
 		ms->solicited = true;
 		ag->sol_count++;
 	}
+	trace_madcm_mad_post(ag->port->name, sb->mad, ag->agent.hi_tid,
+			     ms->timeout_ms);
 out:
 	spin_unlock_bh(&ag->lock);
 	return ret;
@@ -259,10 +262,11 @@ out:
  *
  * Context: Process or softirq context; must not be called with hard
  * interrupts disabled.
- * Return: 0 when every buffer was posted. -EINVAL for a buffer without an
- * address handle or with one of another port, for a negative timeout or
- * retry count, for a response expected by an agent without recv handler,
- * for an agent without send handler, or for a buffer already posted;
+ * Return: 0 when every buffer was posted. -EINVAL for no buffer, for a
+ * buffer without an address handle or with one of another port, for a
+ * negative timeout or retry count, for a response expected by an agent
+ * without recv handler, for an agent without send handler, or for a
+ * buffer already posted;
  * -EEXIST when a send to the same address with the same TID and class is
  * already waiting for its response; -EOPNOTSUPP for an RMPP transfer;
  * -ENODEV when the agent is being unregistered; or the transport's error.
@@ -273,6 +277,8 @@ int madcm_post_send_mad(struct ib_mad_send_buf *send_buf,
 	struct ib_mad_send_buf *next;
 	int ret = 0;
 
+	if (!send_buf)
+		return -EINVAL;
 	for (; send_buf; send_buf = next) {
 		next = send_buf->next;
 		ret = madcm_post_one(to_madcm_send(send_buf));
@@ -305,6 +311,8 @@ void madcm_send_finish_list(struct list_head *done)
 			madcm_port_count(ag->port,
 					 ms->status == IB_WC_RESP_TIMEOUT_ERR ?
 					 MADCM_CNT_TIMEOUT : MADCM_CNT_TX_ERR);
+		trace_madcm_mad_send_done(ag->port->name, ms->send_buf.mad,
+					  ag->agent.hi_tid, ms->status);
 		ag->agent.send_handler(&ag->agent, &wc);
 		madcm_agent_put(ag);
 	}
@@ -365,6 +373,8 @@ void madcm_port_send_complete(struct madcm_port *port,
 void madcm_send_timed_out(struct madcm_agent *ag, struct madcm_send *ms,
 			  struct list_head *done)
 {
+	trace_madcm_mad_timeout(ag->port->name, ms->send_buf.mad,
+				ag->agent.hi_tid, ms->retries_left);
 	if (ms->retries_left > 0) {
 		ms->retries_left--;
 		ms->send_buf.retries++;
@@ -471,10 +481,10 @@ EXPORT_SYMBOL_GPL(madcm_modify_mad);
  * @send_buf: the posted send buffer
  *
  * The madcm twin of ib_cancel_mad(). The send comes back through the
- * agent's send handler with IB_WC_WR_FLUSH_ERR: at once when it was
- * waiting for its response, when the transport gives it back when the
- * transport still holds it. A send that is already done or already has
- * its response is left alone.
+ * agent's send handler with IB_WC_WR_FLUSH_ERR: at once if it was queued
+ * or waiting for its response; if the transport still holds it, as soon
+ * as the transport gives it back. A send that is already done or already
+ * has its response is left alone.
  *
  * Context: Process or softirq context.
  */
@@ -511,9 +521,15 @@ void madcm_send_match_response(struct madcm_agent *ag, struct madcm_recv *rv)
 	spin_unlock_bh(&ag->lock);
 
 	if (!ms) {
+		trace_madcm_mad_recv(ag->port->name,
+				     &rv->recv_wc.recv_buf.mad->mad_hdr,
+				     ag->agent.hi_tid,
+				     MADCM_CNT_RX_UNMATCHED_RESP);
 		madcm_recv_unmatched_response(ag, rv);
 		return;
 	}
+	trace_madcm_mad_recv(ag->port->name, &rv->recv_wc.recv_buf.mad->mad_hdr,
+			     ag->agent.hi_tid, MADCM_CNT_RX_DISPATCHED);
 	madcm_port_count(ag->port, MADCM_CNT_RX_DISPATCHED);
 	/* The response goes to the recv handler before the send handler. */
 	ag->agent.recv_handler(&ag->agent, &ms->send_buf, &rv->recv_wc);

@@ -317,6 +317,7 @@ static void post_rejects_bad_arguments(struct kunit *test)
 						false);
 	struct ib_mad_send_buf *sb;
 
+	KUNIT_EXPECT_EQ(test, madcm_post_send_mad(NULL, NULL), -EINVAL);
 	sb = mt_get_mad(test, ma->agent, NULL, 1, 0, 0);
 	KUNIT_EXPECT_EQ(test, madcm_post_send_mad(sb, NULL), -EINVAL);
 	sb->ah = mt_ah(test, other, LID_B);

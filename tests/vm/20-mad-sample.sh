@@ -6,7 +6,15 @@
 
 load_modules ib_core
 check "modprobe madcm" modprobe madcm
+tr=/sys/kernel/debug/tracing
+check "madcm_mad tracepoints exist" [ -d $tr/events/madcm_mad ]
+echo 1 >$tr/events/madcm_mad/enable
 check "modprobe madcm_sample_vendor" modprobe madcm_sample_vendor
+echo 0 >$tr/events/madcm_mad/enable
+grep madcm_mad $tr/trace
+for ev in madcm_mad_post madcm_mad_recv madcm_mad_send_done; do
+	check "trace shows $ev" grep -q "$ev:" $tr/trace
+done
 dmesg | grep madcm_sample_vendor
 check "the Get went out" sh -c 'dmesg | grep -q "madcm_sample_vendor: Get sent"'
 check "the GetResp came back" sh -c 'dmesg | grep -q "madcm_sample_vendor: GetResp from LID 2.*status 0x0000.*hello from the madcm sample service"'
