@@ -6,6 +6,7 @@
 #include <linux/debugfs.h>
 #include <linux/module.h>
 #include "madcm.h"
+#include "irdma_cm/cm_ctl.h"
 
 struct dentry *madcm_debugfs_root;
 
@@ -19,17 +20,25 @@ static int __init madcm_init(void)
 		return -ENOMEM;
 	}
 	ret = madcm_mpa_init();
-	if (ret) {
-		madcm_mad_exit();
-		debugfs_remove_recursive(madcm_debugfs_root);
-		return ret;
-	}
+	if (ret)
+		goto err_mad;
+	ret = madcm_cm_ctl_init();
+	if (ret)
+		goto err_mpa;
 	pr_info("madcm: loaded\n");
 	return 0;
+
+err_mpa:
+	madcm_mpa_exit();
+err_mad:
+	madcm_mad_exit();
+	debugfs_remove_recursive(madcm_debugfs_root);
+	return ret;
 }
 
 static void __exit madcm_exit(void)
 {
+	madcm_cm_ctl_exit();
 	madcm_mpa_exit();
 	madcm_mad_exit();
 	debugfs_remove_recursive(madcm_debugfs_root);

@@ -1,0 +1,788 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The CM's control interface, for tests and users, in debugfs under
+ * /sys/kernel/debug/madcm/cm/:
+ *
+ *   ctl    write one command per write(2):
+ *            attach DEV [rto_min_ms=N] [max_retrans=N] [time_wait_ms=N]
+ *                   [mpa_timeout_ms=N] [backlog=N]
+ *            detach DEV
+ *            listen DEV NAME ADDR PORT [opts]   (policy=accept|reject|manual)
+ *            unlisten NAME
+ *            connect DEV NAME LOCADDR REMADDR PORT [opts]
+ *            accept NAME [pdata=HEX] [ird=N] [ord=N]
+ *            reject NAME [pdata=HEX]
+ *            close NAME | abort NAME | forget NAME
+ *          opts: backlog=N rev=1|2 ird=N ord=N p2p=0|1 rtr=MASK crc=0|1
+ *                vlan=N lport=N pdata=HEX policy=...
+ *   conns  one line per connection: its events, state and parameters
+ *   stats  every attached device: its counters and its CM core's
+ *
+ * DEV is looked up in the writer's network namespace. Documentation/
+ * irdma_cm.rst describes the grammar and the output.
+ */
+#include <linux/ctype.h>
+#include <linux/debugfs.h>
+#include <linux/inet.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/nsproxy.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/uaccess.h>
+#include <net/ipv6.h>
+#include <net/net_namespace.h>
+#include <madcm/cm.h>
+#include "madcm.h"
+#include "irdma_cm/cm_core.h"
+#include "irdma_cm/cm_ctl.h"
+#include "irdma_cm/wire_netdev.h"
+
+#define CTL_NAME_LEN	32
+#define CTL_CMD_MAX	2048
+#define CTL_MAX_EVENTS	8
+
+enum ctl_policy { CTL_ACCEPT, CTL_REJECT, CTL_MANUAL };
+
+struct ctl_listener {
+	struct list_head list;
+	char name[CTL_NAME_LEN];
+	struct irdma_cm_core *core;
+	struct irdma_cm_listener *listener;
+	enum ctl_policy policy;
+	u8 pdata[MADCM_CM_MAX_PDATA];
+	u16 pdata_len;
+	unsigned int accepted;
+};
+
+/* One connection as the control interface saw it. */
+struct ctl_conn {
+	struct list_head list;
+	char name[CTL_NAME_LEN];
+	struct irdma_cm_node *conn;	/* NULL once released */
+	struct {
+		u8 n;
+		u8 type[CTL_MAX_EVENTS];
+	} events;
+	int status;
+	bool terminal;
+	bool established;
+	u16 ird, ord;
+	u8 mpa_rev;
+	u8 rtr_type;
+	struct madcm_cm_addr loc, rem;
+	u16 rx_pdata_len;
+	u8 rx_pdata[MADCM_CM_MAX_PDATA];
+};
+
+/* ctl_mutex serialises commands; ctl_lock guards the lists' contents. */
+static DEFINE_MUTEX(ctl_mutex);
+static DEFINE_SPINLOCK(ctl_lock);
+static LIST_HEAD(ctl_listeners);
+static LIST_HEAD(ctl_conns);
+static struct dentry *ctl_dir;
+
+static struct ctl_conn *conn_find(const char *name)
+{
+	struct ctl_conn *c;
+
+	list_for_each_entry(c, &ctl_conns, list)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+static struct ctl_listener *listener_find(const char *name)
+{
+	struct ctl_listener *l;
+
+	list_for_each_entry(l, &ctl_listeners, list)
+		if (!strcmp(l->name, name))
+			return l;
+	return NULL;
+}
+
+static bool is_terminal(enum madcm_cm_event_type t)
+{
+	return t == MADCM_CM_EVENT_REJECTED || t == MADCM_CM_EVENT_RESET ||
+	       t == MADCM_CM_EVENT_CLOSE;
+}
+
+/* Record an event; returns the connection to release, if terminal. */
+static struct irdma_cm_node *conn_record(struct ctl_conn *c,
+					 const struct madcm_cm_event *ev)
+{
+	struct irdma_cm_node *release = NULL;
+
+	spin_lock_bh(&ctl_lock);
+	if (c->events.n < CTL_MAX_EVENTS)
+		c->events.type[c->events.n] = ev->type;
+	c->events.n++;
+	if (ev->private_data_len && ev->private_data_len <= MADCM_CM_MAX_PDATA) {
+		memcpy(c->rx_pdata, ev->private_data, ev->private_data_len);
+		c->rx_pdata_len = ev->private_data_len;
+	}
+	if (ev->type == MADCM_CM_EVENT_ESTABLISHED) {
+		c->established = true;
+		c->ird = ev->ird;
+		c->ord = ev->ord;
+		if (ev->tcp_ctx)
+			c->rtr_type = ev->tcp_ctx->rtr_type;
+	}
+	c->mpa_rev = ev->mpa_rev ?: c->mpa_rev;
+	c->loc = ev->loc;
+	c->rem = ev->rem;
+	if (is_terminal(ev->type)) {
+		c->terminal = true;
+		c->status = ev->status;
+		release = c->conn;
+		c->conn = NULL;
+	}
+	spin_unlock_bh(&ctl_lock);
+	return release;
+}
+
+static void conn_event(const struct madcm_cm_event *ev, void *context)
+{
+	struct irdma_cm_node *release = conn_record(context, ev);
+
+	if (release)
+		madcm_cm_release(release);
+}
+
+static void listener_event(const struct madcm_cm_event *ev, void *context)
+{
+	struct ctl_listener *l = context;
+	struct madcm_cm_accept_attr aa = {};
+	struct ctl_conn *c;
+
+	if (ev->type != MADCM_CM_EVENT_CONNECT_REQUEST) {
+		/*
+		 * A connection not accepted (rejected, or waiting for a manual
+		 * answer) keeps the listener's handler.
+		 */
+		spin_lock_bh(&ctl_lock);
+		list_for_each_entry(c, &ctl_conns, list)
+			if (c->conn == ev->conn)
+				break;
+		spin_unlock_bh(&ctl_lock);
+		if (!list_entry_is_head(c, &ctl_conns, list))
+			conn_event(ev, c);
+		else if (is_terminal(ev->type))
+			madcm_cm_release(ev->conn);
+		return;
+	}
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c) {
+		madcm_cm_reject(ev->conn, NULL, 0);
+		madcm_cm_release(ev->conn);
+		return;
+	}
+	c->conn = ev->conn;
+	spin_lock_bh(&ctl_lock);
+	snprintf(c->name, sizeof(c->name), "%s.%u", l->name, l->accepted++);
+	list_add_tail(&c->list, &ctl_conns);
+	spin_unlock_bh(&ctl_lock);
+	conn_record(c, ev);
+
+	switch (l->policy) {
+	case CTL_ACCEPT:
+		aa.private_data = l->pdata;
+		aa.private_data_len = l->pdata_len;
+		aa.handler = conn_event;
+		aa.context = c;
+		if (madcm_cm_accept(ev->conn, &aa))
+			pr_info("madcm: ctl: accept of %s failed\n", c->name);
+		break;
+	case CTL_REJECT:
+		if (madcm_cm_reject(ev->conn, l->pdata, l->pdata_len))
+			pr_info("madcm: ctl: reject of %s failed\n", c->name);
+		break;
+	case CTL_MANUAL:
+		break;
+	}
+}
+
+/* ---- command parsing ---- */
+
+struct ctl_opts {
+	u32 backlog;
+	u8 rev;
+	u16 ird, ord;
+	bool p2p;
+	u8 rtr;
+	bool crc;
+	u16 vlan;
+	u16 lport;
+	enum ctl_policy policy;
+	u8 pdata[MADCM_CM_MAX_PDATA];
+	u16 pdata_len;
+};
+
+static int parse_addr(const char *s, struct in6_addr *a)
+{
+	__be32 v4;
+
+	if (in4_pton(s, -1, (u8 *)&v4, -1, NULL)) {
+		ipv6_addr_set_v4mapped(v4, a);
+		return 0;
+	}
+	if (in6_pton(s, -1, a->s6_addr, -1, NULL))
+		return 0;
+	return -EINVAL;
+}
+
+static int parse_u32(const char *s, u32 max, u32 *v)
+{
+	if (kstrtou32(s, 0, v) || *v > max)
+		return -EINVAL;
+	return 0;
+}
+
+static int parse_opt(char *tok, struct ctl_opts *o)
+{
+	char *val = strchr(tok, '=');
+	u32 v;
+
+	if (!val)
+		return -EINVAL;
+	*val++ = '\0';
+	if (!strcmp(tok, "pdata")) {
+		size_t n = strlen(val);
+
+		if (n % 2 || n / 2 > MADCM_CM_MAX_PDATA ||
+		    hex2bin(o->pdata, val, n / 2))
+			return -EINVAL;
+		o->pdata_len = n / 2;
+		return 0;
+	}
+	if (!strcmp(tok, "policy")) {
+		if (!strcmp(val, "accept"))
+			o->policy = CTL_ACCEPT;
+		else if (!strcmp(val, "reject"))
+			o->policy = CTL_REJECT;
+		else if (!strcmp(val, "manual"))
+			o->policy = CTL_MANUAL;
+		else
+			return -EINVAL;
+		return 0;
+	}
+	if (parse_u32(val, U16_MAX, &v) && strcmp(tok, "backlog"))
+		return -EINVAL;
+	if (!strcmp(tok, "backlog"))
+		return parse_u32(val, 1 << 20, &o->backlog);
+	if (!strcmp(tok, "rev") && (v == 1 || v == 2))
+		o->rev = v;
+	else if (!strcmp(tok, "ird"))
+		o->ird = v;
+	else if (!strcmp(tok, "ord"))
+		o->ord = v;
+	else if (!strcmp(tok, "p2p") && v <= 1)
+		o->p2p = v;
+	else if (!strcmp(tok, "rtr") && v <= 7)
+		o->rtr = v;
+	else if (!strcmp(tok, "crc") && v <= 1)
+		o->crc = v;
+	else if (!strcmp(tok, "vlan") && v < 4095)
+		o->vlan = v;
+	else if (!strcmp(tok, "lport"))
+		o->lport = v;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* Options start at argv[first]. */
+static int parse_opts(char **argv, int argc, int first, struct ctl_opts *o)
+{
+	int i, ret;
+
+	memset(o, 0, sizeof(*o));
+	o->rev = 2;
+	o->ird = 16;
+	o->ord = 16;
+	o->vlan = MADCM_CM_NO_VLAN;
+	o->rtr = MADCM_CM_RTR_SEND | MADCM_CM_RTR_WRITE | MADCM_CM_RTR_READ;
+	for (i = first; i < argc; i++) {
+		ret = parse_opt(argv[i], o);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static bool valid_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n && n < CTL_NAME_LEN - 8 && !strchr(name, '.');
+}
+
+static int cmd_listen(struct net *net, char **argv, int argc)
+{
+	struct madcm_cm_listen_attr la = {};
+	struct irdma_cm_core *core;
+	struct ctl_listener *l;
+	struct ctl_opts *o;
+	u32 port;
+	int ret;
+
+	if (argc < 5 || !valid_name(argv[2]) || parse_u32(argv[4], U16_MAX, &port))
+		return -EINVAL;
+	o = kmalloc(sizeof(*o), GFP_KERNEL);
+	l = kzalloc(sizeof(*l), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!o || !l)
+		goto out;
+	ret = parse_opts(argv, argc, 5, o);
+	if (ret)
+		goto out;
+	ret = parse_addr(argv[3], &la.addr.ip);
+	if (ret)
+		goto out;
+	ret = -EEXIST;
+	if (listener_find(argv[2]))
+		goto out;
+	ret = -ENODEV;
+	core = irdma_cm_netdev_core_get(net, argv[1]);
+	if (!core)
+		goto out;
+
+	strscpy(l->name, argv[2], sizeof(l->name));
+	l->core = core;
+	l->policy = o->policy;
+	memcpy(l->pdata, o->pdata, o->pdata_len);
+	l->pdata_len = o->pdata_len;
+	la.addr.port = port;
+	la.vlan_id = o->vlan;
+	la.backlog = o->backlog;
+	la.ird = o->ird;
+	la.ord = o->ord;
+	la.mpa_rev = o->rev;
+	la.peer_to_peer = o->p2p;
+	la.rtr_caps = o->rtr;
+	la.crc = o->crc;
+	la.handler = listener_event;
+	la.context = l;
+	ret = madcm_cm_create_listener(core, &la, &l->listener);
+	if (ret)
+		goto out;
+	spin_lock_bh(&ctl_lock);
+	list_add_tail(&l->list, &ctl_listeners);
+	spin_unlock_bh(&ctl_lock);
+	l = NULL;
+out:
+	kfree(l);
+	kfree(o);
+	return ret;
+}
+
+static int cmd_unlisten(char **argv, int argc)
+{
+	struct ctl_listener *l;
+
+	if (argc != 2)
+		return -EINVAL;
+	l = listener_find(argv[1]);
+	if (!l)
+		return -ENOENT;
+	spin_lock_bh(&ctl_lock);
+	list_del(&l->list);
+	spin_unlock_bh(&ctl_lock);
+	madcm_cm_destroy_listener(l->listener);
+	kfree(l);
+	return 0;
+}
+
+static int cmd_connect(struct net *net, char **argv, int argc)
+{
+	struct madcm_cm_connect_attr ca = {};
+	struct irdma_cm_core *core;
+	struct irdma_cm_node *conn;
+	struct ctl_conn *c;
+	struct ctl_opts *o;
+	u32 port;
+	int ret;
+
+	if (argc < 6 || !valid_name(argv[2]) || parse_u32(argv[5], U16_MAX, &port))
+		return -EINVAL;
+	o = kmalloc(sizeof(*o), GFP_KERNEL);
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!o || !c)
+		goto out;
+	ret = parse_opts(argv, argc, 6, o);
+	if (ret)
+		goto out;
+	ret = parse_addr(argv[3], &ca.loc.ip);
+	if (!ret)
+		ret = parse_addr(argv[4], &ca.rem.ip);
+	if (ret)
+		goto out;
+	ret = -EEXIST;
+	if (conn_find(argv[2]))
+		goto out;
+	ret = -ENODEV;
+	core = irdma_cm_netdev_core_get(net, argv[1]);
+	if (!core)
+		goto out;
+
+	strscpy(c->name, argv[2], sizeof(c->name));
+	ca.loc.port = o->lport;
+	ca.rem.port = port;
+	ca.vlan_id = o->vlan;
+	ca.private_data = o->pdata;
+	ca.private_data_len = o->pdata_len;
+	ca.ird = o->ird;
+	ca.ord = o->ord;
+	ca.mpa_rev = o->rev;
+	ca.peer_to_peer = o->p2p;
+	ca.rtr_caps = o->rtr;
+	ca.crc = o->crc;
+	ca.handler = conn_event;
+	ca.context = c;
+	/* Listed first: the first event may come before connect returns. */
+	spin_lock_bh(&ctl_lock);
+	list_add_tail(&c->list, &ctl_conns);
+	spin_unlock_bh(&ctl_lock);
+	ret = madcm_cm_connect(core, &ca, &conn);
+	spin_lock_bh(&ctl_lock);
+	if (ret)
+		list_del(&c->list);
+	else if (!c->terminal)
+		c->conn = conn;
+	spin_unlock_bh(&ctl_lock);
+	if (!ret)
+		c = NULL;
+out:
+	kfree(c);
+	kfree(o);
+	return ret;
+}
+
+/* Run @fn on a live connection, outside ctl_lock. */
+static int with_conn(const char *name, int (*fn)(struct irdma_cm_node *conn,
+						 struct ctl_conn *c, void *arg),
+		     void *arg)
+{
+	struct ctl_conn *c = conn_find(name);
+	struct irdma_cm_node *conn;
+
+	if (!c)
+		return -ENOENT;
+	spin_lock_bh(&ctl_lock);
+	conn = c->conn;
+	spin_unlock_bh(&ctl_lock);
+	if (!conn)
+		return -ENOTCONN;
+	/* ctl_mutex keeps @c; the CM keeps @conn until we release it. */
+	return fn(conn, c, arg);
+}
+
+static int ctl_do_accept(struct irdma_cm_node *conn, struct ctl_conn *c, void *arg)
+{
+	struct ctl_opts *o = arg;
+	struct madcm_cm_accept_attr aa = {
+		.private_data = o->pdata,
+		.private_data_len = o->pdata_len,
+		.ird = o->ird,
+		.ord = o->ord,
+		.handler = conn_event,
+		.context = c,
+	};
+
+	return madcm_cm_accept(conn, &aa);
+}
+
+static int ctl_do_reject(struct irdma_cm_node *conn, struct ctl_conn *c, void *arg)
+{
+	struct ctl_opts *o = arg;
+
+	return madcm_cm_reject(conn, o->pdata, o->pdata_len);
+}
+
+static int ctl_do_close(struct irdma_cm_node *conn, struct ctl_conn *c, void *arg)
+{
+	return madcm_cm_close(conn);
+}
+
+static int ctl_do_abort(struct irdma_cm_node *conn, struct ctl_conn *c, void *arg)
+{
+	return madcm_cm_abort(conn);
+}
+
+static int cmd_on_conn(char **argv, int argc)
+{
+	struct ctl_opts *o;
+	int ret;
+
+	if (argc < 2)
+		return -EINVAL;
+	o = kmalloc(sizeof(*o), GFP_KERNEL);
+	if (!o)
+		return -ENOMEM;
+	ret = parse_opts(argv, argc, 2, o);
+	if (!ret) {
+		if (!strcmp(argv[0], "accept")) {
+			/* No ird= or ord= given means "keep" (0). */
+			bool ird_set = false, ord_set = false;
+			int i;
+
+			for (i = 2; i < argc; i++) {
+				ird_set |= !strncmp(argv[i], "ird", 3);
+				ord_set |= !strncmp(argv[i], "ord", 3);
+			}
+			if (!ird_set)
+				o->ird = 0;
+			if (!ord_set)
+				o->ord = 0;
+			ret = with_conn(argv[1], ctl_do_accept, o);
+		} else if (!strcmp(argv[0], "reject")) {
+			ret = with_conn(argv[1], ctl_do_reject, o);
+		} else if (!strcmp(argv[0], "close")) {
+			ret = with_conn(argv[1], ctl_do_close, o);
+		} else {
+			ret = with_conn(argv[1], ctl_do_abort, o);
+		}
+	}
+	kfree(o);
+	return ret;
+}
+
+static int cmd_forget(char **argv, int argc)
+{
+	struct ctl_conn *c;
+	struct irdma_cm_node *conn;
+
+	if (argc != 2)
+		return -EINVAL;
+	c = conn_find(argv[1]);
+	if (!c)
+		return -ENOENT;
+	spin_lock_bh(&ctl_lock);
+	conn = c->conn;
+	c->conn = NULL;
+	list_del(&c->list);
+	spin_unlock_bh(&ctl_lock);
+	if (conn)
+		madcm_cm_release(conn);
+	kfree(c);
+	return 0;
+}
+
+/*
+ * Forget the listeners of a core that is gone: stopping a core destroys
+ * its listeners, so only our records of them are left to free. @core is
+ * only compared, never followed.
+ */
+static void ctl_drop_listeners(struct irdma_cm_core *core)
+{
+	struct ctl_listener *l, *tmp;
+	LIST_HEAD(gone);
+
+	spin_lock_bh(&ctl_lock);
+	list_for_each_entry_safe(l, tmp, &ctl_listeners, list)
+		if (l->core == core)
+			list_move(&l->list, &gone);
+	spin_unlock_bh(&ctl_lock);
+	list_for_each_entry_safe(l, tmp, &gone, list)
+		kfree(l);
+}
+
+static void ctl_core_gone(struct irdma_cm_core *core)
+{
+	mutex_lock(&ctl_mutex);
+	ctl_drop_listeners(core);
+	mutex_unlock(&ctl_mutex);
+}
+
+static int cmd_attach(struct net *net, char **argv, int argc)
+{
+	struct irdma_cm_config cfg = {};
+	int i;
+
+	for (i = 2; i < argc; i++) {
+		char *val = strchr(argv[i], '=');
+		u32 *field = NULL;
+
+		if (!val)
+			return -EINVAL;
+		*val++ = '\0';
+		if (!strcmp(argv[i], "rto_min_ms"))
+			field = &cfg.rto_min_ms;
+		else if (!strcmp(argv[i], "max_retrans"))
+			field = &cfg.max_retrans;
+		else if (!strcmp(argv[i], "time_wait_ms"))
+			field = &cfg.time_wait_ms;
+		else if (!strcmp(argv[i], "mpa_timeout_ms"))
+			field = &cfg.mpa_timeout_ms;
+		else if (!strcmp(argv[i], "backlog"))
+			field = &cfg.backlog;
+		if (!field || parse_u32(val, 3600 * 1000, field))
+			return -EINVAL;
+	}
+	return irdma_cm_netdev_attach(net, argv[1], &cfg);
+}
+
+static int cmd_detach(struct net *net, const char *ifname)
+{
+	struct irdma_cm_core *core = irdma_cm_netdev_core_get(net, ifname);
+	int ret;
+
+	if (!core)
+		return -ENODEV;
+	ret = irdma_cm_netdev_detach(net, ifname);
+	if (!ret)
+		ctl_drop_listeners(core);
+	return ret;
+}
+
+static int ctl_exec(struct net *net, char *line)
+{
+	char *argv[24], *p = line, *tok;
+	int argc = 0;
+
+	while ((tok = strsep(&p, " \t\n")) != NULL) {
+		if (!*tok)
+			continue;
+		if (argc == ARRAY_SIZE(argv))
+			return -E2BIG;
+		argv[argc++] = tok;
+	}
+	if (!argc)
+		return 0;
+	if (!strcmp(argv[0], "attach") && argc >= 2)
+		return cmd_attach(net, argv, argc);
+	if (!strcmp(argv[0], "detach") && argc == 2)
+		return cmd_detach(net, argv[1]);
+	if (!strcmp(argv[0], "listen"))
+		return cmd_listen(net, argv, argc);
+	if (!strcmp(argv[0], "unlisten"))
+		return cmd_unlisten(argv, argc);
+	if (!strcmp(argv[0], "connect"))
+		return cmd_connect(net, argv, argc);
+	if (!strcmp(argv[0], "accept") || !strcmp(argv[0], "reject") ||
+	    !strcmp(argv[0], "close") || !strcmp(argv[0], "abort"))
+		return cmd_on_conn(argv, argc);
+	if (!strcmp(argv[0], "forget"))
+		return cmd_forget(argv, argc);
+	return -EINVAL;
+}
+
+static ssize_t ctl_write(struct file *file, const char __user *ubuf,
+			 size_t count, loff_t *ppos)
+{
+	char *line;
+	int ret;
+
+	if (count >= CTL_CMD_MAX)
+		return -E2BIG;
+	line = memdup_user_nul(ubuf, count);
+	if (IS_ERR(line))
+		return PTR_ERR(line);
+	mutex_lock(&ctl_mutex);
+	ret = ctl_exec(current->nsproxy->net_ns, line);
+	mutex_unlock(&ctl_mutex);
+	kfree(line);
+	return ret ?: count;
+}
+
+static const struct file_operations ctl_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = ctl_write,
+	.llseek = noop_llseek,
+};
+
+static void show_addr(struct seq_file *m, const char *what,
+		      const struct madcm_cm_addr *a)
+{
+	if (ipv6_addr_v4mapped(&a->ip))
+		seq_printf(m, " %s=%pI4:%u", what, &a->ip.s6_addr32[3], a->port);
+	else
+		seq_printf(m, " %s=[%pI6c]:%u", what, &a->ip, a->port);
+}
+
+static int conns_show(struct seq_file *m, void *v)
+{
+	struct ctl_conn *c;
+	int i;
+
+	mutex_lock(&ctl_mutex);
+	spin_lock_bh(&ctl_lock);
+	list_for_each_entry(c, &ctl_conns, list) {
+		seq_printf(m, "%s", c->name);
+		show_addr(m, "loc", &c->loc);
+		show_addr(m, "rem", &c->rem);
+		seq_puts(m, " events=");
+		for (i = 0; i < min_t(int, c->events.n, CTL_MAX_EVENTS); i++)
+			seq_printf(m, "%s%s", i ? "," : "",
+				   madcm_cm_event_name(c->events.type[i]));
+		if (c->events.n > CTL_MAX_EVENTS)
+			seq_puts(m, ",...");
+		seq_printf(m, " nevents=%u terminal=%d status=%d established=%d",
+			   c->events.n, c->terminal, c->status, c->established);
+		seq_printf(m, " rev=%u ird=%u ord=%u rtr=%u", c->mpa_rev,
+			   c->ird, c->ord, c->rtr_type);
+		seq_printf(m, " pdata=%*phN\n", c->rx_pdata_len, c->rx_pdata);
+	}
+	spin_unlock_bh(&ctl_lock);
+	mutex_unlock(&ctl_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(conns);
+
+static int stats_show(struct seq_file *m, void *v)
+{
+	irdma_cm_netdev_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(stats);
+
+/**
+ * madcm_cm_ctl_init() - create the control files and watch devices
+ *
+ * Return: 0 or a negative errno.
+ */
+int madcm_cm_ctl_init(void)
+{
+	int ret = irdma_cm_netdev_init();
+
+	if (ret)
+		return ret;
+	irdma_cm_netdev_set_gone_cb(ctl_core_gone);
+	ctl_dir = debugfs_create_dir("cm", madcm_debugfs_root);
+	debugfs_create_file("ctl", 0200, ctl_dir, NULL, &ctl_fops);
+	debugfs_create_file("conns", 0400, ctl_dir, NULL, &conns_fops);
+	debugfs_create_file("stats", 0400, ctl_dir, NULL, &stats_fops);
+	return 0;
+}
+
+/**
+ * madcm_cm_ctl_exit() - remove the control files, detach every device
+ */
+void madcm_cm_ctl_exit(void)
+{
+	struct ctl_listener *l, *lt;
+	struct ctl_conn *c, *ct;
+
+	debugfs_remove_recursive(ctl_dir);
+	mutex_lock(&ctl_mutex);
+	list_for_each_entry_safe(l, lt, &ctl_listeners, list) {
+		list_del(&l->list);
+		madcm_cm_destroy_listener(l->listener);
+		kfree(l);
+	}
+	mutex_unlock(&ctl_mutex);
+	/* Detaching resets every connection: their handlers release them. */
+	irdma_cm_netdev_exit();
+	mutex_lock(&ctl_mutex);
+	list_for_each_entry_safe(c, ct, &ctl_conns, list) {
+		list_del(&c->list);
+		if (c->conn)
+			madcm_cm_release(c->conn);
+		kfree(c);
+	}
+	mutex_unlock(&ctl_mutex);
+}
