@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+# irdma_cm against the Linux TCP stack over a lossy veth: netem drops 5%,
+# duplicates 1% and reorders 25% both ways. Every connection completes,
+# and the CM's retransmission counter moves.
+. /tests/common.sh
+
+modprobe madcm || { echo "modprobe madcm failed"; exit 1; }
+load_modules sch_netem
+setup_netns_pair
+for ns in a b; do
+	dev=veth0
+	[ $ns = b ] && dev=veth1
+	/bin/tc -n $ns qdisc add dev $dev root netem delay 2ms loss 5% duplicate 1% reorder 25% ||
+		fail "netem on $dev"
+done
+/bin/tc -n a qdisc show dev veth0
+check "attach" cm a attach veth0 time_wait_ms=1000
+
+n=12
+# Active opens to Linux servers, each closed by madcm.
+for i in $(seq 1 $n); do
+	in_ns b mpa_peer server $((7000 + i)) -r 2 -p 0a0b -t 60 >/tmp/s$i.log 2>&1 &
+done
+sleep 1
+for i in $(seq 1 $n); do
+	cm a connect veth0 n$i 192.0.2.1 192.0.2.2 $((7000 + i)) rev=2 pdata=$(printf '%04x' $i) ||
+		fail "connect n$i"
+done
+for i in $(seq 1 $n); do
+	wait_event n$i ESTABLISHED 60 || fail "n$i established"
+	cm a close n$i
+done
+for i in $(seq 1 $n); do
+	wait_event n$i CLOSE 60 || fail "n$i closed"
+done
+wait
+for i in $(seq 1 $n); do
+	grep -q "pdata=$(printf '%04x' $i)" /tmp/s$i.log || { fail "server $i saw its request"; cat /tmp/s$i.log; }
+	grep -q "peer: eof" /tmp/s$i.log || { fail "server $i saw the close"; cat /tmp/s$i.log; }
+done
+
+# Passive opens from Linux clients to a madcm listener.
+check "listen" cm a listen veth0 LN 0.0.0.0 6100 policy=accept pdata=beef backlog=64
+for i in $(seq 1 $n); do
+	in_ns b mpa_peer client 192.0.2.1 6100 -r 2 -c -t 60 >/tmp/c$i.log 2>&1 &
+done
+wait
+for i in $(seq 1 $n); do
+	grep -q "accepted by responder" /tmp/c$i.log || { fail "client $i accepted"; cat /tmp/c$i.log; }
+	grep -q "pdata=beef" /tmp/c$i.log || fail "client $i got the reply's private data"
+done
+for i in $(seq 0 $((n - 1))); do
+	wait_event LN.$i CLOSE 60 || fail "LN.$i closed"
+done
+
+grep -E "^ *(retrans|rx_stolen|tx_frames|seq_drop|syn_dup) " $CM/stats
+retrans=$(awk '$1 == "retrans" { print $2 }' $CM/stats)
+check "retransmissions happened under loss (retrans=$retrans)" [ "${retrans:-0}" -gt 0 ]
+sleep 2	# TIME-WAIT (1 s here) ends
+check "no connection left after TIME-WAIT" grep -q '^live_nodes 0' $CM/stats
+check "detach" cm a detach veth0
+teardown_netns_pair
+check "rmmod madcm" rmmod madcm
+finish
