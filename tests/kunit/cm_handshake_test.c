@@ -272,6 +272,81 @@ static void cm_connect_waits_for_resolution(struct kunit *test)
 	cm_expect_drained(test, fix->core[1]);
 }
 
+/* The passive core connects out too: either core plays either role. */
+static void cm_connect_other_way(struct kunit *test)
+{
+	struct madcm_cm_connect_attr attr;
+	struct cm_fix *fix;
+	struct cm_rec *a, *p;
+
+	fix = cm_fix_create(test, 2, false, &cm_test_fast_cfg, 4);
+	cm_listen(test, fix, 0, &fix->v6[0], LPORT, 12, 2);
+	cm_connect_attr(&attr, &fix->v6[1], &fix->v6[0], LPORT, 12, 2,
+			&fix->side[1]);
+	attr.private_data = req_pdata;
+	attr.private_data_len = sizeof(req_pdata);
+	a = cm_connect(test, fix, 1, &attr);
+	KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[1], 2));
+	KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[0], 2));
+	p = &fix->side[0].recs[0];
+	KUNIT_EXPECT_TRUE(test, cm_rec_has(a, MADCM_CM_EVENT_ESTABLISHED));
+	KUNIT_EXPECT_TRUE(test, cm_rec_has(p, MADCM_CM_EVENT_ESTABLISHED));
+	KUNIT_EXPECT_STREQ(test, (char *)p->pdata, req_pdata);
+	KUNIT_EXPECT_EQ(test, p->ctx.vlan_id, 12);
+	KUNIT_EXPECT_EQ(test, madcm_cm_close(p->conn), 0);
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[1], 1));
+	KUNIT_EXPECT_EQ(test, a->ev[a->nev - 1], MADCM_CM_EVENT_CLOSE);
+	cm_expect_drained(test, fix->core[0]);
+	cm_expect_drained(test, fix->core[1]);
+}
+
+/*
+ * Loopback (the role of irdma_ipv4_is_lpb/irdma_ipv6_is_lpb): both ends on
+ * one core, to another of its addresses or to its own address. The two
+ * ends are two entries of one connection table, keyed from each side.
+ */
+static void cm_connect_loopback(struct kunit *test)
+{
+	static const enum madcm_cm_event_type want_a[] = {
+		MADCM_CM_EVENT_CONNECT_REPLY, MADCM_CM_EVENT_ESTABLISHED,
+		MADCM_CM_EVENT_CLOSE,
+	};
+	static const enum madcm_cm_event_type want_p[] = {
+		MADCM_CM_EVENT_CONNECT_REQUEST, MADCM_CM_EVENT_ESTABLISHED,
+		MADCM_CM_EVENT_DISCONNECT, MADCM_CM_EVENT_CLOSE,
+	};
+	struct madcm_cm_connect_attr attr;
+	struct in6_addr second;
+	struct cm_fix *fix;
+	struct cm_rec *a, *p;
+	int round, base;
+
+	fix = cm_fix_create(test, 1, false, &cm_test_fast_cfg, 4);
+	cm_addr4(&second, 11);
+	KUNIT_ASSERT_EQ(test, irdma_wire_loop_add_addr(fix->port[0], &second),
+			0);
+	cm_listen(test, fix, 0, NULL, LPORT, MADCM_CM_NO_VLAN, 2);
+	for (round = 0; round < 2; round++) {
+		cm_connect_attr(&attr, &fix->v4[0], round ? &fix->v4[0] : &second,
+				LPORT, MADCM_CM_NO_VLAN, 2, &fix->side[0]);
+		base = READ_ONCE(fix->side[0].events);
+		a = cm_connect(test, fix, 0, &attr);
+		KUNIT_ASSERT_TRUE(test, cm_wait_nrecs(&fix->side[0], 2 * round + 2));
+		p = &fix->side[0].recs[2 * round + 1];
+		KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[0], base + 4));
+		KUNIT_EXPECT_TRUE(test, a->has_ctx && p->has_ctx);
+		KUNIT_EXPECT_EQ(test, a->ctx.snd_nxt, p->ctx.rcv_nxt);
+		KUNIT_EXPECT_EQ(test, a->ctx.rcv_nxt, p->ctx.snd_nxt);
+		KUNIT_EXPECT_EQ(test, madcm_cm_close(a->conn), 0);
+		KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0],
+							  2 * round + 2));
+		cm_expect_events(test, a, want_a, ARRAY_SIZE(want_a));
+		cm_expect_events(test, p, want_p, ARRAY_SIZE(want_p));
+	}
+	cm_expect_drained(test, fix->core[0]);
+}
+
 static struct kunit_case cm_handshake_cases[] = {
 	KUNIT_CASE_PARAM(cm_connect_accept_close, hs_gen_params),
 	KUNIT_CASE_PARAM(cm_connect_reject, hs_gen_params),
@@ -279,6 +354,8 @@ static struct kunit_case cm_handshake_cases[] = {
 	KUNIT_CASE(cm_connect_refused),
 	KUNIT_CASE(cm_listener_keys),
 	KUNIT_CASE(cm_connect_waits_for_resolution),
+	KUNIT_CASE(cm_connect_other_way),
+	KUNIT_CASE(cm_connect_loopback),
 	{}
 };
 

@@ -6,6 +6,9 @@
  * ends with exactly one terminal event and nothing is left allocated.
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
 #include "tests/kunit/cm_test_util.h"
 
 #define LPORT	4300
@@ -208,10 +211,126 @@ static void cm_stress_teardown_open(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_wire_loop_qhash_count(fix->port[1]), 0);
 }
 
+struct race_ctx {
+	struct cm_fix *fix;
+	int id;
+	struct completion done;
+};
+
+/* Connect from a kthread: no KUNIT_ASSERT outside the test's thread. */
+static struct cm_rec *race_connect(struct cm_fix *fix, u16 port, u8 rev)
+{
+	struct cm_side *side = &fix->side[0];
+	struct madcm_cm_connect_attr attr;
+	struct irdma_cm_node *conn;
+	struct cm_rec *rec = NULL;
+
+	cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], port,
+			MADCM_CM_NO_VLAN, rev, side);
+	mutex_lock(&side->lock);
+	if (side->nrecs < side->max &&
+	    !madcm_cm_connect(fix->core[0], &attr, &conn)) {
+		rec = &side->recs[side->nrecs++];
+		rec->conn = conn;
+	}
+	mutex_unlock(&side->lock);
+	return rec;
+}
+
+static int race_thread(void *arg)
+{
+	struct race_ctx *rc = arg;
+	struct cm_fix *fix = rc->fix;
+	struct madcm_cm_listen_attr la = {
+		.addr = { .port = LPORT + 1 },
+		.vlan_id = MADCM_CM_NO_VLAN,
+		.mpa_rev = 2,
+		.handler = cm_test_handler,
+		.context = &fix->side[1],
+	};
+	struct irdma_cm_listener *l;
+	struct cm_rec *rec;
+	int i;
+
+	for (i = 0; i < 12; i++) {
+		switch (rc->id) {
+		case 0:
+		case 1:
+			/* Connect; close every third at once (an abort). */
+			rec = race_connect(fix, LPORT, 1 + (i & 1));
+			if (rec && i % 3 == 0)
+				madcm_cm_close(rec->conn);
+			break;
+		case 2:
+			/* A listener that comes and goes under connects. */
+			if (!madcm_cm_create_listener(fix->core[1], &la, &l)) {
+				usleep_range(500, 1000);
+				madcm_cm_destroy_listener(l);
+			}
+			break;
+		default:
+			race_connect(fix, LPORT + 1, 2);
+			usleep_range(200, 400);
+			break;
+		}
+	}
+	complete(&rc->done);
+	return 0;
+}
+
+/*
+ * Connect, close and destroy a listener from several kthreads at once;
+ * then close what is left. Every connection ends with exactly one
+ * terminal event, and the cores end empty (lockdep and KASAN watching).
+ */
+static void cm_stress_threads(struct kunit *test)
+{
+	const int nthreads = 4, n = 4 * 12;
+	struct cm_fix *fix = cm_fix_create(test, 2, false, &many_cfg, n);
+	struct race_ctx *rc;
+	struct task_struct *t;
+	int i;
+
+	rc = kunit_kcalloc(test, nthreads, sizeof(*rc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rc);
+	/* Side 0 keeps its connections: the test closes them at the end. */
+	fix->side[0].keep = true;
+	fix->backlog = n;
+	cm_listen(test, fix, 1, NULL, LPORT, MADCM_CM_NO_VLAN, 2);
+	for (i = 0; i < nthreads; i++) {
+		rc[i].fix = fix;
+		rc[i].id = i;
+		init_completion(&rc[i].done);
+		t = kthread_run(race_thread, &rc[i], "madcm_cm_race%d", i);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	}
+	for (i = 0; i < nthreads; i++)
+		wait_for_completion(&rc[i].done);
+	for (i = 0; i < fix->side[0].nrecs; i++)
+		madcm_cm_close(fix->side[0].recs[i].conn);
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0],
+						  fix->side[0].nrecs));
+	for (i = 0; i < fix->side[0].nrecs; i++) {
+		KUNIT_EXPECT_EQ(test, fix->side[0].recs[i].terminal, 1);
+		KUNIT_EXPECT_EQ(test, fix->side[0].recs[i].after_terminal, 0);
+		madcm_cm_release(fix->side[0].recs[i].conn);
+	}
+	KUNIT_EXPECT_EQ(test, fix->side[0].nrecs, 36);
+	cm_expect_drained(test, fix->core[1]);
+	cm_expect_drained(test, fix->core[0]);
+	for (i = 0; i < fix->side[1].nrecs; i++) {
+		KUNIT_EXPECT_EQ(test, fix->side[1].recs[i].terminal, 1);
+		KUNIT_EXPECT_EQ(test, fix->side[1].recs[i].after_terminal, 0);
+	}
+	KUNIT_EXPECT_EQ(test, irdma_wire_loop_qhash_count(fix->port[0]), 0);
+	KUNIT_EXPECT_EQ(test, irdma_wire_loop_qhash_count(fix->port[1]), 0);
+}
+
 static struct kunit_case cm_stress_cases[] = {
 	KUNIT_CASE(cm_stress_many),
 	KUNIT_CASE_PARAM(cm_stress_lossy, lossy_gen_params),
 	KUNIT_CASE(cm_stress_teardown_open),
+	KUNIT_CASE(cm_stress_threads),
 	{}
 };
 
