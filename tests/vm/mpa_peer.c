@@ -236,18 +236,37 @@ int main(int argc, char **argv)
 	optind = server ? 3 : 4;
 	while ((opt = getopt(argc, argv, "r:i:o:p:Pjc6t:x:")) != -1) {
 		switch (opt) {
-		case 'r': rev = atoi(optarg); break;
-		case 'i': ird = atoi(optarg); break;
-		case 'o': ord = atoi(optarg); break;
-		case 'P': p2p = 1; break;
-		case 'j': reject = 1; break;
-		case 'c': close_first = 1; break;
-		case '6': v6 = 1; break;
-		case 't': timeout_s = atoi(optarg); break;
-		case 'x': hostile = optarg; break;
+		case 'r':
+			rev = atoi(optarg);
+			break;
+		case 'i':
+			ird = atoi(optarg);
+			break;
+		case 'o':
+			ord = atoi(optarg);
+			break;
+		case 'P':
+			p2p = 1;
+			break;
+		case 'j':
+			reject = 1;
+			break;
+		case 'c':
+			close_first = 1;
+			break;
+		case '6':
+			v6 = 1;
+			break;
+		case 't':
+			timeout_s = atoi(optarg);
+			break;
+		case 'x':
+			hostile = optarg;
+			break;
 		case 'p':
 			for (pd_len = 0; optarg[2 * pd_len] && pd_len < MAX_PD; pd_len++)
-				sscanf(optarg + 2 * pd_len, "%2hhx", &pd[pd_len]);
+				if (sscanf(optarg + 2 * pd_len, "%2hhx", &pd[pd_len]) != 1)
+					goto usage;
 			break;
 		default:
 			goto usage;

@@ -82,7 +82,8 @@ int main(int argc, char **argv)
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ph.sec = ts.tv_sec;
 		ph.usec = ts.tv_nsec / 1000;
-		ph.incl = ph.orig = n;
+		ph.incl = n;
+		ph.orig = n;
 		fwrite(&ph, sizeof(ph), 1, out);
 		fwrite(buf, n, 1, out);
 		fflush(out);
