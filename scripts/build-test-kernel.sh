@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build (or reuse) a custom test kernel from the cached linux-source-6.1:
+# x86_64_defconfig + kvm_guest.config + a fragment kept in tests/vm.
+# Cached in $MADCM_CACHE/kernels/NAME, keyed by the fragment's hash, so a
+# rebuild happens only when the fragment or the source changes.
+# Usage: build-test-kernel.sh NAME FRAGMENT   (prints the build dir)
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+name=$1
+frag=$(realpath "$2")
+"$MADCM_ROOT/scripts/deps.sh" build kunit >&2
+"$MADCM_ROOT/scripts/fetch-kernel.sh" >&2
+. "$MADCM_CACHE/kernel.env"
+
+out=$MADCM_CACHE/kernels/$name
+key=$( (cat "$frag"; echo "$KSRC_VERSION") | sha256sum | cut -c1-16)
+if [ -f "$out/.madcm-key" ] && [ "$(cat "$out/.madcm-key")" = "$key" ] &&
+   [ -f "$out/arch/x86/boot/bzImage" ]; then
+	say "test kernel $name: cached ($out)"
+	echo "$out"
+	exit 0
+fi
+
+mkdir -p "$out"
+# One build at a time per kernel: the directory is shared.
+exec 8>"$out.lock"
+flock 8
+say "building test kernel $name in $out (a first build takes a while)"
+start=$(date +%s)
+rm -f "$out/.madcm-key"
+make -s -C "$KSRC" O="$out" ARCH=x86_64 x86_64_defconfig >&2
+cd "$out"
+"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$out" .config \
+	"$KSRC/kernel/configs/kvm_guest.config" "$frag" >/dev/null
+make -s -C "$KSRC" O="$out" ARCH=x86_64 olddefconfig >&2
+# Every option of the fragment must have survived olddefconfig.
+missing=0
+while read -r line; do
+	case "$line" in
+	CONFIG_*=n) opt=${line%%=*}
+		grep -q "^$opt=" .config && { say "$opt is still set"; missing=1; } ;;
+	CONFIG_*) grep -qx "$line" .config || { say "not set: $line"; missing=1; } ;;
+	esac
+done < <(grep '^CONFIG_' "$frag")
+[ $missing -eq 0 ] || die "the fragment did not apply"
+make -s -C "$KSRC" O="$out" ARCH=x86_64 -j"$(nproc)" bzImage modules >&2
+echo "$key" >"$out/.madcm-key"
+say "test kernel $name built in $(($(date +%s) - start)) s"
+echo "$out"
