@@ -20,7 +20,7 @@ kos=("$@")
 
 # Stock modules the VM scripts use.
 MODS="ib_core ib_uverbs ib_umad ib_cm iw_cm rdma_cm rdma_ucm rdma_rxe
-crc32_generic veth sch_netem virtio_pci virtio_net af_packet ipv6"
+crc32_generic veth sch_netem virtio_pci virtio_net af_packet ipv6 8021q"
 
 root=$(mktemp -d "$MADCM_CACHE/initramfs.XXXXXX")
 trap 'rm -rf "$root"' EXIT
