@@ -14,3 +14,5 @@ echo "debugfs:"
 find /sys/kernel/debug/madcm | sed 's/^/  /'
 dmesg | grep madcm
 rmmod madcm && echo "madcm removed"
+/bin/rdma link delete rxe0
+/bin/ip link del veth0
