@@ -252,14 +252,10 @@ void madcm_cm_destroy_listener(struct irdma_cm_listener *listener)
 {
 	struct irdma_cm_core *core = listener->core;
 	struct irdma_cm_node *node;
-	bool was_hashed;
 
-	spin_lock_bh(&core->lock);
-	was_hashed = !listener->destroyed;
-	spin_unlock_bh(&core->lock);
-	if (!was_hashed)
+	/* Only one caller (the consumer or the core's teardown) goes on. */
+	if (!irdma_cm_listener_unhash(listener))
 		return;
-	irdma_cm_listener_unhash(listener);
 	if (core->ops->qhash_del)
 		core->ops->qhash_del(core, &listener->qh);
 	while ((node = irdma_cm_next_pending(listener))) {

@@ -501,11 +501,13 @@ int irdma_cm_listener_hash(struct irdma_cm_listener *listener)
  * irdma_cm_listener_unhash() - take a listener out of the table
  * @listener: the listener
  *
- * Context: Any context. Idempotent.
+ * Context: Any context.
+ * Return: true for the one call that took it out.
  */
-void irdma_cm_listener_unhash(struct irdma_cm_listener *listener)
+bool irdma_cm_listener_unhash(struct irdma_cm_listener *listener)
 {
 	struct irdma_cm_core *core = listener->core;
+	bool mine = false;
 
 	spin_lock_bh(&core->lock);
 	if (!listener->destroyed) {
@@ -513,8 +515,10 @@ void irdma_cm_listener_unhash(struct irdma_cm_listener *listener)
 		rhashtable_remove_fast(&core->listeners, &listener->hnode,
 				       irdma_cm_listen_params);
 		list_del_init(&listener->list);
+		mine = true;
 	}
 	spin_unlock_bh(&core->lock);
+	return mine;
 }
 
 static void irdma_cm_listener_free_rcu(struct rcu_head *rcu)

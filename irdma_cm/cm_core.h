@@ -245,7 +245,7 @@ struct irdma_cm_listener *irdma_find_listener(struct irdma_cm_core *core,
 					      const struct in6_addr *ip,
 					      u16 port, u16 vlan_id);
 int irdma_cm_listener_hash(struct irdma_cm_listener *listener);
-void irdma_cm_listener_unhash(struct irdma_cm_listener *listener);
+bool irdma_cm_listener_unhash(struct irdma_cm_listener *listener);
 void irdma_cm_listener_put(struct irdma_cm_listener *listener);
 void irdma_cm_node_lock(struct irdma_cm_node *node);
 void irdma_cm_node_unlock(struct irdma_cm_node *node);

@@ -615,6 +615,23 @@ static void irdma_handle_sync_pkt(struct irdma_cm_node *node,
 		irdma_send_syn(node, true);
 		return;
 	}
+	/*
+	 * RFC 9293 3.10.7.4 "fifth": in SYN-RECEIVED an acceptable segment
+	 * whose ACK does not acknowledge our SYN (and nothing beyond) is
+	 * answered with <SEQ=SEG.ACK><CTL=RST>, not with an ACK.
+	 */
+	if (node->tcp_state == IRDMA_TCP_SYN_RCVD &&
+	    (seg->flags & (IRDMA_TCP_SYN | IRDMA_TCP_ACK | IRDMA_TCP_RST)) ==
+	    IRDMA_TCP_ACK &&
+	    irdma_seq_acceptable(st.rcv_nxt, st.rcv_wnd, seg->seq,
+				 seg->payload_len +
+				 !!(seg->flags & IRDMA_TCP_FIN)) &&
+	    !(irdma_seq_lt(node->snd_una, seg->ack) &&
+	      irdma_seq_le(seg->ack, node->snd_nxt))) {
+		irdma_cm_count(core, IRDMA_CM_CNT_BAD_ACK);
+		irdma_cm_reply_reset(core, seg);
+		return;
+	}
 	switch (irdma_check_seq(&st, seg->seq, seg->ack, seg->flags,
 				seg->payload_len)) {
 	case IRDMA_SEQ_ACCEPT:
@@ -639,11 +656,6 @@ static void irdma_handle_sync_pkt(struct irdma_cm_node *node,
 	}
 
 	if (node->tcp_state == IRDMA_TCP_SYN_RCVD) {
-		if (!irdma_seq_lt(node->snd_una, seg->ack)) {
-			irdma_cm_count(core, IRDMA_CM_CNT_BAD_ACK);
-			irdma_cm_reply_reset(core, seg);
-			return;
-		}
 		node->snd_una = seg->ack;
 		node->snd_wl1 = seg->seq - 1;
 		irdma_cm_tcp_established(node);

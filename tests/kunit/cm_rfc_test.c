@@ -121,38 +121,26 @@ static void cm_rfc_challenge_acks(struct kunit *test)
 	cm_expect_drained(test, core);
 }
 
-enum rst_state {
-	RST_SYN_SENT,
-	RST_SYN_RCVD,
-	RST_WAIT_REQUEST,
-	RST_REQ_RCVD,
-	RST_ESTABLISHED,
-	RST_FIN_WAIT1,
-	RST_FIN_WAIT2,
-	RST_LAST_ACK,
-	RST_TIME_WAIT,
-};
-
 struct rst_case {
 	const char *name;
-	enum rst_state state;
+	enum cm_raw_state state;
 	/* The consumer's last event after the RST, or -1 for none at all. */
 	int last;
 	int status;
 };
 
 static const struct rst_case rst_cases[] = {
-	{ "SYN-SENT", RST_SYN_SENT, MADCM_CM_EVENT_RESET, -ECONNREFUSED },
-	{ "SYN-RECEIVED", RST_SYN_RCVD, -1, 0 },
-	{ "ESTABLISHED waiting for the request", RST_WAIT_REQUEST, -1, 0 },
-	{ "ESTABLISHED request with the consumer", RST_REQ_RCVD,
+	{ "SYN-SENT", CM_RAW_SYN_SENT, MADCM_CM_EVENT_RESET, -ECONNREFUSED },
+	{ "SYN-RECEIVED", CM_RAW_SYN_RCVD, -1, 0 },
+	{ "ESTABLISHED waiting for the request", CM_RAW_WAIT_REQUEST, -1, 0 },
+	{ "ESTABLISHED request with the consumer", CM_RAW_REQ_RCVD,
 	  MADCM_CM_EVENT_RESET, -ECONNRESET },
-	{ "ESTABLISHED after MPA", RST_ESTABLISHED, MADCM_CM_EVENT_RESET,
+	{ "ESTABLISHED after MPA", CM_RAW_ESTABLISHED, MADCM_CM_EVENT_RESET,
 	  -ECONNRESET },
-	{ "FIN-WAIT-1", RST_FIN_WAIT1, MADCM_CM_EVENT_RESET, -ECONNRESET },
-	{ "FIN-WAIT-2", RST_FIN_WAIT2, MADCM_CM_EVENT_RESET, -ECONNRESET },
-	{ "LAST-ACK", RST_LAST_ACK, MADCM_CM_EVENT_RESET, -ECONNRESET },
-	{ "TIME-WAIT", RST_TIME_WAIT, MADCM_CM_EVENT_CLOSE, 0 },
+	{ "FIN-WAIT-1", CM_RAW_FIN_WAIT1, MADCM_CM_EVENT_RESET, -ECONNRESET },
+	{ "FIN-WAIT-2", CM_RAW_FIN_WAIT2, MADCM_CM_EVENT_RESET, -ECONNRESET },
+	{ "LAST-ACK", CM_RAW_LAST_ACK, MADCM_CM_EVENT_RESET, -ECONNRESET },
+	{ "TIME-WAIT", CM_RAW_TIME_WAIT, MADCM_CM_EVENT_CLOSE, 0 },
 };
 
 static void rst_desc(const struct rst_case *c, char *desc)
@@ -161,69 +149,6 @@ static void rst_desc(const struct rst_case *c, char *desc)
 }
 
 KUNIT_ARRAY_PARAM(rst, rst_cases, rst_desc);
-
-/* Bring a passive connection with the raw peer to @st. */
-static void rst_drive(struct kunit *test, struct cm_fix *fix,
-		      struct cm_raw *raw, enum rst_state st)
-{
-	struct irdma_cm_seg seg;
-	struct cm_rec *p;
-	u8 frame[64];
-	u32 n, fin;
-
-	cm_raw_init(raw, fix, 0, true, RPORT, LPORT, MADCM_CM_NO_VLAN);
-	if (st == RST_SYN_RCVD) {
-		cm_raw_send(test, raw, IRDMA_TCP_SYN, raw->iss, 0, NULL, 0, true);
-		KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, raw, &seg, NULL, 0));
-		raw->snd_nxt = raw->iss + 1;
-		raw->rcv_nxt = seg.seq + 1;
-		return;
-	}
-	if (st == RST_WAIT_REQUEST) {
-		cm_raw_open(test, raw);
-		return;
-	}
-	if (st == RST_REQ_RCVD) {
-		fix->side[0].policy = CM_TEST_HOLD;
-		cm_raw_open(test, raw);
-		n = cm_raw_mpa_frame(frame, true, false, 1, NULL, 0, 0, 0);
-		cm_raw_send(test, raw, IRDMA_TCP_ACK, raw->snd_nxt,
-			    raw->rcv_nxt, frame, n, false);
-		raw->snd_nxt += n;
-		KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[0], 1));
-		KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, raw, &seg, NULL, 0));
-		return;
-	}
-	cm_raw_established(test, fix, raw, RPORT, LPORT);
-	if (st == RST_ESTABLISHED)
-		return;
-	p = &fix->side[0].recs[0];
-	if (st == RST_LAST_ACK) {
-		cm_raw_send(test, raw, IRDMA_TCP_FIN | IRDMA_TCP_ACK,
-			    raw->snd_nxt, raw->rcv_nxt, NULL, 0, false);
-		raw->snd_nxt++;
-		KUNIT_ASSERT_TRUE(test, cm_raw_recv_data(test, raw, &seg, NULL,
-							 0));
-		KUNIT_ASSERT_TRUE(test, seg.flags & IRDMA_TCP_FIN);
-		return;
-	}
-	KUNIT_ASSERT_EQ(test, madcm_cm_close(p->conn), 0);
-	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, raw, &seg, NULL, 0));
-	KUNIT_ASSERT_TRUE(test, seg.flags & IRDMA_TCP_FIN);
-	fin = seg.seq;
-	if (st == RST_FIN_WAIT1)
-		return;
-	cm_raw_send(test, raw, IRDMA_TCP_ACK, raw->snd_nxt, fin + 1, NULL, 0,
-		    false);
-	raw->rcv_nxt = fin + 1;
-	if (st == RST_FIN_WAIT2)
-		return;
-	cm_raw_send(test, raw, IRDMA_TCP_FIN | IRDMA_TCP_ACK, raw->snd_nxt,
-		    raw->rcv_nxt, NULL, 0, false);
-	raw->snd_nxt++;
-	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, raw, &seg, NULL, 0));
-	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
-}
 
 /* RFC 9293 3.10.7: an acceptable RST in each state. */
 static void cm_rfc_rst_in_state(struct kunit *test)
@@ -236,7 +161,7 @@ static void cm_rfc_rst_in_state(struct kunit *test)
 	struct cm_rec *rec = NULL;
 	int before;
 
-	if (c->state == RST_SYN_SENT) {
+	if (c->state == CM_RAW_SYN_SENT) {
 		cm_raw_init(&raw, fix, 0, true, RPORT, LPORT, MADCM_CM_NO_VLAN);
 		cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], RPORT,
 				MADCM_CM_NO_VLAN, 2, &fix->side[0]);
@@ -248,7 +173,7 @@ static void cm_rfc_rst_in_state(struct kunit *test)
 			    seg.seq + 1, NULL, 0, false);
 	} else {
 		cm_listen(test, fix, 0, NULL, LPORT, MADCM_CM_NO_VLAN, 1);
-		rst_drive(test, fix, &raw, c->state);
+		cm_raw_drive(test, fix, &raw, c->state, RPORT, LPORT);
 		if (fix->side[0].nrecs)
 			rec = &fix->side[0].recs[0];
 		cm_raw_send(test, &raw, IRDMA_TCP_RST, raw.snd_nxt, 0, NULL, 0,

@@ -586,6 +586,79 @@ void cm_raw_established(struct kunit *test, struct cm_fix *fix,
 }
 
 /**
+ * cm_raw_drive() - bring a passive connection with the raw peer to @st
+ * @test: the test
+ * @fix: the fixture; core 0 listens on @lport (revision 1, accepting)
+ * @raw: the peer, set up here
+ * @st: the state (not CM_RAW_SYN_SENT, an active open)
+ * @rport: the peer's port
+ * @lport: the listener's port
+ *
+ * Afterwards @raw->snd_nxt is the core's RCV.NXT.
+ */
+void cm_raw_drive(struct kunit *test, struct cm_fix *fix, struct cm_raw *raw,
+		  enum cm_raw_state st, u16 rport, u16 lport)
+{
+	struct irdma_cm_seg seg;
+	struct cm_rec *p;
+	u8 frame[64];
+	u32 n, fin;
+
+	cm_raw_init(raw, fix, 0, true, rport, lport, MADCM_CM_NO_VLAN);
+	if (st == CM_RAW_SYN_RCVD) {
+		cm_raw_send(test, raw, IRDMA_TCP_SYN, raw->iss, 0, NULL, 0, true);
+		KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, raw, &seg, NULL, 0));
+		raw->snd_nxt = raw->iss + 1;
+		raw->rcv_nxt = seg.seq + 1;
+		return;
+	}
+	if (st == CM_RAW_WAIT_REQUEST) {
+		cm_raw_open(test, raw);
+		return;
+	}
+	if (st == CM_RAW_REQ_RCVD) {
+		fix->side[0].policy = CM_TEST_HOLD;
+		cm_raw_open(test, raw);
+		n = cm_raw_mpa_frame(frame, true, false, 1, NULL, 0, 0, 0);
+		cm_raw_send(test, raw, IRDMA_TCP_ACK, raw->snd_nxt,
+			    raw->rcv_nxt, frame, n, false);
+		raw->snd_nxt += n;
+		KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[0], 1));
+		KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, raw, &seg, NULL, 0));
+		return;
+	}
+	cm_raw_established(test, fix, raw, rport, lport);
+	if (st == CM_RAW_ESTABLISHED)
+		return;
+	p = &fix->side[0].recs[0];
+	if (st == CM_RAW_LAST_ACK) {
+		cm_raw_send(test, raw, IRDMA_TCP_FIN | IRDMA_TCP_ACK,
+			    raw->snd_nxt, raw->rcv_nxt, NULL, 0, false);
+		raw->snd_nxt++;
+		KUNIT_ASSERT_TRUE(test, cm_raw_recv_data(test, raw, &seg, NULL,
+							 0));
+		KUNIT_ASSERT_TRUE(test, seg.flags & IRDMA_TCP_FIN);
+		return;
+	}
+	KUNIT_ASSERT_EQ(test, madcm_cm_close(p->conn), 0);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, raw, &seg, NULL, 0));
+	KUNIT_ASSERT_TRUE(test, seg.flags & IRDMA_TCP_FIN);
+	fin = seg.seq;
+	if (st == CM_RAW_FIN_WAIT1)
+		return;
+	cm_raw_send(test, raw, IRDMA_TCP_ACK, raw->snd_nxt, fin + 1, NULL, 0,
+		    false);
+	raw->rcv_nxt = fin + 1;
+	if (st == CM_RAW_FIN_WAIT2)
+		return;
+	cm_raw_send(test, raw, IRDMA_TCP_FIN | IRDMA_TCP_ACK, raw->snd_nxt,
+		    raw->rcv_nxt, NULL, 0, false);
+	raw->snd_nxt++;
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, raw, &seg, NULL, 0));
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
+}
+
+/**
  * cm_raw_mpa_frame() - an MPA frame as RFC 5044/6581 draw it
  * @buf: room for header, IRD/ORD word and @len bytes
  * @request: the request key, else the reply key

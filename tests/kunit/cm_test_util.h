@@ -150,6 +150,21 @@ struct cm_raw {
 	u32 rcv_nxt;
 };
 
+/* States cm_raw_drive() brings a passive connection to. */
+enum cm_raw_state {
+	CM_RAW_SYN_SENT,
+	CM_RAW_SYN_RCVD,
+	CM_RAW_WAIT_REQUEST,
+	CM_RAW_REQ_RCVD,
+	CM_RAW_ESTABLISHED,
+	CM_RAW_FIN_WAIT1,
+	CM_RAW_FIN_WAIT2,
+	CM_RAW_LAST_ACK,
+	CM_RAW_TIME_WAIT,
+};
+
+void cm_raw_drive(struct kunit *test, struct cm_fix *fix, struct cm_raw *raw,
+		  enum cm_raw_state st, u16 rport, u16 lport);
 void cm_raw_init(struct cm_raw *raw, struct cm_fix *fix, int target,
 		 bool ipv4, u16 loc_port, u16 rem_port, u16 vlan);
 void cm_raw_send(struct kunit *test, struct cm_raw *raw, u8 flags, u32 seq,
