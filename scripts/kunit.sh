@@ -101,5 +101,8 @@ if grep -E "$bad" "$raw" >"$OUT/reports.log"; then
 	failed=$((failed + 1))
 fi
 
+# A copy for the layers after this one, made while the lock is still held:
+# another kunit run may replace raw.log as soon as it is released.
+[ -n "${KUNIT_RAW_COPY:-}" ] && cp "$raw" "$KUNIT_RAW_COPY"
 echo "kunit: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
