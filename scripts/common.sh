@@ -16,8 +16,13 @@ stamp_set() { touch "$MADCM_CACHE/.stamp-$1"; }
 # Copy the module's kernel sources into a kernel tree directory (a copy, not
 # a symlink: objects of an out-of-tree build in the work tree must never be
 # found through the kernel build's VPATH).
+#
+# Files are compared by content and a changed file gets the current time,
+# not its source's: trees of different ages (a work tree, a fresh clone)
+# take turns in the same build directory, and an older mtime would leave
+# an object built from the other tree's version looking up to date.
 sync_sources() {
-	rsync -a --delete --prune-empty-dirs \
+	rsync -r --links --checksum --delete --prune-empty-dirs \
 		--exclude='*.mod.c' --exclude='/tests/vm/' --exclude='/.git/' \
 		--include='*/' --include='*.[ch]' --include=Kbuild --include=Kconfig \
 		--exclude='*' "$MADCM_ROOT/" "$1/"
