@@ -7,6 +7,7 @@
  * bits 2-4 = 3: value 0x000C); other unclaimed MADs are counted.
  */
 #include <kunit/test.h>
+#include <linux/prandom.h>
 
 #include "mad_test_util.h"
 
@@ -271,12 +272,95 @@ static void receive_allocation_failures(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&mm->port->live_replies), 0);
 }
 
+/*
+ * Random MADs from the wire, biased towards plausible headers: none may
+ * crash or leak, and each ends in exactly one counter.
+ */
+static void random_mads_each_end_in_one_counter(struct kunit *test)
+{
+	static const u8 classes[] = { 0x01, 0x03, 0x04, 0x07, 0x30, 0x81,
+				      0x09 };
+	static const u8 methods[] = { 0x01, 0x02, 0x03, 0x05, 0x06, 0x07,
+				      0x81, 0x86 };
+	static const enum madcm_port_counter ends[] = {
+		MADCM_CNT_RX_SHORT, MADCM_CNT_RX_LONG,
+		MADCM_CNT_RX_BASE_VERSION, MADCM_CNT_RX_CLASS_VERSION,
+		MADCM_CNT_RX_WRONG_QP, MADCM_CNT_RX_BAD_METHOD,
+		MADCM_CNT_RX_NO_AGENT, MADCM_CNT_RX_UNMATCHED_RESP,
+		MADCM_CNT_RX_RMPP, MADCM_CNT_RX_NOMEM, MADCM_CNT_RX_DISPATCHED,
+		MADCM_CNT_TX_UNSUPPORTED, MADCM_CNT_TX_REPLY_FAIL,
+	};
+	struct mt_manual *mm = mt_manual_port(test, 1, true);
+	struct mt_counts *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	static const u8 get[] = { SPEC_METHOD_GET, SPEC_METHOD_SET };
+	struct ib_mad_reg_req req;
+	struct ib_mad_hdr *hdr;
+	struct rnd_state rnd;
+	long sum = 0;
+	u32 qpn;
+	u8 *mad;
+	int i;
+
+	mad = kunit_kzalloc(test, 3000, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mad);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	mt_counts_init(c, 0);
+	mt_reg_req(&req, 0x04, 1, get, 2);
+	mt_register(test, mm->port, IB_QPT_GSI, &req, 0, nop_send,
+		    mt_count_recv_handler, c);
+	mt_reg_req(&req, 0x03, 2, get, 2);
+	mt_register(test, mm->port, IB_QPT_GSI, &req, 1, nop_send,
+		    mt_count_recv_handler, c);
+	hdr = (struct ib_mad_hdr *)mad;
+	prandom_seed_state(&rnd, 31337);
+	for (i = 0; i < 3000; i++) {
+		u32 r = prandom_u32_state(&rnd);
+		size_t len;
+
+		prandom_bytes_state(&rnd, mad, 2100);
+		len = r % 8 == 0 ? prandom_u32_state(&rnd) % 2100 :
+		      r % 8 == 1 ? 100 + prandom_u32_state(&rnd) % 1900 : 256;
+		qpn = (r >> 24) % 3;
+		if (r & 0x100)
+			hdr->base_version = r & 0x200 ? 1 : 0x80;
+		if (r & 0x400)
+			hdr->mgmt_class = classes[(r >> 12) % ARRAY_SIZE(classes)];
+		if (r & 0x800)
+			hdr->method = methods[(r >> 16) % ARRAY_SIZE(methods)];
+		if (r & 0x1000)
+			hdr->class_version = (r >> 20) % 4;
+		/* Half of them: a plausible GMP header, random contents. */
+		if (r & 0x2000) {
+			len = 256;
+			qpn = 1;
+			hdr->base_version = 1;
+			hdr->mgmt_class = r & 0x4000 ? 0x04 : 0x03;
+			hdr->class_version = r & 0x4000 ? 1 : 2;
+			hdr->method = methods[(r >> 16) % ARRAY_SIZE(methods)];
+		}
+		mt_manual_deliver(mm, mad, len, qpn, 2, 1);
+		/* The port's replies complete as they would on a wire. */
+		mt_manual_complete(mm, mt_manual_pop(mm), IB_WC_SUCCESS);
+		if (!(i % 256))
+			cond_resched();
+	}
+	for (i = 0; i < ARRAY_SIZE(ends); i++)
+		sum += mt_counter(mm->port, ends[i]);
+	KUNIT_EXPECT_EQ(test, sum, mt_counter(mm->port, MADCM_CNT_RX));
+	KUNIT_EXPECT_EQ(test, mt_counter(mm->port, MADCM_CNT_RX), 3000);
+	KUNIT_EXPECT_GT(test, mt_counter(mm->port, MADCM_CNT_RX_DISPATCHED), 0);
+	KUNIT_EXPECT_GT(test, mt_counter(mm->port, MADCM_CNT_TX_UNSUPPORTED), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mm->port->live_recvs), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mm->port->live_replies), 0);
+}
+
 static struct kunit_case mad_recv_cases[] = {
 	KUNIT_CASE_PARAM(malformed_mad_dropped_and_counted, bad_mad_gen_params),
 	KUNIT_CASE_PARAM(unclaimed_get_set_answered_unsupported,
 			 unsup_gen_params),
 	KUNIT_CASE(requests_routed_by_method_and_oui),
 	KUNIT_CASE(receive_allocation_failures),
+	KUNIT_CASE(random_mads_each_end_in_one_counter),
 	{}
 };
 

@@ -363,10 +363,60 @@ static void exchange_survives_allocation_failure(struct kunit *test)
 	}
 }
 
+/*
+ * Requests over links that drop, duplicate, reorder and delay in both
+ * directions: each send still comes back exactly once, answered or
+ * timed out, and duplicate responses find nobody.
+ */
+static void lossy_links_each_send_once(struct kunit *test)
+{
+	struct madcm_loop_faults f = {
+		.drop = 200, .duplicate = 200, .reorder = 200, .delay = 200,
+		.delay_max_ms = 3,
+	};
+	struct madcm_loop_fabric *fab = mt_fabric(test, 11);
+	struct madcm_port *a = mt_loop_port(test, fab, LID_A, false);
+	struct madcm_port *b = mt_loop_port(test, fab, LID_B, false);
+	struct mt_counts *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	const int n = 300;
+	struct mt_agent *ma;
+	struct ib_ah *ah;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, madcm_loop_set_faults(a, LID_B, &f), 0);
+	KUNIT_ASSERT_EQ(test, madcm_loop_set_faults(b, LID_A, &f), 0);
+	mt_counts_init(c, n);
+	c->free_on_send = true;
+	ma = mt_register(test, a, IB_QPT_GSI, NULL, 0, mt_count_send_handler,
+			 mt_count_recv_handler, c);
+	mt_responder(test, b, NULL);
+	ah = mt_ah(test, a, LID_B);
+	for (i = 0; i < n; i++)
+		KUNIT_ASSERT_EQ(test,
+				madcm_post_send_mad(mt_get_mad(test, ma->agent,
+							       ah, i, 10, 3),
+						    NULL), 0);
+	KUNIT_ASSERT_TRUE(test, mt_wait(c, 120));
+	madcm_loop_quiesce(fab);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->sends), n);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->order_errors), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_SUCCESS]) +
+			atomic_read(&c->status[IB_WC_RESP_TIMEOUT_ERR]), n);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->resp_with_send),
+			atomic_read(&c->status[IB_WC_SUCCESS]));
+	KUNIT_EXPECT_GT(test, atomic_read(&c->status[IB_WC_SUCCESS]), 0);
+	/* Every received response was matched once or counted unmatched. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->recvs) +
+			mt_counter(a, MADCM_CNT_RX_UNMATCHED_RESP),
+			mt_counter(a, MADCM_CNT_RX));
+}
+
 static struct kunit_case mad_stress_cases[] = {
 	KUNIT_CASE(cancel_races_response_and_timeout),
 	KUNIT_CASE(unregister_with_10000_outstanding),
 	KUNIT_CASE(many_outstanding_answered_in_random_order),
+	KUNIT_CASE(lossy_links_each_send_once),
 	KUNIT_CASE_PARAM(exchange_survives_allocation_failure,
 			 exchange_site_gen_params),
 	{}
