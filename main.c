@@ -15,10 +15,9 @@ static int __init madcm_init(void)
 	int ret;
 
 	madcm_debugfs_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
-	if (madcm_mad_init()) {
-		debugfs_remove_recursive(madcm_debugfs_root);
-		return -ENOMEM;
-	}
+	ret = madcm_mad_init();
+	if (ret)
+		goto err_debugfs;
 	ret = madcm_mpa_init();
 	if (ret)
 		goto err_mad;
@@ -32,6 +31,7 @@ err_mpa:
 	madcm_mpa_exit();
 err_mad:
 	madcm_mad_exit();
+err_debugfs:
 	debugfs_remove_recursive(madcm_debugfs_root);
 	return ret;
 }
