@@ -35,6 +35,7 @@
 #include <net/net_namespace.h>
 #include <madcm/cm.h>
 #include "madcm.h"
+#include "irdma_cm/cm_bench.h"
 #include "irdma_cm/cm_core.h"
 #include "irdma_cm/cm_ctl.h"
 #include "irdma_cm/wire_netdev.h"
@@ -756,6 +757,7 @@ int madcm_cm_ctl_init(void)
 	debugfs_create_file("ctl", 0200, ctl_dir, NULL, &ctl_fops);
 	debugfs_create_file("conns", 0400, ctl_dir, NULL, &conns_fops);
 	debugfs_create_file("stats", 0400, ctl_dir, NULL, &stats_fops);
+	madcm_cm_bench_init(ctl_dir);
 	return 0;
 }
 
