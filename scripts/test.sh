@@ -10,6 +10,9 @@ cd "$MADCM_ROOT"
 
 total_p=0 total_f=0
 start=$(date +%s)
+# This run's layer logs, apart from any other run sharing the cache.
+mkdir -p "$MADCM_CACHE"
+logdir=$(mktemp -d "$MADCM_CACHE/test-run.XXXXXX")
 
 # Every package any layer needs, once, before the first layer.
 scripts/deps.sh || exit 1
@@ -18,13 +21,13 @@ scripts/deps.sh || exit 1
 run_layer() {
 	local name=$1 log p f rc t0
 	shift
-	log=$MADCM_CACHE/test-$name.log
-	mkdir -p "$MADCM_CACHE"
+	log=$logdir/$name.log
 	t0=$(date +%s)
 	say "=== $name"
 	"$@" 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
-	read -r p f < <(grep -E '^[a-z-]+: [0-9]+ passed, [0-9]+ failed' "$log" |
+	# -a: a layer's log may hold a stray non-text byte (compiler output).
+	read -r p f < <(grep -aE '^[a-z-]+: [0-9]+ passed, [0-9]+ failed' "$log" |
 		tail -1 | sed -E 's/^[a-z-]+: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/')
 	p=${p:-0} f=${f:-0}
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
@@ -63,6 +66,6 @@ done
 rm -f "$kunit_raw"
 run_layer vmtest tests/vm/run.sh
 
-say "make test took $(($(date +%s) - start)) s"
+say "make test took $(($(date +%s) - start)) s; layer logs in $logdir"
 echo "$total_p passed, $total_f failed"
 [ "$total_f" -eq 0 ]
