@@ -4,6 +4,7 @@
 #  - checkpatch.pl --strict (from the cached kernel tree)
 #  - a W=1 build with sparse on every file (C=2)
 #  - kernel-doc with all its warnings over every source
+# Logs go to MADCM_CHECK_DIR (default $MADCM_CACHE/check).
 # Prints one line per tool, "check: N passed, M failed" last.
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
@@ -16,7 +17,7 @@ cd "$MADCM_ROOT"
 mapfile -t files < <(git ls-files -co --exclude-standard -- '*.c' '*.h' |
 	grep -v -e '\.mod\.c$' -e '^tests/vm/.*\.c$' | sort)
 mapfile -t user_files < <(git ls-files -co --exclude-standard -- 'tests/vm/*.c' | sort)
-OUT=$MADCM_CACHE/check
+OUT=${MADCM_CHECK_DIR:-$MADCM_CACHE/check}
 mkdir -p "$OUT"
 passed=0 failed=0
 

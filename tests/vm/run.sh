@@ -8,7 +8,9 @@
 #   default: every tests/vm/[0-9]*.sh as a test; "vmtest: N passed, M failed".
 #   --run:   tests/vm/demo/*.sh, output shown as is (make run).
 # Environment: VMTEST (space-separated script names to run), VM_TIMEOUT
-# (seconds for the whole boot, default 1500), MADCM_CACHE.
+# (seconds for the whole boot, default 1500), MADCM_CACHE, MADCM_VM_DIR
+# (this run's initramfs, log, programs and captures; default
+# $MADCM_CACHE/vm: give each concurrent run its own).
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/common.sh"
 
@@ -18,13 +20,15 @@ if [ "${1:-}" = --run ]; then mode=run; shift; fi
 "$MADCM_ROOT/scripts/deps.sh" build vm
 "$MADCM_ROOT/scripts/fetch-kernel.sh"
 . "$MADCM_CACHE/kernel.env"
+vmdir=${MADCM_VM_DIR:-$MADCM_CACHE/vm}
+mkdir -p "$vmdir"
 
 cd "$MADCM_ROOT"
 say "building madcm.ko against $KVER"
-make -s KDIR="$STOCK_KDIR" CONFIG_DEBUG_INFO_BTF_MODULES= >"$MADCM_CACHE/vm-build.log" 2>&1 ||
-	{ cat "$MADCM_CACHE/vm-build.log" >&2; die "module build failed"; }
+make -s KDIR="$STOCK_KDIR" CONFIG_DEBUG_INFO_BTF_MODULES= >"$vmdir/build.log" 2>&1 ||
+	{ cat "$vmdir/build.log" >&2; die "module build failed"; }
 # Userspace test programs (peers nobody here wrote the CM for).
-bindir=$MADCM_CACHE/vm/bin
+bindir=$vmdir/bin
 mkdir -p "$bindir"
 for c in tests/vm/*.c; do
 	[ -e "$c" ] || continue
@@ -47,9 +51,8 @@ if [ ${#scripts[@]} -eq 0 ]; then
 	fi
 fi
 
-mkdir -p "$MADCM_CACHE/vm"
-initrd=$MADCM_CACHE/vm/initramfs-$mode.cpio.gz
-log=$MADCM_CACHE/vm/$mode.log
+initrd=$vmdir/initramfs-$mode.cpio.gz
+log=$vmdir/$mode.log
 tests/vm/mkinitramfs.sh "$initrd" "$mode" "${scripts[@]}" -- "${kos[@]}"
 
 say "booting $KVER in QEMU (TCG); log: $log"
@@ -76,7 +79,7 @@ failed=$(grep -c '^=== VMTEST FAIL' "$log.txt" || true)
 grep '^=== VMTEST \(PASS\|FAIL\)' "$log.txt" | sed 's/^=== VMTEST //'
 
 # Captures the scripts printed go to tshark, on the host.
-capdir=$MADCM_CACHE/vm/captures
+capdir=$vmdir/captures
 rm -rf "$capdir"
 mkdir -p "$capdir"
 for cap in $(sed -n 's/^=== PCAP \([a-z0-9-]*\)$/\1/p' "$log.txt"); do
