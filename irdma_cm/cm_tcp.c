@@ -479,6 +479,13 @@ static void irdma_handle_ack_pkt(struct irdma_cm_node *node,
 
 	if (irdma_seq_lt(node->snd_una, seg->ack)) {
 		node->snd_una = seg->ack;
+		/*
+		 * Progress: the retry limit counts retransmissions of what is
+		 * still unacknowledged (RFC 1122 4.2.3.5), and the backed-off
+		 * RTO gives way to the base one (RFC 6298 5.3, 5.7).
+		 */
+		node->retrans = 0;
+		node->rto = node->core->rto_min;
 		if (node->snd_una == node->snd_nxt)
 			irdma_cm_disarm_rexmit(node);
 		else

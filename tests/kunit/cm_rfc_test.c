@@ -8,6 +8,7 @@
  * timeout and a malformed MPA frame.
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/string.h>
 #include "tests/kunit/cm_test_util.h"
 #include "tests/kunit/mpa_spec.h"
@@ -279,6 +280,58 @@ static void cm_rfc_retrans_limit(struct kunit *test)
 	cm_expect_drained(test, fix->core[0]);
 }
 
+/* Wait until a counter of @core reaches @n; false after 10 s. */
+static bool wait_cnt(struct irdma_cm_core *core, enum irdma_cm_counter c,
+		     u64 n)
+{
+	int i;
+
+	for (i = 0; i < 10000 && cm_cnt(core, c) < n; i++)
+		usleep_range(500, 1000);
+	return cm_cnt(core, c) >= n;
+}
+
+/*
+ * The retry limit counts retransmissions of what is still unacknowledged
+ * (RFC 1122 4.2.3.5, R2): the reply and the FIN after it go unanswered
+ * twice, then an ACK covers the reply only. The FIN alone then gets the
+ * full budget, max_retrans more copies, before the RST.
+ */
+static void cm_rfc_partial_ack_restarts_budget(struct kunit *test)
+{
+	const struct irdma_cm_config cfg = {
+		/* No backoff: 300 ms between copies, room to answer in. */
+		.rto_min_ms = 300, .rto_max_ms = 300, .max_retrans = 3,
+		.time_wait_ms = 600000, .fin_wait2_ms = 600000,
+		.mpa_timeout_ms = 600000,
+	};
+	struct cm_fix *fix = cm_fix_create(test, 1, true, &cfg, 2);
+	struct madcm_cm_accept_attr acc = {};
+	struct irdma_cm_seg seg;
+	struct cm_raw raw;
+	struct cm_rec *p;
+
+	cm_listen(test, fix, 0, NULL, LPORT, MADCM_CM_NO_VLAN, 1);
+	cm_raw_drive(test, fix, &raw, CM_RAW_REQ_RCVD, RPORT, LPORT);
+	p = &fix->side[0].recs[0];
+	KUNIT_ASSERT_EQ(test, madcm_cm_accept(p->conn, &acc), 0);
+	madcm_cm_close(p->conn);
+	/* The reply (a bare MPA header: no private data, revision 1). */
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv_data(test, &raw, &seg, NULL, 0));
+	KUNIT_ASSERT_EQ(test, seg.seq, raw.rcv_nxt);
+	KUNIT_ASSERT_EQ(test, seg.payload_len, SPEC_HDR_LEN);
+
+	KUNIT_ASSERT_TRUE(test, wait_cnt(fix->core[0], IRDMA_CM_CNT_RETRANS, 2));
+	cm_raw_send(test, &raw, IRDMA_TCP_ACK, raw.snd_nxt,
+		    raw.rcv_nxt + SPEC_HDR_LEN, NULL, 0, false);
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
+	KUNIT_EXPECT_EQ(test, p->ev[p->nev - 1], MADCM_CM_EVENT_RESET);
+	KUNIT_EXPECT_EQ(test, p->status[p->nev - 1], -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_RETRANS), 2 + 3);
+	KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_RETRANS_LIMIT), 1);
+	cm_expect_drained(test, fix->core[0]);
+}
+
 /*
  * Active side against the raw peer: the MPA request is retransmitted
  * unchanged until acknowledged; the reply comes in two segments, the
@@ -513,6 +566,7 @@ static struct kunit_case cm_rfc_cases[] = {
 	KUNIT_CASE_PARAM(cm_rfc_rst_in_state, rst_gen_params),
 	KUNIT_CASE(cm_rfc_backlog),
 	KUNIT_CASE(cm_rfc_retrans_limit),
+	KUNIT_CASE(cm_rfc_partial_ack_restarts_budget),
 	KUNIT_CASE(cm_rfc_request_retrans_reply_split),
 	KUNIT_CASE(cm_rfc_request_split_out_of_order),
 	KUNIT_CASE(cm_rfc_mpa_timeout),
