@@ -32,8 +32,8 @@ static void open_many(struct kunit *test, struct cm_fix *fix, int n,
 		attr.private_data_len = sizeof(i);
 		cm_connect(test, fix, 0, &attr);
 	}
-	KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[0], 2 * n));
-	KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[1], 2 * n));
+	KUNIT_ASSERT_TRUE(test, cm_wait_events_progress(&fix->side[0], 2 * n));
+	KUNIT_ASSERT_TRUE(test, cm_wait_events_progress(&fix->side[1], 2 * n));
 }
 
 /* Every connection of both sides: established, then exactly one CLOSE. */
@@ -45,12 +45,15 @@ static void expect_all_closed(struct kunit *test, struct cm_fix *fix, int n)
 		KUNIT_EXPECT_EQ(test, fix->side[s].nrecs, n);
 		for (i = 0; i < fix->side[s].nrecs; i++) {
 			const struct cm_rec *r = &fix->side[s].recs[i];
+			int last = r->ev[min(r->nev, CM_TEST_MAX_EV) - 1];
 
 			KUNIT_EXPECT_TRUE(test, r->has_ctx);
 			KUNIT_EXPECT_EQ(test, r->terminal, 1);
 			KUNIT_EXPECT_EQ(test, r->after_terminal, 0);
-			KUNIT_EXPECT_EQ(test, r->ev[min(r->nev, CM_TEST_MAX_EV) - 1],
-					MADCM_CM_EVENT_CLOSE);
+			KUNIT_EXPECT_EQ_MSG(test, last, MADCM_CM_EVENT_CLOSE,
+					    "side %d conn %d: %d events, last status %d",
+					    s, i, r->nev,
+					    r->status[min(r->nev, CM_TEST_MAX_EV) - 1]);
 		}
 	}
 }
@@ -165,6 +168,82 @@ static void cm_stress_lossy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, refused, st.corrupted);
 	cm_expect_drained(test, fix->core[0]);
 	cm_expect_drained(test, fix->core[1]);
+}
+
+/*
+ * Timers for a thousand connections on one slow (emulated, sanitized)
+ * machine under loss: RFC 6298's initial RTO of one second, backoff to 8 s
+ * and 15 retries (about 90 s) before a reset, and a TIME-WAIT longer than
+ * the peer's backoff, so that late FINs still find their connection.
+ */
+static const struct irdma_cm_config thousand_cfg = {
+	.rto_min_ms = 1000,
+	.rto_max_ms = 8000,
+	.max_retrans = 15,
+	.time_wait_ms = 20000,
+	.fin_wait2_ms = 60000,
+	.mpa_timeout_ms = 60000,
+};
+
+/*
+ * A thousand connections, IPv4 and IPv6 mixed, MPA v1 and v2 mixed, over
+ * a wire that drops 5%, duplicates 2% and reorders 10% of the frames both
+ * ways: every one opens, its private data arrives intact, and every one
+ * closes gracefully (half from each side) with exactly one CLOSE.
+ */
+static void cm_stress_thousand_lossy(struct kunit *test)
+{
+	const struct irdma_wire_faults f = {
+		.drop_pct = 5, .dup_pct = 2, .reorder_pct = 10,
+		.delay_ms = 2, .reorder_ms = 8,
+	};
+	const int n = 1000;
+	struct cm_fix *fix = cm_fix_create(test, 2, false, &thousand_cfg, n);
+	struct irdma_wire_loop_stats st;
+	unsigned long *seen;
+	u64 retrans;
+	int i, v;
+
+	seen = kunit_kcalloc(test, BITS_TO_LONGS(n), sizeof(long), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, seen);
+	fix->backlog = n;
+	irdma_wire_loop_set_faults(fix->port[0], &f);
+	irdma_wire_loop_set_faults(fix->port[1], &f);
+	open_many(test, fix, n, true);
+
+	/* Each connect's private data (its index) came through once. */
+	for (i = 0; i < fix->side[1].nrecs; i++) {
+		const struct cm_rec *r = &fix->side[1].recs[i];
+
+		KUNIT_ASSERT_EQ(test, (int)r->pdata_len, (int)sizeof(v));
+		memcpy(&v, r->pdata, sizeof(v));
+		KUNIT_ASSERT_TRUE(test, v >= 0 && v < n);
+		KUNIT_EXPECT_FALSE(test, test_and_set_bit(v, seen));
+	}
+	KUNIT_EXPECT_EQ(test, bitmap_weight(seen, n), n);
+
+	for (i = 0; i < n; i++)
+		madcm_cm_close(i & 1 ? peer_of(fix, &fix->side[0].recs[i]) :
+				       fix->side[0].recs[i].conn);
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals_progress(&fix->side[0], n));
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals_progress(&fix->side[1], n));
+	expect_all_closed(test, fix, n);
+
+	irdma_wire_loop_quiesce(fix->loop);
+	irdma_wire_loop_stats(fix->loop, &st);
+	retrans = cm_cnt(fix->core[0], IRDMA_CM_CNT_RETRANS) +
+		  cm_cnt(fix->core[1], IRDMA_CM_CNT_RETRANS);
+	kunit_info(test, "sent %llu dropped %llu dup %llu reordered %llu retrans %llu\n",
+		   st.sent, st.dropped, st.duplicated, st.reordered, retrans);
+	/* The faults did happen, and the lost frames were sent again. */
+	KUNIT_EXPECT_GT(test, st.dropped, 0);
+	KUNIT_EXPECT_GT(test, st.duplicated, 0);
+	KUNIT_EXPECT_GT(test, st.reordered, 0);
+	KUNIT_EXPECT_GT(test, retrans, 0);
+	cm_expect_drained(test, fix->core[0]);
+	cm_expect_drained(test, fix->core[1]);
+	KUNIT_EXPECT_EQ(test, irdma_wire_loop_qhash_count(fix->port[0]), 0);
+	KUNIT_EXPECT_EQ(test, irdma_wire_loop_qhash_count(fix->port[1]), 0);
 }
 
 /*
@@ -329,6 +408,7 @@ static void cm_stress_threads(struct kunit *test)
 static struct kunit_case cm_stress_cases[] = {
 	KUNIT_CASE(cm_stress_many),
 	KUNIT_CASE_PARAM(cm_stress_lossy, lossy_gen_params),
+	KUNIT_CASE(cm_stress_thousand_lossy),
 	KUNIT_CASE(cm_stress_teardown_open),
 	KUNIT_CASE(cm_stress_threads),
 	{}

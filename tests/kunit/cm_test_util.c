@@ -308,6 +308,53 @@ bool cm_wait_events(struct cm_side *side, int n)
 				  CM_TEST_WAIT) > 0;
 }
 
+/*
+ * Wait until *@count reaches @n, as long as it keeps moving: the guard
+ * timeout restarts whenever the count grows, so a large run on a slow
+ * (emulated, sanitized) machine is not cut short while it progresses,
+ * and a stuck one still fails after one guard period.
+ */
+static bool cm_wait_progress(struct cm_side *side, const int *count, int n)
+{
+	int seen = -1, now;
+
+	for (;;) {
+		now = READ_ONCE(*count);
+		if (now >= n)
+			return true;
+		if (now == seen)
+			return false;
+		seen = now;
+		wait_event_timeout(side->wq, READ_ONCE(*count) != seen,
+				   CM_TEST_WAIT);
+	}
+}
+
+/**
+ * cm_wait_events_progress() - wait for @n events while they keep coming
+ * @side: the side
+ * @n: how many
+ *
+ * Return: true when @n came; false after a guard period without any.
+ */
+bool cm_wait_events_progress(struct cm_side *side, int n)
+{
+	return cm_wait_progress(side, &side->events, n);
+}
+
+/**
+ * cm_wait_terminals_progress() - wait for @n terminal events while they
+ *	keep coming
+ * @side: the side
+ * @n: how many
+ *
+ * Return: true when @n came; false after a guard period without any.
+ */
+bool cm_wait_terminals_progress(struct cm_side *side, int n)
+{
+	return cm_wait_progress(side, &side->terminals, n);
+}
+
 /**
  * cm_wait_nrecs() - wait until @side knows @n connections
  * @side: the side

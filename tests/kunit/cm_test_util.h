@@ -124,6 +124,8 @@ void cm_connect_attr(struct madcm_cm_connect_attr *attr,
 		     u16 port, u16 vlan, u8 rev, struct cm_side *side);
 bool cm_wait_terminals(struct cm_side *side, int n);
 bool cm_wait_events(struct cm_side *side, int n);
+bool cm_wait_events_progress(struct cm_side *side, int n);
+bool cm_wait_terminals_progress(struct cm_side *side, int n);
 bool cm_wait_nrecs(struct cm_side *side, int n);
 bool cm_rec_has(const struct cm_rec *rec, enum madcm_cm_event_type type);
 void cm_expect_events(struct kunit *test, const struct cm_rec *rec,
