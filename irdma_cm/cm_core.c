@@ -60,6 +60,8 @@ static const char * const irdma_cm_counter_names[IRDMA_CM_CNT_NR] = {
 	[IRDMA_CM_CNT_REJECT_SENT] = "reject_sent",
 	[IRDMA_CM_CNT_REJECT_RCVD] = "reject_rcvd",
 	[IRDMA_CM_CNT_ABORTS] = "aborts",
+	[IRDMA_CM_CNT_RTR_SENT] = "rtr_sent",
+	[IRDMA_CM_CNT_RTR_FAIL] = "rtr_fail",
 };
 
 static const char * const irdma_cm_tcp_state_names[IRDMA_TCP_NR_STATES] = {

@@ -56,6 +56,9 @@ struct seq_file;
  * @IRDMA_CM_CNT_REJECT_SENT: MPA rejects sent
  * @IRDMA_CM_CNT_REJECT_RCVD: MPA rejects received
  * @IRDMA_CM_CNT_ABORTS: connections aborted (consumer, listener or core)
+ * @IRDMA_CM_CNT_RTR_SENT: RTR messages sent (peer-to-peer initiators)
+ * @IRDMA_CM_CNT_RTR_FAIL: connections reset because their RTR message
+ *	could not be built (markers asked for, which are not supported)
  * @IRDMA_CM_CNT_NR: number of counters
  */
 enum irdma_cm_counter {
@@ -90,6 +93,8 @@ enum irdma_cm_counter {
 	IRDMA_CM_CNT_REJECT_SENT,
 	IRDMA_CM_CNT_REJECT_RCVD,
 	IRDMA_CM_CNT_ABORTS,
+	IRDMA_CM_CNT_RTR_SENT,
+	IRDMA_CM_CNT_RTR_FAIL,
 	IRDMA_CM_CNT_NR
 };
 
@@ -261,6 +266,7 @@ void irdma_send_ack(struct irdma_cm_node *node);
 void irdma_send_reset(struct irdma_cm_node *node);
 void irdma_send_fin(struct irdma_cm_node *node);
 void irdma_cm_send_data(struct irdma_cm_node *node);
+void irdma_cm_send_more(struct irdma_cm_node *node, u32 len);
 void irdma_cm_retransmit(struct irdma_cm_node *node);
 void irdma_process_pkt(struct irdma_cm_node *node,
 		       const struct irdma_cm_seg *seg);
