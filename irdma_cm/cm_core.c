@@ -148,6 +148,7 @@ struct irdma_cm_core *irdma_setup_cm_core(const struct irdma_cm_wire_ops *ops,
 	core->time_wait = msecs_to_jiffies(core->cfg.time_wait_ms);
 	core->fin_wait2 = msecs_to_jiffies(core->cfg.fin_wait2_ms);
 	core->mpa_timeout = msecs_to_jiffies(core->cfg.mpa_timeout_ms);
+	core->rtr_delay = msecs_to_jiffies(core->cfg.rtr_delay_ms);
 
 	spin_lock_init(&core->lock);
 	INIT_LIST_HEAD(&core->nodes);

@@ -112,6 +112,9 @@ enum irdma_cm_counter {
  * @backlog: default listener backlog (default 128)
  * @max_ird: the most IRD a connection gets (default 127)
  * @max_ord: the most ORD a connection gets (default 127)
+ * @rtr_delay_ms: how long a peer-to-peer initiator waits after the reply
+ *	before it sends the RTR message (default 0: as soon as the core's
+ *	event workqueue runs; see Documentation/irdma_cm.rst)
  */
 struct irdma_cm_config {
 	u32 rto_min_ms;
@@ -123,6 +126,7 @@ struct irdma_cm_config {
 	u32 backlog;
 	u16 max_ird;
 	u16 max_ord;
+	u32 rtr_delay_ms;
 };
 
 /**
@@ -175,6 +179,7 @@ struct irdma_cm_listener {
  * @time_wait: @cfg.time_wait_ms in jiffies
  * @fin_wait2: @cfg.fin_wait2_ms in jiffies
  * @mpa_timeout: @cfg.mpa_timeout_ms in jiffies
+ * @rtr_delay: @cfg.rtr_delay_ms in jiffies
  * @conns: connection table, keyed by struct irdma_cm_tuple
  * @listeners: listener table, keyed by struct irdma_cm_listen_key
  * @lock: guards @nodes, @listener_list and @dying
@@ -197,6 +202,7 @@ struct irdma_cm_core {
 	unsigned long time_wait;
 	unsigned long fin_wait2;
 	unsigned long mpa_timeout;
+	unsigned long rtr_delay;
 	struct rhashtable conns;
 	struct rhashtable listeners;
 	spinlock_t lock;	/* see the kernel-doc above */

@@ -169,11 +169,13 @@ static void irdma_cm_active_established(struct irdma_cm_node *node)
  * its reply reaches us: siw (Linux 6.1) starts waiting for the RTR only
  * after its reply is sent, and an RTR that arrives before then, which
  * over a veth pair happens within the responder's own send, is never
- * read.
+ * read. The core's rtr_delay_ms holds the RTR back longer where a peer
+ * needs it.
  */
 static void irdma_cm_rtr_work(struct work_struct *work)
 {
-	struct irdma_cm_node *node = container_of(work, struct irdma_cm_node,
+	struct irdma_cm_node *node = container_of(to_delayed_work(work),
+						  struct irdma_cm_node,
 						  rtr_work);
 	int ret;
 
@@ -216,9 +218,10 @@ static void irdma_cm_mpa_frame_done(struct irdma_cm_node *node, u32 type)
 	}
 	if (node->peer_to_peer && node->send_rdma0_op != IRDMA_RTR_NONE) {
 		node->mpa_state = IRDMA_MPA_RTR_WAIT;
-		INIT_WORK(&node->rtr_work, irdma_cm_rtr_work);
+		INIT_DELAYED_WORK(&node->rtr_work, irdma_cm_rtr_work);
 		irdma_cm_node_get(node);
-		queue_work(core->event_wq, &node->rtr_work);
+		queue_delayed_work(core->event_wq, &node->rtr_work,
+				   core->rtr_delay);
 		return;
 	}
 	irdma_cm_active_established(node);

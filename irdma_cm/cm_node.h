@@ -258,7 +258,7 @@ struct irdma_cm_node {
 	struct timer_list timer;
 	struct list_head txq;
 	struct work_struct qh_work;
-	struct work_struct rtr_work;
+	struct delayed_work rtr_work;
 	struct irdma_cm_listener *listener;
 	struct irdma_cm_event_slot ev[IRDMA_CM_EV_NR];
 

@@ -34,6 +34,7 @@
 #include <asm/unaligned.h>
 #include "irdma_cm/cm_node.h"
 #include "irdma_cm/rtr.h"
+#include "tests/kunit/rtr_spec.h"
 
 #define POISON	0xee
 #define BUF_LEN	96
@@ -49,66 +50,26 @@ static void expect_octets(struct kunit *test, const u8 *got, const u8 *want,
 				    i);
 }
 
-/* ---- the three RTR messages, with and without CRC ---- */
-
-static const u8 fpdu_write[] = {
-	0x00, 0x0e,			/* ULPDU_Length 14 */
-	0xc1,				/* T, L, DV 1 */
-	0x40,				/* RV 1, Write */
-	0x00, 0x00, 0x00, 0x00,		/* STag */
-	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,	/* TO */
-	/* 16 octets: no PAD */
-};
-
-static const u8 fpdu_send[] = {
-	0x00, 0x12,			/* ULPDU_Length 18 */
-	0x41,				/* L, DV 1 */
-	0x43,				/* RV 1, Send */
-	0x00, 0x00, 0x00, 0x00,		/* RsvdULP (Invalidate STag) */
-	0x00, 0x00, 0x00, 0x00,		/* QN 0 */
-	0x00, 0x00, 0x00, 0x01,		/* MSN 1 */
-	0x00, 0x00, 0x00, 0x00,		/* MO 0 */
-	/* 20 octets: no PAD */
-};
-
-static const u8 fpdu_read[] = {
-	0x00, 0x2e,			/* ULPDU_Length 46 */
-	0x41,				/* L, DV 1 */
-	0x41,				/* RV 1, Read Request */
-	0x00, 0x00, 0x00, 0x00,		/* RsvdULP */
-	0x00, 0x00, 0x00, 0x01,		/* QN 1 */
-	0x00, 0x00, 0x00, 0x01,		/* MSN 1 */
-	0x00, 0x00, 0x00, 0x00,		/* MO 0 */
-	0x00, 0x00, 0x00, 0x00,		/* Data Sink STag */
-	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,	/* Data Sink TO */
-	0x00, 0x00, 0x00, 0x00,		/* RDMA Read Message Size 0 */
-	0x00, 0x00, 0x00, 0x00,		/* Data Source STag */
-	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,	/* Data Source TO */
-	/* 48 octets: no PAD */
-};
-
 struct rtr_case {
 	const char *name;
 	u8 type;
 	bool crc;
 	const u8 *body;		/* ULPDU_Length through PAD */
 	u32 body_len;
-	u8 crc_octets[MPA_CRC_SIZE];
+	const u8 *crc_octets;	/* NULL: the field is zero */
 };
 
 static const struct rtr_case rtr_cases[] = {
 	{ "write", IRDMA_RTR_WRITE, false, fpdu_write, sizeof(fpdu_write),
-	  { 0, 0, 0, 0 } },
+	  NULL },
 	{ "write-crc", IRDMA_RTR_WRITE, true, fpdu_write, sizeof(fpdu_write),
-	  { 0xa3, 0x05, 0x72, 0xab } },
-	{ "send", IRDMA_RTR_SEND, false, fpdu_send, sizeof(fpdu_send),
-	  { 0, 0, 0, 0 } },
+	  fpdu_write_crc },
+	{ "send", IRDMA_RTR_SEND, false, fpdu_send, sizeof(fpdu_send), NULL },
 	{ "send-crc", IRDMA_RTR_SEND, true, fpdu_send, sizeof(fpdu_send),
-	  { 0x58, 0x7b, 0xe8, 0xc4 } },
-	{ "read", IRDMA_RTR_READ, false, fpdu_read, sizeof(fpdu_read),
-	  { 0, 0, 0, 0 } },
+	  fpdu_send_crc },
+	{ "read", IRDMA_RTR_READ, false, fpdu_read, sizeof(fpdu_read), NULL },
 	{ "read-crc", IRDMA_RTR_READ, true, fpdu_read, sizeof(fpdu_read),
-	  { 0xf2, 0xc6, 0xdd, 0x3d } },
+	  fpdu_read_crc },
 };
 
 static void rtr_case_desc(const struct rtr_case *c, char *desc)
@@ -120,6 +81,7 @@ KUNIT_ARRAY_PARAM(rtr, rtr_cases, rtr_case_desc);
 
 static void rtr_fpdu_is_byte_exact(struct kunit *test)
 {
+	static const u8 zero[MPA_CRC_SIZE];
 	const struct rtr_case *c = test->param_value;
 	u32 len = c->body_len + MPA_CRC_SIZE;
 	u8 *buf = kunit_kmalloc(test, BUF_LEN, GFP_KERNEL);
@@ -130,8 +92,8 @@ static void rtr_fpdu_is_byte_exact(struct kunit *test)
 	ret = irdma_build_rtr_fpdu(c->type, c->crc, buf, BUF_LEN);
 	KUNIT_ASSERT_EQ(test, ret, (int)len);
 	expect_octets(test, buf, c->body, c->body_len, "FPDU");
-	expect_octets(test, buf + c->body_len, c->crc_octets, MPA_CRC_SIZE,
-		      "CRC");
+	expect_octets(test, buf + c->body_len, c->crc_octets ?: zero,
+		      MPA_CRC_SIZE, "CRC");
 	/* Nothing past the FPDU. */
 	KUNIT_EXPECT_EQ(test, buf[len], (u8)POISON);
 	KUNIT_EXPECT_EQ(test, buf[BUF_LEN - 1], (u8)POISON);
