@@ -28,6 +28,8 @@ struct rtr_cm_case {
 static const struct rtr_cm_case rtr_cm_cases[] = {
 	{ "write", IRDMA_RTR_WRITE, IRDMA_RTR_WRITE, false, fpdu_write,
 	  sizeof(fpdu_write), NULL },
+	{ "write-crc", IRDMA_RTR_WRITE | IRDMA_RTR_SEND, IRDMA_RTR_WRITE, true,
+	  fpdu_write, sizeof(fpdu_write), fpdu_write_crc },
 	{ "read-crc", IRDMA_RTR_ALL, IRDMA_RTR_READ, true, fpdu_read,
 	  sizeof(fpdu_read), fpdu_read_crc },
 	{ "send-crc", IRDMA_RTR_SEND, IRDMA_RTR_SEND, true, fpdu_send,
