@@ -143,6 +143,8 @@ struct irdma_cm_core *irdma_setup_cm_core(const struct irdma_cm_wire_ops *ops,
 				  IETF_MAX_IRD_ORD);
 	core->cfg.max_ord = min_t(u16, cfg_or(cfg->max_ord, 127),
 				  IETF_MAX_IRD_ORD);
+	core->cfg.rtr_delay_ms = min_t(u32, cfg->rtr_delay_ms,
+				       IRDMA_CM_RTR_DELAY_MAX_MS);
 	core->rto_min = max(msecs_to_jiffies(core->cfg.rto_min_ms), 1UL);
 	core->rto_max = max(msecs_to_jiffies(core->cfg.rto_max_ms), 1UL);
 	core->time_wait = msecs_to_jiffies(core->cfg.time_wait_ms);

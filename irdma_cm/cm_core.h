@@ -114,7 +114,9 @@ enum irdma_cm_counter {
  * @max_ord: the most ORD a connection gets (default 127)
  * @rtr_delay_ms: how long a peer-to-peer initiator waits after the reply
  *	before it sends the RTR message (default 0: as soon as the core's
- *	event workqueue runs; see Documentation/irdma_cm.rst)
+ *	event workqueue runs; at most IRDMA_CM_RTR_DELAY_MAX_MS, since a
+ *	core being stopped waits for its pending RTRs; see
+ *	Documentation/irdma_cm.rst)
  */
 struct irdma_cm_config {
 	u32 rto_min_ms;
@@ -216,6 +218,8 @@ struct irdma_cm_core {
 	atomic64_t cnt[IRDMA_CM_CNT_NR];
 	struct irdma_cm_seg_stats seg_stats;
 };
+
+#define IRDMA_CM_RTR_DELAY_MAX_MS	1000
 
 /* Our receive window and its shift (RFC 7323), what a QP would offer. */
 #define IRDMA_CM_RCV_WSCALE	2
