@@ -8,6 +8,7 @@
 #   make check        checkpatch --strict, sparse, W=1 and kernel-doc
 #   make kunit        the KUnit suites under kunit.py, sanitizers on
 #   make vmtest       tests/vm/*.sh on Debian's stock kernel in QEMU
+#   make vmtest-siw   tests/vm/siw/*.sh on the custom siw test kernel
 #   make test         all of the above, one "N passed, M failed" line
 #   make run          boot the stock kernel, load madcm, show it working
 
@@ -28,7 +29,7 @@ else ifeq ($(wildcard $(KDIR)/$(sig_key) $(sig_key)),)
 install_flags := CONFIG_MODULE_SIG_ALL=
 endif
 
-.PHONY: all modules install clean check kunit vmtest test run deps
+.PHONY: all modules install clean check kunit vmtest vmtest-siw test run deps
 
 all modules: deps
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
@@ -50,6 +51,9 @@ kunit:
 
 vmtest:
 	@tests/vm/run.sh
+
+vmtest-siw:
+	@tests/vm/run-siw.sh
 
 test:
 	@scripts/test.sh

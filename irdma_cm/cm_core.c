@@ -60,6 +60,8 @@ static const char * const irdma_cm_counter_names[IRDMA_CM_CNT_NR] = {
 	[IRDMA_CM_CNT_REJECT_SENT] = "reject_sent",
 	[IRDMA_CM_CNT_REJECT_RCVD] = "reject_rcvd",
 	[IRDMA_CM_CNT_ABORTS] = "aborts",
+	[IRDMA_CM_CNT_RTR_SENT] = "rtr_sent",
+	[IRDMA_CM_CNT_RTR_FAIL] = "rtr_fail",
 };
 
 static const char * const irdma_cm_tcp_state_names[IRDMA_TCP_NR_STATES] = {
@@ -141,11 +143,14 @@ struct irdma_cm_core *irdma_setup_cm_core(const struct irdma_cm_wire_ops *ops,
 				  IETF_MAX_IRD_ORD);
 	core->cfg.max_ord = min_t(u16, cfg_or(cfg->max_ord, 127),
 				  IETF_MAX_IRD_ORD);
+	core->cfg.rtr_delay_ms = min_t(u32, cfg->rtr_delay_ms,
+				       IRDMA_CM_RTR_DELAY_MAX_MS);
 	core->rto_min = max(msecs_to_jiffies(core->cfg.rto_min_ms), 1UL);
 	core->rto_max = max(msecs_to_jiffies(core->cfg.rto_max_ms), 1UL);
 	core->time_wait = msecs_to_jiffies(core->cfg.time_wait_ms);
 	core->fin_wait2 = msecs_to_jiffies(core->cfg.fin_wait2_ms);
 	core->mpa_timeout = msecs_to_jiffies(core->cfg.mpa_timeout_ms);
+	core->rtr_delay = msecs_to_jiffies(core->cfg.rtr_delay_ms);
 
 	spin_lock_init(&core->lock);
 	INIT_LIST_HEAD(&core->nodes);

@@ -56,6 +56,9 @@ struct seq_file;
  * @IRDMA_CM_CNT_REJECT_SENT: MPA rejects sent
  * @IRDMA_CM_CNT_REJECT_RCVD: MPA rejects received
  * @IRDMA_CM_CNT_ABORTS: connections aborted (consumer, listener or core)
+ * @IRDMA_CM_CNT_RTR_SENT: RTR messages sent (peer-to-peer initiators)
+ * @IRDMA_CM_CNT_RTR_FAIL: connections reset because their RTR message
+ *	could not be built (markers asked for, which are not supported)
  * @IRDMA_CM_CNT_NR: number of counters
  */
 enum irdma_cm_counter {
@@ -90,6 +93,8 @@ enum irdma_cm_counter {
 	IRDMA_CM_CNT_REJECT_SENT,
 	IRDMA_CM_CNT_REJECT_RCVD,
 	IRDMA_CM_CNT_ABORTS,
+	IRDMA_CM_CNT_RTR_SENT,
+	IRDMA_CM_CNT_RTR_FAIL,
 	IRDMA_CM_CNT_NR
 };
 
@@ -107,6 +112,11 @@ enum irdma_cm_counter {
  * @backlog: default listener backlog (default 128)
  * @max_ird: the most IRD a connection gets (default 127)
  * @max_ord: the most ORD a connection gets (default 127)
+ * @rtr_delay_ms: how long a peer-to-peer initiator waits after the reply
+ *	before it sends the RTR message (default 0: as soon as the core's
+ *	event workqueue runs; at most IRDMA_CM_RTR_DELAY_MAX_MS, since a
+ *	core being stopped waits for its pending RTRs; see
+ *	Documentation/irdma_cm.rst)
  */
 struct irdma_cm_config {
 	u32 rto_min_ms;
@@ -118,6 +128,7 @@ struct irdma_cm_config {
 	u32 backlog;
 	u16 max_ird;
 	u16 max_ord;
+	u32 rtr_delay_ms;
 };
 
 /**
@@ -170,6 +181,7 @@ struct irdma_cm_listener {
  * @time_wait: @cfg.time_wait_ms in jiffies
  * @fin_wait2: @cfg.fin_wait2_ms in jiffies
  * @mpa_timeout: @cfg.mpa_timeout_ms in jiffies
+ * @rtr_delay: @cfg.rtr_delay_ms in jiffies
  * @conns: connection table, keyed by struct irdma_cm_tuple
  * @listeners: listener table, keyed by struct irdma_cm_listen_key
  * @lock: guards @nodes, @listener_list and @dying
@@ -192,6 +204,7 @@ struct irdma_cm_core {
 	unsigned long time_wait;
 	unsigned long fin_wait2;
 	unsigned long mpa_timeout;
+	unsigned long rtr_delay;
 	struct rhashtable conns;
 	struct rhashtable listeners;
 	spinlock_t lock;	/* see the kernel-doc above */
@@ -205,6 +218,8 @@ struct irdma_cm_core {
 	atomic64_t cnt[IRDMA_CM_CNT_NR];
 	struct irdma_cm_seg_stats seg_stats;
 };
+
+#define IRDMA_CM_RTR_DELAY_MAX_MS	1000
 
 /* Our receive window and its shift (RFC 7323), what a QP would offer. */
 #define IRDMA_CM_RCV_WSCALE	2
@@ -261,6 +276,7 @@ void irdma_send_ack(struct irdma_cm_node *node);
 void irdma_send_reset(struct irdma_cm_node *node);
 void irdma_send_fin(struct irdma_cm_node *node);
 void irdma_cm_send_data(struct irdma_cm_node *node);
+void irdma_cm_send_more(struct irdma_cm_node *node, u32 len);
 void irdma_cm_retransmit(struct irdma_cm_node *node);
 void irdma_process_pkt(struct irdma_cm_node *node,
 		       const struct irdma_cm_seg *seg);

@@ -5,7 +5,7 @@
  *
  *   ctl    write one command per write(2):
  *            attach DEV [rto_min_ms=N] [max_retrans=N] [time_wait_ms=N]
- *                   [mpa_timeout_ms=N] [backlog=N]
+ *                   [mpa_timeout_ms=N] [backlog=N] [rtr_delay_ms=N]
  *            detach DEV
  *            listen DEV NAME ADDR PORT [opts]   (policy=accept|reject|manual)
  *            unlisten NAME
@@ -620,6 +620,8 @@ static int cmd_attach(struct net *net, char **argv, int argc)
 			field = &cfg.mpa_timeout_ms;
 		else if (!strcmp(argv[i], "backlog"))
 			field = &cfg.backlog;
+		else if (!strcmp(argv[i], "rtr_delay_ms"))
+			field = &cfg.rtr_delay_ms;
 		if (!field || parse_u32(val, 3600 * 1000, field))
 			return -EINVAL;
 	}

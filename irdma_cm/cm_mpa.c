@@ -3,7 +3,8 @@
  * MPA on top of the CM's TCP (RFC 5044 7.1, RFC 6581): the initiator's
  * request once TCP is established, the responder's reply or reject on the
  * consumer's word, the reassembly of the peer's frame across segments,
- * and the TCP context handed over at ESTABLISHED.
+ * the peer-to-peer initiator's RTR message, and the TCP context handed
+ * over at ESTABLISHED.
  */
 #include <linux/minmax.h>
 #include <linux/string.h>
@@ -128,6 +129,71 @@ int irdma_send_mpa_reject(struct irdma_cm_node *node, const void *pdata,
 	return 0;
 }
 
+/*
+ * RFC 6581: a peer-to-peer initiator sends the RTR message the
+ * negotiation chose after the reply, before anything else; the
+ * responder's QP waits for it. There is no QP behind the software CM, so
+ * the CM sends it, as an FPDU after the MPA request in the stream.
+ */
+static int irdma_send_rtr(struct irdma_cm_node *node)
+{
+	int len;
+
+	/* Markers in what we send are not supported. */
+	if (node->snd_mark_en || node->fin_sent)
+		return -EOPNOTSUPP;
+	len = irdma_build_rtr_fpdu(node->send_rdma0_op,
+				   node->mpa_crc || node->peer_crc,
+				   node->tx_buf + node->tx_len,
+				   sizeof(node->tx_buf) - node->tx_len);
+	if (len < 0)
+		return len;
+	irdma_cm_send_more(node, len);
+	irdma_cm_count(node->core, IRDMA_CM_CNT_RTR_SENT);
+	return 0;
+}
+
+/* An initiator's connection is up: tell the consumer. */
+static void irdma_cm_active_established(struct irdma_cm_node *node)
+{
+	node->mpa_state = IRDMA_MPA_DONE;
+	irdma_cm_count(node->core, IRDMA_CM_CNT_ESTABLISHED);
+	irdma_cm_event(node, MADCM_CM_EVENT_CONNECT_REPLY, 0);
+	irdma_cm_event(node, MADCM_CM_EVENT_ESTABLISHED, 0);
+}
+
+/*
+ * The RTR message goes out from process context, as irdma's does once
+ * its event handler has moved the QP to RTS, not from the softirq that
+ * took the reply in. A responder may still be finishing its accept when
+ * its reply reaches us: siw (Linux 6.1) starts waiting for the RTR only
+ * after its reply is sent, and an RTR that arrives before then, which
+ * over a veth pair happens within the responder's own send, is never
+ * read. The core's rtr_delay_ms holds the RTR back longer where a peer
+ * needs it.
+ */
+static void irdma_cm_rtr_work(struct work_struct *work)
+{
+	struct irdma_cm_node *node = container_of(to_delayed_work(work),
+						  struct irdma_cm_node,
+						  rtr_work);
+	int ret;
+
+	irdma_cm_node_lock(node);
+	/* Anything that ended the connection meanwhile changed mpa_state. */
+	if (node->mpa_state == IRDMA_MPA_RTR_WAIT) {
+		ret = irdma_send_rtr(node);
+		if (ret) {
+			irdma_cm_count(node->core, IRDMA_CM_CNT_RTR_FAIL);
+			irdma_cm_reset_node(node, ret);
+		} else {
+			irdma_cm_active_established(node);
+		}
+	}
+	irdma_cm_node_unlock(node);
+	irdma_cm_node_put(node);
+}
+
 /* The peer's frame is complete and well formed. */
 static void irdma_cm_mpa_frame_done(struct irdma_cm_node *node, u32 type)
 {
@@ -150,10 +216,15 @@ static void irdma_cm_mpa_frame_done(struct irdma_cm_node *node, u32 type)
 		irdma_cm_start_close(node);
 		return;
 	}
-	node->mpa_state = IRDMA_MPA_DONE;
-	irdma_cm_count(core, IRDMA_CM_CNT_ESTABLISHED);
-	irdma_cm_event(node, MADCM_CM_EVENT_CONNECT_REPLY, 0);
-	irdma_cm_event(node, MADCM_CM_EVENT_ESTABLISHED, 0);
+	if (node->peer_to_peer && node->send_rdma0_op != IRDMA_RTR_NONE) {
+		node->mpa_state = IRDMA_MPA_RTR_WAIT;
+		INIT_DELAYED_WORK(&node->rtr_work, irdma_cm_rtr_work);
+		irdma_cm_node_get(node);
+		queue_delayed_work(core->event_wq, &node->rtr_work,
+				   core->rtr_delay);
+		return;
+	}
+	irdma_cm_active_established(node);
 }
 
 /**

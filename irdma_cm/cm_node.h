@@ -17,6 +17,7 @@
 #include <linux/workqueue.h>
 #include <madcm/cm.h>
 #include "irdma_cm/mpa.h"
+#include "irdma_cm/rtr.h"
 #include "irdma_cm/tcp_seg.h"
 
 /* Which side of the MPA exchange this node is. */
@@ -80,6 +81,7 @@ enum irdma_cm_mpa_state {
 	IRDMA_MPA_REQ_SENT,	/* initiator: waiting for the reply */
 	IRDMA_MPA_REQ_WAIT,	/* responder: waiting for the request */
 	IRDMA_MPA_REQ_RCVD,	/* responder: the consumer decides */
+	IRDMA_MPA_RTR_WAIT,	/* initiator: reply in, RTR message queued */
 	IRDMA_MPA_DONE,		/* established; the QP owns the stream */
 	IRDMA_MPA_REJECTED,	/* reject sent or received */
 	IRDMA_MPA_FAILED,	/* timeout or a bad frame */
@@ -169,6 +171,8 @@ struct irdma_cm_event_slot {
  * @timer: the node's one timer, armed for the earliest of its deadlines
  * @txq: frames built under @lock, sent by irdma_cm_node_unlock()
  * @qh_work: removes the connection's steering entry in process context
+ * @rtr_work: sends a peer-to-peer initiator's RTR message in process
+ *	context
  * @listener: the listener a passive node came from (a reference), or NULL
  * @ev: the event slots
  * @tcp_state: RFC 9293 state
@@ -206,7 +210,8 @@ struct irdma_cm_event_slot {
  * @snd_mss: the most payload we put in a segment
  * @snd_wscale: the peer's shift
  * @rcv_wscale: our shift
- * @tx_buf: the CM data we send (one MPA frame), kept until acknowledged
+ * @tx_buf: the CM data we send (one MPA frame and, for a peer-to-peer
+ *	initiator, the RTR FPDU after it), kept until acknowledged
  * @tx_len: bytes in @tx_buf
  * @tx_seq: sequence number of @tx_buf[0]; valid once @tx_queued
  * @tx_queued: @tx_buf has entered the sequence space
@@ -253,6 +258,7 @@ struct irdma_cm_node {
 	struct timer_list timer;
 	struct list_head txq;
 	struct work_struct qh_work;
+	struct delayed_work rtr_work;
 	struct irdma_cm_listener *listener;
 	struct irdma_cm_event_slot ev[IRDMA_CM_EV_NR];
 
@@ -293,7 +299,7 @@ struct irdma_cm_node {
 	u8 snd_wscale;
 	u8 rcv_wscale;
 
-	u8 tx_buf[IRDMA_CM_MPA_MAX_FRAME];
+	u8 tx_buf[IRDMA_CM_MPA_MAX_FRAME + IRDMA_RTR_MAX_FPDU];
 	u32 tx_len;
 	u32 tx_seq;
 	bool tx_queued;

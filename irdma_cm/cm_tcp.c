@@ -210,6 +210,24 @@ void irdma_cm_send_data(struct irdma_cm_node *node)
 }
 
 /**
+ * irdma_cm_send_more() - send more CM data after what is in tx_buf
+ * @node: the node, locked, its CM data already sent and no FIN sent
+ * @len: bytes the caller put at @tx_buf + @tx_len
+ *
+ * The bytes follow the data sent before in the sequence space and are
+ * retransmitted with it until acknowledged.
+ */
+void irdma_cm_send_more(struct irdma_cm_node *node, u32 len)
+{
+	u32 start = node->snd_nxt;
+
+	node->tx_len += len;
+	node->snd_nxt += len;
+	irdma_cm_output(node, start);
+	irdma_cm_arm_rexmit(node, false);
+}
+
+/**
  * irdma_send_fin() - close our half of the connection
  * @node: the node, locked
  *

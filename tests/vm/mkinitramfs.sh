@@ -21,6 +21,11 @@ kos=("$@")
 # Stock modules the VM scripts use.
 MODS="ib_core ib_uverbs ib_umad ib_cm iw_cm rdma_cm rdma_ucm rdma_rxe
 crc32_generic veth sch_netem virtio_pci virtio_net af_packet ipv6 8021q"
+moddir=$STOCK_MODDIR
+if [ -n "${MADCM_VM_KERNEL_DIR:-}" ]; then
+	# A custom test kernel (tests/vm/run.sh): all of it is built in.
+	KVER=$MADCM_VM_KVER moddir=$MADCM_VM_KERNEL_DIR MODS=
+fi
 
 root=$(mktemp -d "$MADCM_CACHE/initramfs.XXXXXX")
 trap 'rm -rf "$root"' EXIT
@@ -48,6 +53,17 @@ copy_prog "$(command -v kmod)" /bin/kmod
 for b in "${MADCM_VM_BINDIR:-/nonexistent}"/*; do
 	[ -x "$b" ] && copy_prog "$b" "/bin/$(basename "$b")"
 done
+# The libibverbs providers of the software RDMA devices (loaded with
+# dlopen, so ldd does not see them) and their driver files.
+for p in siw rxe; do
+	for so in /usr/lib/x86_64-linux-gnu/libibverbs/lib$p-rdmav*.so; do
+		[ -e "$so" ] || continue
+		mkdir -p "$root$(dirname "$so")"
+		copy_prog "$so" "$so"
+	done
+	[ -e "/etc/libibverbs.d/$p.driver" ] && mkdir -p "$root/etc/libibverbs.d" &&
+		cp "/etc/libibverbs.d/$p.driver" "$root/etc/libibverbs.d/"
+done
 for t in modprobe insmod rmmod lsmod modinfo depmod; do
 	rm -f "$root/bin/$t" "$root/sbin/$t"
 	ln -s kmod "$root/bin/$t"
@@ -67,7 +83,7 @@ done | sort -u | while read -r ko; do
 	cp "$ko" "$root$rel"
 done
 for f in modules.order modules.builtin modules.builtin.modinfo; do
-	cp "$STOCK_MODDIR/$f" "$root/lib/modules/$KVER/"
+	cp "$moddir/$f" "$root/lib/modules/$KVER/"
 done
 for ko in "${kos[@]}"; do
 	cp "$ko" "$root/lib/modules/$KVER/extra/"

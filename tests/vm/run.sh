@@ -10,7 +10,9 @@
 # Environment: VMTEST (space-separated script names to run), VM_TIMEOUT
 # (seconds for the whole boot, default 1500), MADCM_CACHE, MADCM_VM_DIR
 # (this run's initramfs, log, programs and captures; default
-# $MADCM_CACHE/vm: give each concurrent run its own).
+# $MADCM_CACHE/vm: give each concurrent run its own), MADCM_VM_KERNEL_DIR
+# (boot a custom test kernel's build tree instead of the stock kernel, as
+# tests/vm/run-siw.sh does), MADCM_VM_LAYER (the closing line's name).
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/common.sh"
 
@@ -24,21 +26,35 @@ vmdir=${MADCM_VM_DIR:-$MADCM_CACHE/vm}
 mkdir -p "$vmdir"
 
 cd "$MADCM_ROOT"
+kdir=$STOCK_KDIR kernel=$STOCK_VMLINUZ src=$MADCM_ROOT
+layer=${MADCM_VM_LAYER:-vmtest}
+if [ -n "${MADCM_VM_KERNEL_DIR:-}" ]; then
+	# A custom kernel: everything the scripts need is built in; madcm is
+	# built from a copy, apart from the stock build's objects.
+	kdir=$MADCM_VM_KERNEL_DIR kernel=$MADCM_VM_KERNEL_DIR/arch/x86/boot/bzImage
+	KVER=$(cat "$kdir/include/config/kernel.release")
+	# The sources only (git's view), never the stock build's objects.
+	src=$vmdir/src
+	mkdir -p "$src"
+	git ls-files -co --exclude-standard | rsync -a --files-from=- . "$src/"
+fi
 say "building madcm.ko against $KVER"
-make -s KDIR="$STOCK_KDIR" CONFIG_DEBUG_INFO_BTF_MODULES= >"$vmdir/build.log" 2>&1 ||
+make -s -C "$src" KDIR="$kdir" CONFIG_DEBUG_INFO_BTF_MODULES= >"$vmdir/build.log" 2>&1 ||
 	{ cat "$vmdir/build.log" >&2; die "module build failed"; }
 # Userspace test programs (peers nobody here wrote the CM for).
 bindir=$vmdir/bin
 mkdir -p "$bindir"
 for c in tests/vm/*.c; do
 	[ -e "$c" ] || continue
-	gcc -O2 -Wall -Wextra -Werror -o "$bindir/$(basename "$c" .c)" "$c" ||
+	# A program names the libraries it needs in an "LDLIBS:" comment line.
+	libs=$(sed -n 's/^ \* LDLIBS: //p' "$c")
+	gcc -O2 -Wall -Wextra -Werror -o "$bindir/$(basename "$c" .c)" "$c" $libs ||
 		die "building $c failed"
 done
 export MADCM_VM_BINDIR=$bindir
 
-kos=(madcm.ko)
-for k in samples/*.ko; do [ -e "$k" ] && kos+=("$k"); done
+kos=("$src/madcm.ko")
+for k in "$src"/samples/*.ko; do [ -e "$k" ] && kos+=("$k"); done
 
 scripts=("$@")
 if [ ${#scripts[@]} -eq 0 ]; then
@@ -53,14 +69,14 @@ fi
 
 initrd=$vmdir/initramfs-$mode.cpio.gz
 log=$vmdir/$mode.log
-tests/vm/mkinitramfs.sh "$initrd" "$mode" "${scripts[@]}" -- "${kos[@]}"
+MADCM_VM_KVER=$KVER tests/vm/mkinitramfs.sh "$initrd" "$mode" "${scripts[@]}" -- "${kos[@]}"
 
 say "booting $KVER in QEMU (TCG); log: $log"
 set +e
 timeout --foreground -k 10 "${VM_TIMEOUT:-1500}" \
 	qemu-system-x86_64 -machine pc -cpu max -smp 2 -m 2048 \
 	-nographic -no-reboot -nodefaults -serial stdio \
-	-kernel "$STOCK_VMLINUZ" -initrd "$initrd" \
+	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=ttyS0 loglevel=3 panic=-1 oops=panic panic_on_warn=0 rdinit=/init" \
 	</dev/null >"$log" 2>&1
 qrc=$?
@@ -85,7 +101,10 @@ mkdir -p "$capdir"
 for cap in $(sed -n 's/^=== PCAP \([a-z0-9-]*\)$/\1/p' "$log.txt"); do
 	awk -v n="$cap" '$0 == "=== PCAP " n { f = 1; next } /^=== PCAP END/ { f = 0 } f' \
 		"$log.txt" | tr -d '\n' | xxd -r -p >"$capdir/$cap.pcap"
-	tests/vm/lib/check-capture.sh "$capdir/$cap.pcap" "$cap" >"$capdir/$cap.result"
+	# A capture may have its own judge, tests/vm/lib/check-NAME.sh.
+	judge=tests/vm/lib/check-capture.sh
+	[ -x "tests/vm/lib/check-$cap.sh" ] && judge=tests/vm/lib/check-$cap.sh
+	"$judge" "$capdir/$cap.pcap" "$cap" >"$capdir/$cap.result"
 	cat "$capdir/$cap.result"
 	passed=$((passed + $(grep -c '^PASS' "$capdir/$cap.result" || true)))
 	failed=$((failed + $(grep -c '^FAIL' "$capdir/$cap.result" || true)))
@@ -105,5 +124,5 @@ ran=$((passed + failed))
 if [ "$ran" -lt "${#scripts[@]}" ]; then
 	failed=$((failed + ${#scripts[@]} - ran))
 fi
-echo "vmtest: $passed passed, $failed failed"
+echo "$layer: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

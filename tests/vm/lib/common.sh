@@ -97,3 +97,40 @@ wait_event() {
 	echo "no $2 on $1: $(conn_line "$1")"
 	return 1
 }
+
+# Soft-iWARP on namespace b's end of the pair (setup_netns_pair first):
+# siw0 on veth1, 192.0.2.2. Only the custom siw kernel has siw.
+setup_siw() {
+	in_ns b /bin/rdma link add siw0 type siw netdev veth1 || fail "rdma link add siw0"
+}
+
+teardown_siw() {
+	in_ns b /bin/rdma link delete siw0 2>/dev/null
+}
+
+# expect_in LOG PATTERN: a peer's output holds PATTERN.
+expect_in() {
+	if grep -q "$2" "$1"; then ok "$1: $2"; else fail "$1: $2"; cat "$1"; fi
+}
+
+# conn_field NAME FIELD: one field (ird, ord, rtr, ...) of a connection.
+conn_field() {
+	conn_line "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+
+# cm_stat NAME: a counter of the CM's stats file, summed over devices.
+cm_stat() {
+	awk -v n="$1" '$1 == n { s += $2 } END { print s + 0 }' $CM/stats
+}
+
+# wait_for FILE PATTERN [SECONDS]: until FILE holds PATTERN.
+wait_for() {
+	local i=0 max=${3:-30}
+	while [ $i -lt $((max * 10)) ]; do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "no '$2' in $1"
+	return 1
+}

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit: a peer-to-peer initiator sends its RTR message (RFC 6581) after
+ * the reply, as one FPDU that follows the MPA request in the stream. The
+ * responder is a peer played by hand; the FPDU it must receive is the one
+ * tests/kunit/rtr_spec.h writes out from RFC 5040, 5041 and 5044.
+ */
+#include <kunit/test.h>
+#include <linux/string.h>
+#include "tests/kunit/cm_test_util.h"
+#include "tests/kunit/mpa_spec.h"
+#include "tests/kunit/rtr_spec.h"
+
+#define LPORT	4300
+#define RPORT	35000
+#define BUF	600
+
+struct rtr_cm_case {
+	const char *name;
+	u8 offer;		/* rtr_caps of the initiator */
+	u8 chosen;		/* what the responder's reply names */
+	bool crc;		/* the initiator asks for CRCs */
+	const u8 *body;
+	u32 body_len;
+	const u8 *crc_octets;	/* NULL: zero */
+};
+
+static const struct rtr_cm_case rtr_cm_cases[] = {
+	{ "write", IRDMA_RTR_WRITE, IRDMA_RTR_WRITE, false, fpdu_write,
+	  sizeof(fpdu_write), NULL },
+	{ "write-crc", IRDMA_RTR_WRITE | IRDMA_RTR_SEND, IRDMA_RTR_WRITE, true,
+	  fpdu_write, sizeof(fpdu_write), fpdu_write_crc },
+	{ "read-crc", IRDMA_RTR_ALL, IRDMA_RTR_READ, true, fpdu_read,
+	  sizeof(fpdu_read), fpdu_read_crc },
+	{ "send-crc", IRDMA_RTR_SEND, IRDMA_RTR_SEND, true, fpdu_send,
+	  sizeof(fpdu_send), fpdu_send_crc },
+};
+
+static void rtr_cm_desc(const struct rtr_cm_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rtr_cm, rtr_cm_cases, rtr_cm_desc);
+
+static void cm_rtr_follows_the_reply(struct kunit *test)
+{
+	static const u8 zero[4];
+	const struct rtr_cm_case *c = test->param_value;
+	struct cm_fix *fix = cm_fix_create(test, 1, true, &cm_test_quiet_cfg, 2);
+	struct madcm_cm_connect_attr attr;
+	struct spec_frame rep = {
+		.c = c->crc, .s = true, .rev = 2, .pd_len = SPEC_RTR_LEN,
+		.rtr_words = true, .a = true, .ird = 4, .ord = 4,
+		.b = c->chosen == IRDMA_RTR_SEND,
+		.cc = c->chosen == IRDMA_RTR_WRITE,
+		.d = c->chosen == IRDMA_RTR_READ,
+	};
+	struct irdma_cm_seg seg;
+	struct cm_raw raw;
+	struct cm_rec *a;
+	u8 *req, *buf;
+	u32 n, i;
+
+	req = kunit_kzalloc(test, BUF, GFP_KERNEL);
+	buf = kunit_kzalloc(test, BUF, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, req && buf);
+	cm_raw_init(&raw, fix, 0, true, RPORT, LPORT, MADCM_CM_NO_VLAN);
+	cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], RPORT,
+			MADCM_CM_NO_VLAN, 2, &fix->side[0]);
+	attr.loc.port = LPORT;
+	attr.peer_to_peer = true;
+	attr.rtr_caps = c->offer;
+	attr.crc = c->crc;
+	attr.ird = 4;
+	attr.ord = 4;
+	a = cm_connect(test, fix, 0, &attr);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
+	raw.rcv_nxt = seg.seq + 1;
+	raw.snd_nxt = raw.iss + 1;
+	cm_raw_send(test, &raw, IRDMA_TCP_SYN | IRDMA_TCP_ACK, raw.iss,
+		    raw.rcv_nxt, NULL, 0, true);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv_data(test, &raw, &seg, req, BUF));
+	KUNIT_ASSERT_EQ(test, seg.payload_len, (u32)SPEC_HDR_LEN + SPEC_RTR_LEN);
+	KUNIT_EXPECT_EQ(test, !!(req[SPEC_FLAGS] & SPEC_FLAG_C), c->crc);
+	KUNIT_EXPECT_TRUE(test, req[SPEC_IRD] & SPEC_HI_A);
+	raw.rcv_nxt += seg.payload_len;
+
+	/* The reply names the RTR type; the RTR comes next, nothing else. */
+	n = spec_write(buf, &rep);
+	cm_raw_send(test, &raw, IRDMA_TCP_ACK | IRDMA_TCP_PSH, raw.snd_nxt,
+		    raw.rcv_nxt, buf, n, false);
+	raw.snd_nxt += n;
+	memset(buf, 0, BUF);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv_data(test, &raw, &seg, buf, BUF));
+	KUNIT_EXPECT_EQ(test, seg.seq, raw.rcv_nxt);
+	KUNIT_EXPECT_EQ(test, seg.ack, raw.snd_nxt);
+	KUNIT_ASSERT_EQ(test, seg.payload_len, c->body_len + 4);
+	for (i = 0; i < c->body_len; i++)
+		KUNIT_EXPECT_EQ_MSG(test, buf[i], c->body[i], "octet %u", i);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ_MSG(test, buf[c->body_len + i],
+				    (c->crc_octets ?: zero)[i], "CRC octet %u", i);
+	raw.rcv_nxt += seg.payload_len;
+
+	KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[0], 2));
+	KUNIT_EXPECT_EQ(test, a->ev[0], MADCM_CM_EVENT_CONNECT_REPLY);
+	KUNIT_EXPECT_EQ(test, a->ev[1], MADCM_CM_EVENT_ESTABLISHED);
+	/* The QP takes over after the RTR. */
+	KUNIT_EXPECT_EQ(test, a->ctx.snd_nxt, raw.rcv_nxt);
+	KUNIT_EXPECT_EQ(test, a->ctx.rtr_type, c->chosen);
+	KUNIT_EXPECT_EQ(test, a->ctx.crc, c->crc);
+	KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_RTR_SENT), 1);
+	KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_RTR_FAIL), 0);
+	cm_expect_drained(test, fix->core[0]);
+}
+
+/* A reply asking for markers: no RTR can be sent; the connection resets. */
+static void cm_rtr_refused_with_markers(struct kunit *test)
+{
+	struct cm_fix *fix = cm_fix_create(test, 1, true, &cm_test_quiet_cfg, 2);
+	struct madcm_cm_connect_attr attr;
+	struct spec_frame rep = {
+		.m = true, .s = true, .rev = 2, .pd_len = SPEC_RTR_LEN,
+		.rtr_words = true, .a = true, .cc = true, .ird = 4, .ord = 4,
+	};
+	struct irdma_cm_seg seg;
+	struct cm_raw raw;
+	struct cm_rec *a;
+	u8 *buf;
+	u32 n;
+
+	buf = kunit_kzalloc(test, BUF, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	cm_raw_init(&raw, fix, 0, true, RPORT, LPORT, MADCM_CM_NO_VLAN);
+	cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], RPORT,
+			MADCM_CM_NO_VLAN, 2, &fix->side[0]);
+	attr.loc.port = LPORT;
+	attr.peer_to_peer = true;
+	attr.rtr_caps = IRDMA_RTR_WRITE;
+	attr.ird = 4;
+	attr.ord = 4;
+	a = cm_connect(test, fix, 0, &attr);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
+	raw.rcv_nxt = seg.seq + 1;
+	raw.snd_nxt = raw.iss + 1;
+	cm_raw_send(test, &raw, IRDMA_TCP_SYN | IRDMA_TCP_ACK, raw.iss,
+		    raw.rcv_nxt, NULL, 0, true);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv_data(test, &raw, &seg, NULL, 0));
+	raw.rcv_nxt += seg.payload_len;
+	n = spec_write(buf, &rep);
+	cm_raw_send(test, &raw, IRDMA_TCP_ACK | IRDMA_TCP_PSH, raw.snd_nxt,
+		    raw.rcv_nxt, buf, n, false);
+	raw.snd_nxt += n;
+
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
+	KUNIT_EXPECT_EQ(test, a->nev, 1);
+	KUNIT_EXPECT_EQ(test, a->ev[0], MADCM_CM_EVENT_RESET);
+	KUNIT_EXPECT_EQ(test, a->status[0], -EOPNOTSUPP);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv_data(test, &raw, &seg, NULL, 0));
+	KUNIT_EXPECT_TRUE(test, seg.flags & IRDMA_TCP_RST);
+	KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_RTR_SENT), 0);
+	KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_RTR_FAIL), 1);
+	cm_expect_drained(test, fix->core[0]);
+}
+
+static struct kunit_case cm_rtr_cases[] = {
+	KUNIT_CASE_PARAM(cm_rtr_follows_the_reply, rtr_cm_gen_params),
+	KUNIT_CASE(cm_rtr_refused_with_markers),
+	{}
+};
+
+static struct kunit_suite cm_rtr_suite = {
+	.name = "madcm_cm_rtr",
+	.test_cases = cm_rtr_cases,
+};
+
+kunit_test_suite(cm_rtr_suite);

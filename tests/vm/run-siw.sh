@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make vmtest-siw: madcm against soft-iWARP (siw), which Debian's kernel
+# lacks. Builds (or reuses) the custom test kernel of tests/vm/siw.config
+# (scripts/build-test-kernel.sh), then boots it through tests/vm/run.sh
+# with the scripts of tests/vm/siw: madcm.ko built against that kernel,
+# the rdma_cm user space in the initramfs.
+#
+# Two boots: scripts 0x-2x, where siw is an rdma_cm client, and 3x-9x,
+# where siw is a server taking RTR messages. In one boot, siw's two roles
+# give lockdep a report about siw's own sk_callback_lock (taken for
+# reading with softirqs on in its client's connect, for writing from
+# softirq when its server takes the RTR), which would fail the script
+# that happens to come second.
+#
+# Usage: tests/vm/run-siw.sh [SCRIPT...]
+# Environment: VMTEST (script names in tests/vm/siw), MADCM_VM_DIR
+# (default $MADCM_CACHE/vm-siw; each boot uses a directory below it), and
+# those of run.sh. Ends with "vmtest-siw: N passed, M failed".
+set -uo pipefail
+. "$(dirname "$0")/../../scripts/common.sh"
+
+kdir=$("$MADCM_ROOT/scripts/build-test-kernel.sh" siw "$MADCM_ROOT/tests/vm/siw.config") ||
+	{ echo "vmtest-siw: 0 passed, 1 failed"; exit 1; }
+export MADCM_VM_KERNEL_DIR=$kdir MADCM_VM_LAYER=vmtest-siw
+base=${MADCM_VM_DIR:-$MADCM_CACHE/vm-siw}
+
+scripts=("$@")
+if [ ${#scripts[@]} -eq 0 ]; then
+	if [ -n "${VMTEST:-}" ]; then
+		for s in $VMTEST; do scripts+=("$MADCM_ROOT/tests/vm/siw/${s##*/}"); done
+	else
+		scripts=("$MADCM_ROOT"/tests/vm/siw/[0-9]*.sh)
+	fi
+fi
+clients=() servers=()
+for s in "${scripts[@]}"; do
+	case "${s##*/}" in
+	[0-2]*) clients+=("$s") ;;
+	*) servers+=("$s") ;;
+	esac
+done
+
+passed=0 failed=0
+# boot NAME SCRIPT...: one boot; its closing line is added up.
+boot() {
+	local name=$1 out p f
+	shift
+	[ $# -gt 0 ] || return 0
+	out=$base/$name.out
+	mkdir -p "$base"
+	MADCM_VM_DIR=$base/$name "$MADCM_ROOT/tests/vm/run.sh" "$@" 2>&1 | tee "$out"
+	read -r p f < <(grep -aE '^vmtest-siw: [0-9]+ passed, [0-9]+ failed' "$out" |
+		tail -1 | sed -E 's/^vmtest-siw: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/')
+	passed=$((passed + ${p:-0}))
+	failed=$((failed + ${f:-1}))
+}
+boot clients "${clients[@]}"
+boot servers "${servers[@]}"
+echo "vmtest-siw: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
