@@ -94,6 +94,8 @@ static void cm_transition_grid(struct kunit *test)
 	/* Whatever the drive left on the wire is not the probe's answer. */
 	while (!cm_raw_none(&raw))
 		KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
+	/* Nor are the events it caused (DISCONNECT, on a loaded machine late). */
+	flush_workqueue(fix->core[0]->event_wq);
 	events = READ_ONCE(fix->side[0].events);
 
 	switch (p) {
