@@ -421,8 +421,7 @@ static void madcm_rmpp_recv_data(struct madcm_agent *ag, struct madcm_recv *rv)
 	struct ib_rmpp_hdr *rh = madcm_rmpp_hdr(rv->mad);
 	u32 seg = be32_to_cpu(rh->seg_num);
 	bool first = ib_get_rmpp_flags(rh) & IB_MGMT_RMPP_FLAG_FIRST;
-	struct madcm_rmpp_rx *rx, *gone = NULL, *evicted = NULL, *stale = NULL;
-	struct madcm_rmpp_rx *old;
+	struct madcm_rmpp_rx *rx, *gone = NULL, *evicted = NULL, *old;
 	struct madcm_recv *big = NULL;
 	struct madcm_tid_key key;
 	bool done = false;
@@ -439,16 +438,6 @@ static void madcm_rmpp_recv_data(struct madcm_agent *ag, struct madcm_recv *rv)
 	madcm_recv_key(rv, &key);
 	spin_lock_bh(&ag->lock);
 	rx = rhashtable_lookup_fast(&ag->rmpp_rx, &key, madcm_rmpp_rx_params);
-	/*
-	 * Segment 1 again after a transfer of several segments completed:
-	 * its sender had an ACK before it sent segment 2 and never goes back
-	 * to 1, so this is a new transfer that reuses the TID.
-	 */
-	if (rx && rx->complete && seg == 1 && rx->nseg > 1) {
-		madcm_rmpp_rx_unlink(ag, rx);
-		stale = rx;
-		rx = NULL;
-	}
 	if (!rx && seg == 1) {
 		spin_unlock_bh(&ag->lock);
 		rx = madcm_rmpp_rx_new(ag, rv, &type, &status);
@@ -473,7 +462,12 @@ static void madcm_rmpp_recv_data(struct madcm_agent *ag, struct madcm_recv *rv)
 	if (!rx) {
 		madcm_port_count(ag->port, MADCM_CNT_RMPP_RX_STRAY);
 	} else if (rx->complete) {
-		/* The sender missed our final ACK: say it again. */
+		/*
+		 * The sender missed our final ACK, or the fabric delivered a
+		 * segment twice: say it again. A new transfer that reuses the
+		 * TID of one completed less than rmpp_recv_timeout_ms ago is
+		 * taken for a duplicate too, as by ib_core.
+		 */
 		madcm_port_count(ag->port, MADCM_CNT_RMPP_RX_DUP);
 		madcm_rmpp_rx_dup_ack(ag, rx);
 	} else {
@@ -491,8 +485,6 @@ static void madcm_rmpp_recv_data(struct madcm_agent *ag, struct madcm_recv *rv)
 	spin_unlock_bh(&ag->lock);
 	if (gone)
 		madcm_rmpp_rx_free(gone);
-	if (stale)
-		madcm_rmpp_rx_free(stale);
 	if (evicted)
 		madcm_rmpp_rx_free(evicted);
 	if (big)
