@@ -539,6 +539,61 @@ static void requester_offers_window_and_takes_response(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, log->bad, 0);
 }
 
+/* A response before the request's final ACK acknowledges the request. */
+static void response_acknowledges_request(struct kunit *test)
+{
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 300, 6);
+	struct mt_agent *ma = rt_agent(test, w->mm->port, NULL, 0, 0, log);
+	struct ib_mad_send_buf *sb;
+	u64 tid = tid_of(ma, 10);
+	int i;
+
+	ma->mm = w->mm;
+	sb = rt_send(test, ma->agent, mt_ah(test, w->mm->port, LID_PEER),
+		     RT_GET_MULTI, 10, 100, 2, 5000, 0);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	take(test, w);
+	for (i = 1; i <= 2; i++) {
+		rt_data_seg(w->mad, RT_GET_MULTI | RT_RESP, tid, i, 2, 300, 6);
+		deliver(w);
+		take(test, w);
+		expect_rmpp(test, w->out, RT_GET_MULTI, RT_TYPE_ACK, 0, i);
+	}
+	KUNIT_ASSERT_TRUE(test, rt_wait(&log->sent, 10));
+	KUNIT_EXPECT_EQ(test, log->status[IB_WC_SUCCESS], 1);
+	KUNIT_EXPECT_EQ(test, log->with_send, 1);
+	KUNIT_EXPECT_EQ(test, log->bad, 0);
+}
+
+/* The sender's ABORT ends the reassembly: nothing kept, nothing sent. */
+static void sender_abort_ends_reassembly(struct kunit *test)
+{
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 0, 0);
+	u64 tid = 0x5151000000001ULL;
+
+	receiver(test, w, log, RT_SET);
+	rt_data_seg(w->mad, RT_SET, tid, 1, 4, 700, 1);
+	deliver(w);
+	take(test, w);
+	KUNIT_EXPECT_EQ(test, atomic_read(&w->mm->port->rmpp_reassemblies), 1);
+	rt_mad(w->mad, RT_SET, tid, RT_TYPE_ABORT, RT_FLAG_ACTIVE, RT_ST_TMR,
+	       0, 0);
+	deliver(w);
+	KUNIT_EXPECT_EQ(test, unsent(w), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&w->mm->port->rmpp_reassemblies), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&w->mm->port->rmpp_bytes), 0);
+	KUNIT_EXPECT_EQ(test,
+			mt_counter(w->mm->port, MADCM_CNT_RMPP_RX_ABORT), 1);
+	/* An ABORT of nothing is counted, and never answered. */
+	deliver(w);
+	KUNIT_EXPECT_EQ(test, unsent(w), 0);
+	KUNIT_EXPECT_EQ(test,
+			mt_counter(w->mm->port, MADCM_CNT_RMPP_RX_UNMATCHED), 1);
+	KUNIT_EXPECT_EQ(test, log->transfers, 0);
+}
+
 /* 13.6.5.3, the responder: the response starts with the offered window. */
 static void responder_starts_with_turnaround_window(struct kunit *test)
 {
@@ -608,6 +663,8 @@ static struct kunit_case mad_rmpp_wire_cases[] = {
 	KUNIT_CASE(hostile_sender_stays_within_limits),
 	KUNIT_CASE(requester_offers_window_and_takes_response),
 	KUNIT_CASE(responder_starts_with_turnaround_window),
+	KUNIT_CASE(response_acknowledges_request),
+	KUNIT_CASE(sender_abort_ends_reassembly),
 	KUNIT_CASE(user_rmpp_agent_gets_raw_segments),
 	{}
 };
