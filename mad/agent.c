@@ -20,6 +20,7 @@
 
 #include "fault.h"
 #include "mad_priv.h"
+#include "rmpp.h"
 
 /* hi_tid -> agent. 24 bits, like ib_core (mlx4 keeps the top byte). */
 static DEFINE_XARRAY_ALLOC(madcm_agents);
@@ -211,6 +212,8 @@ static void madcm_reg_del(struct madcm_agent *ag)
 
 static void madcm_agent_free(struct madcm_agent *ag)
 {
+	if (madcm_mad_kernel_rmpp_agent(&ag->agent))
+		madcm_rmpp_agent_destroy(ag);
 	madcm_send_tids_destroy(ag);
 	kfree(ag->reg_req);
 	kfree(ag);
@@ -309,6 +312,11 @@ madcm_register_mad_agent(struct madcm_port *port, enum ib_qp_type qp_type,
 	ret = madcm_send_tids_init(ag);
 	if (ret)
 		goto err_free;
+	if (madcm_mad_kernel_rmpp_agent(&ag->agent)) {
+		ret = madcm_rmpp_agent_init(ag);
+		if (ret)
+			goto err_tids;
+	}
 
 	if (madcm_fault(MADCM_FAULT_HI_TID))
 		ret = -ENOMEM;
@@ -331,6 +339,8 @@ madcm_register_mad_agent(struct madcm_port *port, enum ib_qp_type qp_type,
 
 err_xa:
 	xa_erase(&madcm_agents, ag->agent.hi_tid);
+	if (madcm_mad_kernel_rmpp_agent(&ag->agent))
+		madcm_rmpp_agent_destroy(ag);
 err_tids:
 	madcm_send_tids_destroy(ag);
 	kfree(ag->reg_req);

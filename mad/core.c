@@ -5,6 +5,7 @@
 #include <linux/workqueue.h>
 #include "mad_priv.h"
 #include "madcm.h"
+#include "rmpp.h"
 
 #define CREATE_TRACE_POINTS
 #include "madcm_trace.h"
@@ -17,6 +18,7 @@ int madcm_mad_init(void)
 	if (!madcm_mad_wq)
 		return -ENOMEM;
 	madcm_ports_init();
+	madcm_rmpp_bench_init();
 	return 0;
 }
 

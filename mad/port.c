@@ -12,6 +12,7 @@
 
 #include "fault.h"
 #include "mad_priv.h"
+#include "rmpp.h"
 #include "madcm.h"
 
 static struct dentry *madcm_ports_dir;
@@ -26,7 +27,7 @@ static const char *const madcm_counter_names[MADCM_CNT_MAX] = {
 	[MADCM_CNT_RX_BAD_METHOD] = "rx_drop_bad_method",
 	[MADCM_CNT_RX_NO_AGENT] = "rx_drop_no_agent",
 	[MADCM_CNT_RX_UNMATCHED_RESP] = "rx_drop_unmatched_response",
-	[MADCM_CNT_RX_RMPP] = "rx_drop_rmpp",
+	[MADCM_CNT_RX_RMPP] = "rx_rmpp",
 	[MADCM_CNT_RX_NOMEM] = "rx_drop_nomem",
 	[MADCM_CNT_RX_DISPATCHED] = "rx_dispatched",
 	[MADCM_CNT_TX_UNSUPPORTED] = "tx_unsupported_reply",
@@ -35,6 +36,24 @@ static const char *const madcm_counter_names[MADCM_CNT_MAX] = {
 	[MADCM_CNT_TX_ERR] = "tx_error",
 	[MADCM_CNT_TIMEOUT] = "tx_timeout",
 	[MADCM_CNT_RETRY] = "tx_retry",
+	[MADCM_CNT_RMPP_TX_SEG] = "rmpp_tx_segments",
+	[MADCM_CNT_RMPP_TX_RESEG] = "rmpp_tx_resent_segments",
+	[MADCM_CNT_RMPP_TX_ACK] = "rmpp_tx_acks",
+	[MADCM_CNT_RMPP_TX_STOP] = "rmpp_tx_stops",
+	[MADCM_CNT_RMPP_TX_ABORT] = "rmpp_tx_aborts",
+	[MADCM_CNT_RMPP_TX_DONE] = "rmpp_tx_transfers",
+	[MADCM_CNT_RMPP_RX_SEG] = "rmpp_rx_segments",
+	[MADCM_CNT_RMPP_RX_DUP] = "rmpp_rx_drop_duplicate",
+	[MADCM_CNT_RMPP_RX_WINDOW] = "rmpp_rx_drop_past_window",
+	[MADCM_CNT_RMPP_RX_STRAY] = "rmpp_rx_drop_no_transfer",
+	[MADCM_CNT_RMPP_RX_ACK] = "rmpp_rx_acks",
+	[MADCM_CNT_RMPP_RX_STOP] = "rmpp_rx_stops",
+	[MADCM_CNT_RMPP_RX_ABORT] = "rmpp_rx_aborts",
+	[MADCM_CNT_RMPP_RX_UNMATCHED] = "rmpp_rx_drop_unmatched",
+	[MADCM_CNT_RMPP_RX_BAD] = "rmpp_rx_refused_bad",
+	[MADCM_CNT_RMPP_RX_LIMIT] = "rmpp_rx_refused_limit",
+	[MADCM_CNT_RMPP_RX_TIMEOUT] = "rmpp_rx_timeouts",
+	[MADCM_CNT_RMPP_RX_DONE] = "rmpp_rx_transfers",
 };
 
 static int madcm_port_counters_show(struct seq_file *s, void *unused)
@@ -48,6 +67,7 @@ static int madcm_port_counters_show(struct seq_file *s, void *unused)
 	seq_printf(s, "agents %d\n", atomic_read(&port->nr_agents));
 	seq_printf(s, "live_recvs %d\n", atomic_read(&port->live_recvs));
 	seq_printf(s, "live_ahs %d\n", atomic_read(&port->live_ahs));
+	madcm_rmpp_port_show(s, port);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(madcm_port_counters);
