@@ -112,14 +112,18 @@ static struct madcm_recv *madcm_recv_alloc(struct madcm_port *port,
 	rv->recv_wc.mad_seg_size = mad_size;
 	INIT_LIST_HEAD(&rv->recv_wc.rmpp_list);
 	list_add(&rv->recv_wc.recv_buf.list, &rv->recv_wc.rmpp_list);
+	madcm_port_get(port);
 	atomic_inc(&port->live_recvs);
 	return rv;
 }
 
 static void madcm_recv_free(struct madcm_recv *rv)
 {
-	atomic_dec(&rv->port->live_recvs);
+	struct madcm_port *port = rv->port;
+
+	atomic_dec(&port->live_recvs);
 	kfree(rv);
+	madcm_port_put(port);
 }
 
 /**

@@ -22,6 +22,7 @@
 struct madcm_port;
 
 u32 madcm_port_lid(const struct madcm_port *port);
+u32 madcm_port_qpn(const struct madcm_port *port);
 
 /* Address handles for send_buf->ah. */
 struct ib_ah *madcm_create_ah(struct madcm_port *port,
