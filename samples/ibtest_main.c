@@ -13,6 +13,8 @@
  *                          expects ib_core's GetResp, status 0x000C
  *   mget GID QPN           madcm client to a madcm service at GID, QPN
  *   kget GID               madcm client to the ib_core service at GID
+ *   peerqpn GID            ask the ib_core service at GID for its madcm
+ *                          QPN: "madcm_ibtest: peer GID: madcm qpn N"
  *   kreq GID QPN           ib_core client to a madcm service at GID, QPN
  *   flood GID N            N madcm Gets to QP1 at GID kept in flight, each
  *                          posted again when its send handler returns
@@ -39,6 +41,7 @@
 #define IBT_CLASS		0x30	/* vendor range 2 */
 #define IBT_VERSION		1
 #define IBT_ATTR		0x0021
+#define IBT_ATTR_QPN		0x0022	/* the answer names madcm's QPN */
 #define IBT_UNSUP_CLASS		0x09	/* vendor range 1, nobody's */
 #define IBT_UNSUP_ATTR		0xff01
 #define IBT_TIMEOUT_MS		300
@@ -206,6 +209,11 @@ static void ibt_ks_recv_handler(struct ib_mad_agent *agent,
 		goto out;
 	}
 	ibt_fill_answer(sb, wc, ibt_kernel_answer);
+	if (((struct ib_mad_hdr *)sb->mad)->attr_id ==
+	    cpu_to_be16(IBT_ATTR_QPN))
+		snprintf(((struct ib_vendor_mad *)sb->mad)->data,
+			 IB_MGMT_VENDOR_DATA, "qpn %u",
+			 madcm_port_qpn(ibt.mport));
 	sb->ah = ah;
 	if (ib_post_send_mad(sb, NULL)) {
 		ib_free_send_mad(sb);
@@ -485,6 +493,14 @@ static int ibt_command(char *cmd)
 				    ibt_oui_kernel);
 		return ibt_judge("madcm Get to the ib_core service", ret, 0,
 				 ibt_kernel_answer);
+	}
+	if (!strcmp(argv[0], "peerqpn")) {
+		ret = ibt_madcm_get(&gid, 1, IBT_CLASS, IBT_ATTR_QPN,
+				    ibt_oui_kernel);
+		if (!ret && ibt_w.got)
+			pr_info("madcm_ibtest: peer %s: madcm %s\n", argv[1],
+				ibt_w.data);
+		return ret ?: ibt_w.got ? 0 : -EIO;
 	}
 	if (!strcmp(argv[0], "mget") && argc == 3) {
 		ret = ibt_madcm_get(&gid, num, IBT_CLASS, IBT_ATTR,
