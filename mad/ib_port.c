@@ -49,7 +49,13 @@
 #include "mad_priv.h"
 
 #define MADCM_IB_SQ_SIZE	256
-#define MADCM_IB_RQ_SIZE	512
+#define MADCM_IB_RQ_SIZE	2048
+/*
+ * Requests an agent may have waiting for responses: half the receive ring,
+ * so that the responses find room even while the port serves as many
+ * requests (a client and a service on one port, as in a loopback).
+ */
+#define MADCM_IB_MAX_SOLICITED	(MADCM_IB_RQ_SIZE / 2)
 #define MADCM_IB_GRH_AREA	sizeof(struct ib_grh)
 /* How long removal waits for the device to give back flushed sends. */
 #define MADCM_IB_DRAIN_MS	5000
@@ -793,7 +799,7 @@ static struct madcm_ib_port *madcm_ib_port_open(struct ib_device *device,
 		pattr.lid = port_attr.lid;
 	pattr.opa = rdma_cap_opa_mad(device, port_num);
 	pattr.qpn = ip->qp->qp_num;
-	pattr.max_solicited = MADCM_IB_RQ_SIZE;
+	pattr.max_solicited = MADCM_IB_MAX_SOLICITED;
 	port = madcm_port_create(&madcm_ib_ops, &pattr, ip);
 	if (IS_ERR(port)) {
 		ret = PTR_ERR(port);
