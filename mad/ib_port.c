@@ -21,11 +21,7 @@
  * and replies see one address format. A header that is neither is dropped
  * and counted.
  *
- * Address handles: a RoCE address handle needs a local GID of the right
- * type and the destination's MAC. The local GID is chosen by the
- * destination's family (IPv4-mapped or IPv6, link-local with link-local,
- * RoCE v2 before v1); ib_init_ah_attr_from_wc() resolves the rest as it
- * would for a reply to a MAD that came from the destination.
+ * Address handles are in ib_ah.c.
  *
  * Removal (the device goes, or madcm is unloaded): the port stops taking
  * sends, its QP goes to the error state and every send it held completes
@@ -35,7 +31,6 @@
  */
 #include <linux/debugfs.h>
 #include <linux/export.h>
-#include <linux/if_vlan.h>
 #include <linux/ip.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -48,8 +43,6 @@
 #include "ib_port.h"
 #include "mad_priv.h"
 
-#define MADCM_IB_SQ_SIZE	256
-#define MADCM_IB_RQ_SIZE	2048
 /*
  * Requests an agent may have waiting for responses: half the receive ring,
  * so that the responses find room even while the port serves as many
@@ -59,17 +52,6 @@
 #define MADCM_IB_GRH_AREA	sizeof(struct ib_grh)
 /* How long removal waits for the device to give back flushed sends. */
 #define MADCM_IB_DRAIN_MS	5000
-/* The IPv6 next header of a RoCE v1 GRH (IBTA annex A16). */
-#define MADCM_IB_ROCE_V1_NEXT_HDR	0x1b
-
-enum madcm_ib_counter {
-	MADCM_IB_RX_BAD_NETHDR,
-	MADCM_IB_RX_ERROR,
-	MADCM_IB_RX_REPOST_FAIL,
-	MADCM_IB_TX_OVERFLOW,
-	MADCM_IB_TX_POST_FAIL,
-	MADCM_IB_CNT_MAX,
-};
 
 static const char *const madcm_ib_counter_names[MADCM_IB_CNT_MAX] = {
 	[MADCM_IB_RX_BAD_NETHDR] = "rx_drop_bad_network_header",
@@ -77,93 +59,6 @@ static const char *const madcm_ib_counter_names[MADCM_IB_CNT_MAX] = {
 	[MADCM_IB_RX_REPOST_FAIL] = "rx_repost_failed",
 	[MADCM_IB_TX_OVERFLOW] = "tx_overflow_queued",
 	[MADCM_IB_TX_POST_FAIL] = "tx_post_failed",
-};
-
-struct madcm_ib_port;
-
-/* A send slot: one work request's worth of MAD. */
-struct madcm_ib_tx {
-	struct ib_cqe cqe;
-	struct list_head node;
-	struct madcm_ib_port *ip;
-	struct madcm_send *send;
-	u64 dma;
-	void *buf;
-};
-
-/* A receive buffer: the GRH area, then one MAD. */
-struct madcm_ib_rx {
-	struct ib_cqe cqe;
-	struct madcm_ib_port *ip;
-	u64 dma;
-	void *buf;
-};
-
-/* A MAD waiting for a free send slot. */
-struct madcm_ib_pending {
-	struct list_head node;
-	struct madcm_send *send;
-	struct madcm_ah *ah;
-	u32 remote_qpn;
-	u32 remote_qkey;
-	u16 pkey_index;
-	u32 len;
-	u8 mad[] __aligned(8);
-};
-
-/* The transport side of an address handle (madcm_ah->priv). */
-struct madcm_ib_ah {
-	struct list_head node;
-	struct ib_ah *ah;
-};
-
-/**
- * struct madcm_ib_port - a madcm port on a port of an ib_core device
- * @port: the core's port
- * @device: the device
- * @port_num: the port number on @device
- * @mad_size: the largest MAD of the port (256, or 2048 with OPA)
- * @pd: protection domain of the QP and the address handles
- * @send_cq: send completions, polled from an unbound workqueue
- * @recv_cq: receive completions, likewise
- * @qp: madcm's UD QP
- * @lock: protects @dead, @tx_free, @overflow and @tx_busy
- * @dead: removal has begun: no more posts
- * @tx_free: idle send slots
- * @overflow: MADs waiting for a send slot, oldest first
- * @tx_busy: send slots the device holds
- * @tx_idle: woken when @tx_busy drops to zero
- * @ah_mutex: protects @ahs and @ah_dead
- * @ahs: live ib_core address handles
- * @ah_dead: the address handles are gone with the device
- * @counters: see enum madcm_ib_counter
- * @tx: the send slots
- * @rx: the receive buffers
- */
-struct madcm_ib_port {
-	struct madcm_port *port;
-	struct ib_device *device;
-	u32 port_num;
-	size_t mad_size;
-	struct ib_pd *pd;
-	struct ib_cq *send_cq;
-	struct ib_cq *recv_cq;
-	struct ib_qp *qp;
-
-	spinlock_t lock;	/* dead, tx_free, overflow, tx_busy */
-	bool dead;
-	struct list_head tx_free;
-	struct list_head overflow;
-	unsigned int tx_busy;
-	wait_queue_head_t tx_idle;
-
-	struct mutex ah_mutex;	/* ahs, ah_dead */
-	struct list_head ahs;
-	bool ah_dead;
-
-	atomic_long_t counters[MADCM_IB_CNT_MAX];
-	struct madcm_ib_tx tx[MADCM_IB_SQ_SIZE];
-	struct madcm_ib_rx rx[MADCM_IB_RQ_SIZE];
 };
 
 /* The client data of a device: its ports by port number. */
@@ -301,10 +196,11 @@ static void madcm_ib_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	mrx.dlid_path_bits = wc->dlid_path_bits;
 	madcm_port_deliver(ip->port, &mrx);
 repost:
-	if (READ_ONCE(ip->dead))
-		return;
-	if (madcm_ib_post_recv(rx))
+	/* Under the lock: once removal has set dead, the QP may be gone. */
+	spin_lock_bh(&ip->lock);
+	if (!ip->dead && madcm_ib_post_recv(rx))
 		madcm_ib_count(ip, MADCM_IB_RX_REPOST_FAIL);
+	spin_unlock_bh(&ip->lock);
 }
 
 /* IB_QP_SET_QKEY asks for the Q_Key of our QP: the GSI's. */
@@ -439,196 +335,6 @@ static void madcm_ib_send_done(struct ib_cq *cq, struct ib_wc *wc)
 		madcm_port_send_complete(ip->port, p->send, IB_WC_GENERAL_ERR);
 		kfree(p);
 	}
-}
-
-static bool madcm_ib_gid_is_v4(const union ib_gid *gid)
-{
-	return ipv6_addr_v4mapped((const struct in6_addr *)gid->raw);
-}
-
-static bool madcm_ib_gid_is_ll(const union ib_gid *gid)
-{
-	return ipv6_addr_type((const struct in6_addr *)gid->raw) &
-	       IPV6_ADDR_LINKLOCAL;
-}
-
-/* How well a local GID suits a destination; negative: not at all. */
-static int madcm_ib_sgid_score(const struct ib_gid_attr *a,
-			       const union ib_gid *dgid)
-{
-	bool v4 = madcm_ib_gid_is_v4(dgid);
-	int score = 0;
-
-	if (a->gid_type != IB_GID_TYPE_ROCE &&
-	    a->gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP)
-		return -1;
-	if (madcm_ib_gid_is_v4(&a->gid) != v4)
-		return -1;
-	/* IPv4 needs RoCE v2; otherwise v2 is preferred. */
-	if (a->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP)
-		score += 2;
-	else if (v4)
-		return -1;
-	if (!v4 && madcm_ib_gid_is_ll(&a->gid) == madcm_ib_gid_is_ll(dgid))
-		score += 1;
-	return score;
-}
-
-/* The local GID to reach @dgid from, with a reference, or an ERR_PTR(). */
-static const struct ib_gid_attr *
-madcm_ib_pick_sgid(struct madcm_ib_port *ip, const union ib_gid *dgid)
-{
-	int len = ip->device->port_data[ip->port_num].immutable.gid_tbl_len;
-	const struct ib_gid_attr *best = NULL, *a;
-	int best_score = -1, score, i;
-
-	for (i = 0; i < len; i++) {
-		a = rdma_get_gid_attr(ip->device, ip->port_num, i);
-		if (IS_ERR(a))
-			continue;
-		score = madcm_ib_sgid_score(a, dgid);
-		if (score > best_score) {
-			if (best)
-				rdma_put_gid_attr(best);
-			best = a;
-			best_score = score;
-		} else {
-			rdma_put_gid_attr(a);
-		}
-	}
-	return best ?: ERR_PTR(-EHOSTUNREACH);
-}
-
-/*
- * A RoCE address: pick the local GID, then let ib_core resolve the
- * destination MAC and hop limit as for a reply to a MAD the destination
- * sent to that GID.
- */
-static int madcm_ib_roce_attr(struct madcm_ib_port *ip,
-			      const struct rdma_ah_attr *in,
-			      struct rdma_ah_attr *out)
-{
-	const struct ib_global_route *g;
-	union rdma_network_hdr hdr = {};
-	const struct ib_gid_attr *sgid;
-	struct ib_wc wc = {};
-	u16 vlan = 0xffff;
-
-	if (!(rdma_ah_get_ah_flags(in) & IB_AH_GRH))
-		return -EINVAL;
-	g = rdma_ah_read_grh(in);
-	sgid = madcm_ib_pick_sgid(ip, &g->dgid);
-	if (IS_ERR(sgid))
-		return PTR_ERR(sgid);
-	wc.wc_flags = IB_WC_GRH | IB_WC_WITH_NETWORK_HDR_TYPE;
-	wc.sl = rdma_ah_get_sl(in);
-	if (sgid->gid_type == IB_GID_TYPE_ROCE)
-		wc.network_hdr_type = RDMA_NETWORK_ROCE_V1;
-	else if (madcm_ib_gid_is_v4(&g->dgid))
-		wc.network_hdr_type = RDMA_NETWORK_IPV4;
-	else
-		wc.network_hdr_type = RDMA_NETWORK_IPV6;
-	if (!rdma_read_gid_l2_fields(sgid, &vlan, NULL) && vlan < VLAN_N_VID) {
-		wc.wc_flags |= IB_WC_WITH_VLAN;
-		wc.vlan_id = vlan;
-	}
-	if (wc.network_hdr_type == RDMA_NETWORK_IPV4) {
-		hdr.roce4grh.version = 4;
-		hdr.roce4grh.ihl = 5;
-		memcpy(&hdr.roce4grh.saddr, &g->dgid.raw[12], 4);
-		memcpy(&hdr.roce4grh.daddr, &sgid->gid.raw[12], 4);
-	} else {
-		hdr.ibgrh.version_tclass_flow =
-			cpu_to_be32(6 << 28 | g->traffic_class << 20 |
-				    (g->flow_label & 0xfffff));
-		hdr.ibgrh.next_hdr =
-			wc.network_hdr_type == RDMA_NETWORK_IPV6 ?
-			IPPROTO_UDP : MADCM_IB_ROCE_V1_NEXT_HDR;
-		hdr.ibgrh.sgid = g->dgid;
-		hdr.ibgrh.dgid = sgid->gid;
-	}
-	rdma_put_gid_attr(sgid);
-	return ib_init_ah_attr_from_wc(ip->device, ip->port_num, &wc,
-				       &hdr.ibgrh, out);
-}
-
-/* An InfiniBand (or OPA) address: the LID, and the GRH when given. */
-static void madcm_ib_lid_attr(struct madcm_ib_port *ip,
-			      const struct rdma_ah_attr *in,
-			      struct rdma_ah_attr *out)
-{
-	const struct ib_global_route *g;
-	union ib_gid dgid;
-
-	memset(out, 0, sizeof(*out));
-	out->type = rdma_ah_find_type(ip->device, ip->port_num);
-	rdma_ah_set_port_num(out, ip->port_num);
-	rdma_ah_set_dlid(out, rdma_ah_get_dlid(in));
-	rdma_ah_set_sl(out, rdma_ah_get_sl(in));
-	rdma_ah_set_path_bits(out, rdma_ah_get_path_bits(in));
-	if (rdma_ah_get_ah_flags(in) & IB_AH_GRH) {
-		g = rdma_ah_read_grh(in);
-		dgid = g->dgid;
-		rdma_ah_set_grh(out, &dgid, g->flow_label, g->sgid_index,
-				g->hop_limit ?: 0xff, g->traffic_class);
-	}
-}
-
-static int madcm_ib_create_ah(struct madcm_port *port, struct madcm_ah *ah,
-			      gfp_t gfp)
-{
-	struct madcm_ib_port *ip = port->priv;
-	struct rdma_ah_attr attr;
-	struct madcm_ib_ah *iah;
-	int ret = 0;
-
-	/* Resolving a RoCE destination sleeps. */
-	if (!gfpflags_allow_blocking(gfp))
-		return -EAGAIN;
-	iah = kzalloc(sizeof(*iah), gfp);
-	if (!iah)
-		return -ENOMEM;
-	mutex_lock(&ip->ah_mutex);
-	if (ip->ah_dead) {
-		ret = -ENODEV;
-		goto err;
-	}
-	if (rdma_protocol_roce(ip->device, ip->port_num))
-		ret = madcm_ib_roce_attr(ip, &ah->attr, &attr);
-	else
-		madcm_ib_lid_attr(ip, &ah->attr, &attr);
-	if (ret)
-		goto err;
-	iah->ah = rdma_create_ah(ip->pd, &attr, RDMA_CREATE_AH_SLEEPABLE);
-	rdma_destroy_ah_attr(&attr);
-	if (IS_ERR(iah->ah)) {
-		ret = PTR_ERR(iah->ah);
-		goto err;
-	}
-	list_add(&iah->node, &ip->ahs);
-	mutex_unlock(&ip->ah_mutex);
-	ah->priv = iah;
-	return 0;
-err:
-	mutex_unlock(&ip->ah_mutex);
-	kfree(iah);
-	return ret;
-}
-
-static void madcm_ib_destroy_ah(struct madcm_port *port, struct madcm_ah *ah)
-{
-	struct madcm_ib_port *ip = port->priv;
-	struct madcm_ib_ah *iah = ah->priv;
-
-	if (!iah)
-		return;
-	mutex_lock(&ip->ah_mutex);
-	if (iah->ah) {
-		rdma_destroy_ah(iah->ah, RDMA_DESTROY_AH_SLEEPABLE);
-		list_del(&iah->node);
-	}
-	mutex_unlock(&ip->ah_mutex);
-	kfree(iah);
 }
 
 static void madcm_ib_release(struct madcm_port *port)
@@ -838,7 +544,6 @@ static void madcm_ib_port_close(struct madcm_ib_port *ip)
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
 	struct madcm_port *port = ip->port;
 	struct madcm_ib_pending *p, *ptmp;
-	struct madcm_ib_ah *iah, *atmp;
 	LIST_HEAD(pending);
 	int i;
 
@@ -874,14 +579,7 @@ static void madcm_ib_port_close(struct madcm_ib_port *ip)
 		}
 	}
 
-	mutex_lock(&ip->ah_mutex);
-	ip->ah_dead = true;
-	list_for_each_entry_safe(iah, atmp, &ip->ahs, node) {
-		rdma_destroy_ah(iah->ah, RDMA_DESTROY_AH_SLEEPABLE);
-		iah->ah = NULL;
-		list_del_init(&iah->node);
-	}
-	mutex_unlock(&ip->ah_mutex);
+	madcm_ib_ahs_release(ip);
 
 	madcm_ib_free_res(ip);
 	madcm_port_remove(port);	/* may free ip */
