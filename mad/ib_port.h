@@ -72,8 +72,7 @@ struct madcm_ib_ah {
  * @port_num: the port number on @device
  * @mad_size: the largest MAD of the port (256, or 2048 with OPA)
  * @pd: protection domain of the QP and the address handles
- * @send_cq: send completions, polled from an unbound workqueue
- * @recv_cq: receive completions, likewise
+ * @cq: send and receive completions, polled from an unbound workqueue
  * @qp: madcm's UD QP
  * @lock: protects @dead, @tx_free, @overflow and @tx_busy
  * @dead: removal has begun: no more posts
@@ -94,8 +93,7 @@ struct madcm_ib_port {
 	u32 port_num;
 	size_t mad_size;
 	struct ib_pd *pd;
-	struct ib_cq *send_cq;
-	struct ib_cq *recv_cq;
+	struct ib_cq *cq;
 	struct ib_qp *qp;
 
 	spinlock_t lock;	/* dead, tx_free, overflow, tx_busy */
