@@ -50,6 +50,8 @@
  */
 #define MADCM_IB_MAX_SOLICITED	(MADCM_IB_RQ_SIZE / 2)
 #define MADCM_IB_GRH_AREA	sizeof(struct ib_grh)
+/* The largest UD payload: one packet of the largest MTU. */
+#define MADCM_IB_SINK_LEN	4096
 /* How long removal waits for the device to give back flushed sends. */
 #define MADCM_IB_DRAIN_MS	5000
 
@@ -105,21 +107,35 @@ static size_t madcm_ib_rx_len(const struct madcm_ib_port *ip)
 	return MADCM_IB_GRH_AREA + ip->mad_size;
 }
 
+/*
+ * A receive buffer takes the GRH area and one MAD; whatever a datagram has
+ * beyond that lands in the port's sink, shared by every buffer and never
+ * read. A datagram larger than the buffer would otherwise be an error of
+ * the QP (rxe in 6.1 moves the QP to the error state for it): with the
+ * sink it arrives, with its true length, and the core drops it as too
+ * long.
+ */
 static int madcm_ib_post_recv(struct madcm_ib_rx *rx)
 {
 	struct madcm_ib_port *ip = rx->ip;
-	struct ib_sge sge = {
-		.addr = rx->dma,
-		.length = madcm_ib_rx_len(ip),
-		.lkey = ip->pd->local_dma_lkey,
+	struct ib_sge sge[2] = {
+		{
+			.addr = rx->dma,
+			.length = madcm_ib_rx_len(ip),
+			.lkey = ip->pd->local_dma_lkey,
+		}, {
+			.addr = ip->sink_dma,
+			.length = MADCM_IB_SINK_LEN,
+			.lkey = ip->pd->local_dma_lkey,
+		},
 	};
 	struct ib_recv_wr wr = {
 		.wr_cqe = &rx->cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
+		.sg_list = sge,
+		.num_sge = ARRAY_SIZE(sge),
 	};
 
-	ib_dma_sync_single_for_device(ip->device, rx->dma, sge.length,
+	ib_dma_sync_single_for_device(ip->device, rx->dma, sge[0].length,
 				      DMA_FROM_DEVICE);
 	return ib_post_recv(ip->qp, &wr, NULL);
 }
@@ -381,6 +397,8 @@ static void madcm_ib_free_res(struct madcm_ib_port *ip)
 	for (i = 0; i < MADCM_IB_RQ_SIZE; i++)
 		madcm_ib_unmap(ip, &ip->rx[i].buf, ip->rx[i].dma,
 			       madcm_ib_rx_len(ip), DMA_FROM_DEVICE);
+	madcm_ib_unmap(ip, &ip->sink, ip->sink_dma, MADCM_IB_SINK_LEN,
+		       DMA_FROM_DEVICE);
 	if (!IS_ERR_OR_NULL(ip->pd))
 		ib_dealloc_pd(ip->pd);
 	ip->pd = NULL;
@@ -395,7 +413,7 @@ static int madcm_ib_alloc_res(struct madcm_ib_port *ip)
 			.max_send_wr = MADCM_IB_SQ_SIZE,
 			.max_recv_wr = MADCM_IB_RQ_SIZE,
 			.max_send_sge = 1,
-			.max_recv_sge = 1,
+			.max_recv_sge = 2,
 		},
 		.port_num = ip->port_num,
 	};
@@ -429,6 +447,10 @@ static int madcm_ib_alloc_res(struct madcm_ib_port *ip)
 			return ret;
 		list_add_tail(&ip->tx[i].node, &ip->tx_free);
 	}
+	ret = madcm_ib_map(ip, &ip->sink, &ip->sink_dma, MADCM_IB_SINK_LEN,
+			   DMA_FROM_DEVICE);
+	if (ret)
+		return ret;
 	for (i = 0; i < MADCM_IB_RQ_SIZE; i++) {
 		ip->rx[i].ip = ip;
 		ip->rx[i].cqe.done = madcm_ib_recv_done;

@@ -73,6 +73,8 @@ struct madcm_ib_ah {
  * @mad_size: the largest MAD of the port (256, or 2048 with OPA)
  * @pd: protection domain of the QP and the address handles
  * @cq: send and receive completions, polled from an unbound workqueue
+ * @sink: where the part of a datagram beyond a receive buffer goes
+ * @sink_dma: its DMA address
  * @qp: madcm's UD QP
  * @lock: protects @dead, @tx_free, @overflow and @tx_busy
  * @dead: removal has begun: no more posts
@@ -94,6 +96,8 @@ struct madcm_ib_port {
 	size_t mad_size;
 	struct ib_pd *pd;
 	struct ib_cq *cq;
+	void *sink;
+	u64 sink_dma;
 	struct ib_qp *qp;
 
 	spinlock_t lock;	/* dead, tx_free, overflow, tx_busy */
