@@ -16,6 +16,7 @@
  *   peerqpn GID            ask the ib_core service at GID for its madcm
  *                          QPN: "madcm_ibtest: peer GID: madcm qpn N"
  *   kreq GID QPN           ib_core client to a madcm service at GID, QPN
+ *   raw GID QPN            malformed MADs from a raw UD QP to GID, QPN
  *   flood GID N            N madcm Gets to QP1 at GID kept in flight, each
  *                          posted again when its send handler returns
  *   flooddone              stop; every send must come back exactly once
@@ -245,6 +246,12 @@ struct ib_ah *ibt_madcm_ah(const union ib_gid *gid)
  */
 struct ib_ah *ibt_kernel_ah(const union ib_gid *gid)
 {
+	return ibt_kernel_ah_pd(ibt.k_client->qp->pd, gid);
+}
+
+/* The same in a protection domain of the caller's. */
+struct ib_ah *ibt_kernel_ah_pd(struct ib_pd *pd, const union ib_gid *gid)
+{
 	bool v4 = ipv6_addr_v4mapped((const struct in6_addr *)gid->raw);
 	const struct ib_gid_attr *a, *best = NULL;
 	union rdma_network_hdr hdr = {};
@@ -280,7 +287,7 @@ struct ib_ah *ibt_kernel_ah(const union ib_gid *gid)
 		hdr.ibgrh.dgid = best->gid;
 	}
 	rdma_put_gid_attr(best);
-	ah = ib_create_ah_from_wc(ibt.k_client->qp->pd, &wc, &hdr.ibgrh, 1);
+	ah = ib_create_ah_from_wc(pd, &wc, &hdr.ibgrh, 1);
 	return ah;
 }
 
@@ -513,6 +520,8 @@ static int ibt_command(char *cmd)
 		return ibt_judge("ib_core Get to a madcm service", ret, 0,
 				 ibt_madcm_answer);
 	}
+	if (!strcmp(argv[0], "raw") && argc == 3)
+		return ibt_raw(&gid, num);
 	if (!strcmp(argv[0], "flood") && argc == 3)
 		return ibt_flood_start(&gid, num);
 	return -EINVAL;

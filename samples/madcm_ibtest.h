@@ -37,6 +37,7 @@ extern struct ibt_state ibt;
 int ibt_parse_gid(const char *s, union ib_gid *gid);
 struct ib_ah *ibt_madcm_ah(const union ib_gid *gid);
 struct ib_ah *ibt_kernel_ah(const union ib_gid *gid);
+struct ib_ah *ibt_kernel_ah_pd(struct ib_pd *pd, const union ib_gid *gid);
 void ibt_fill_get(struct ib_mad_send_buf *sb, u8 mgmt_class, u16 attr,
 		  const u8 *oui, u64 tid);
 
@@ -45,6 +46,8 @@ int ibt_flood_finish(void);
 void ibt_flood_stop(void);
 void ibt_flood_done(struct ib_mad_send_wc *wc);
 void ibt_flood_resp(void);
+
+int ibt_raw(const union ib_gid *gid, u32 qpn);
 
 int ibt_bench(int argc, char **argv);
 void ibt_bench_close(void);
