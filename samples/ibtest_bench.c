@@ -8,7 +8,8 @@
  * - request/response round trips: a client posts N Gets at once to a
  *   service on the same port (madcm: its own UD QP; ib_core: QP1), which
  *   holds the requests and answers them in random order, in batches of up
- *   to IBT_BENCH_BATCH, or whatever it holds once requests stop coming.
+ *   to IBT_BENCH_BATCH, or whatever it holds once requests stop coming;
+ *   three rounds each, alternating, the best one counting.
  *
  * Each figure is printed for both, with the ratio madcm/ib_core (below 1:
  * madcm is faster). It is not a test: nothing is asserted about time.
@@ -27,6 +28,7 @@
 #define IBT_BENCH_N		4000
 #define IBT_BENCH_IDLE_MS	50
 #define IBT_BENCH_WAIT_S	120
+#define IBT_BENCH_ROUNDS	3
 
 static const u8 ibt_bench_oui[3] = { 0x00, 0x14, 0x07 };
 
@@ -406,15 +408,24 @@ int ibt_bench(int argc, char **argv)
 						  sizes[i].iters);
 		ibt_bench_print(sizes[i].what, "ns", res[0], res[1]);
 	}
-	for (s = 0; s < 2; s++) {
-		res[s] = ibt_bench_rtt(&ibt_stacks[s], &gid, n);
-		pr_info("madcm_ibtest: bench %s: %u round trips, random order: %llu ms, %d responses, %d errors\n",
-			ibt_stacks[s].name, n, div64_u64(res[s], NSEC_PER_MSEC),
-			atomic_read(&ibt_stacks[s].responses),
-			atomic_read(&ibt_stacks[s].errors));
-		res[s] = div64_u64(res[s], n);
+	/* Alternate the stacks, keep the best of each: TCG guests are noisy. */
+	res[0] = U64_MAX;
+	res[1] = U64_MAX;
+	for (i = 0; i < IBT_BENCH_ROUNDS; i++) {
+		for (s = 0; s < 2; s++) {
+			u64 ns = ibt_bench_rtt(&ibt_stacks[s], &gid, n);
+
+			pr_info("madcm_ibtest: bench %s: %u round trips, random order: %llu ms, %d responses, %d errors\n",
+				ibt_stacks[s].name, n,
+				div64_u64(ns, NSEC_PER_MSEC),
+				atomic_read(&ibt_stacks[s].responses),
+				atomic_read(&ibt_stacks[s].errors));
+			if (ns)
+				res[s] = min(res[s], div64_u64(ns, n));
+		}
 	}
-	ibt_bench_print("round trip, thousands outstanding", "ns per request",
-			res[0], res[1]);
+	ibt_bench_print("round trip, thousands outstanding (best of 3)",
+			"ns per request", res[0] == U64_MAX ? 0 : res[0],
+			res[1] == U64_MAX ? 0 : res[1]);
 	return 0;
 }
