@@ -3,8 +3,9 @@
 # asks the other's ib_core QP1 (a class nobody has: GetResp 0x000C), the
 # other's ib_core service and the other's madcm service, over IPv6
 # link-local and IPv4-mapped GIDs; the other's ib_core asks this madcm
-# service (IPv6); then madcm to madcm again with netem dropping 20%,
-# duplicating 5% and reordering 25% of the frames both ways.
+# service (IPv6); then madcm to madcm, and madcm to the peer's QP1, again
+# with netem dropping 20%, duplicating 5% and reordering 25% of the frames
+# both ways.
 . /tests/common.sh
 . /tests/ib.sh
 . /tests/pair.sh
@@ -31,13 +32,19 @@ check "the kernel log shows the peer's status 0x000c" sh -c 'dmesg | grep -q "un
 pair_barrier 1
 
 pair_netem loss 20% duplicate 5% delay 2ms reorder 25% 50%
-lossy=0
+lossy=0 unsup=0
 for i in $(seq 10); do
 	for g in "$peer6" "$peer4"; do
 		ibt mget "$g" "$pqpn" || lossy=$((lossy + 1))
 	done
 done
+for i in $(seq 3); do
+	for g in "$peer6" "$peer4"; do
+		ibt unsupported "$g" || unsup=$((unsup + 1))
+	done
+done
 check "20 madcm requests over the lossy wire all answered" [ $lossy -eq 0 ]
+check "6 Gets to the peer's QP1 over the lossy wire: 0x000C each" [ $unsup -eq 0 ]
 pair_barrier 2
 pair_netem off
 sed 's/^/  /' $port/counters | grep -vE ' 0$'
