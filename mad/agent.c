@@ -334,6 +334,7 @@ madcm_register_mad_agent(struct madcm_port *port, enum ib_qp_type qp_type,
 		if (ret)
 			goto err_xa;
 	}
+	madcm_port_get(port);
 	atomic_inc(&port->nr_agents);
 	return &ag->agent;
 
@@ -393,8 +394,39 @@ void madcm_unregister_mad_agent(struct ib_mad_agent *mad_agent)
 	madcm_timeout_stop(ag);
 	atomic_dec(&port->nr_agents);
 	madcm_agent_free(ag);
+	madcm_port_put(port);
 }
 EXPORT_SYMBOL_GPL(madcm_unregister_mad_agent);
+
+/*
+ * madcm_port_flush_agents() - cancel every send of every agent on a port
+ * @port: the port, whose transport is gone
+ *
+ * Each send not done yet comes back through its send handler with
+ * IB_WC_WR_FLUSH_ERR; the agents stay registered (their owners unregister
+ * them). Walks every agent: for device removal, not a hot path.
+ * Context: Process context; may sleep.
+ */
+void madcm_port_flush_agents(struct madcm_port *port)
+{
+	struct madcm_agent *ag;
+	unsigned long idx = 0;
+
+	for (;;) {
+		rcu_read_lock();
+		for (ag = xa_find(&madcm_agents, &idx, ULONG_MAX, XA_PRESENT); ag;
+		     ag = xa_find_after(&madcm_agents, &idx, ULONG_MAX,
+					XA_PRESENT))
+			if (ag->port == port && madcm_agent_get(ag))
+				break;
+		rcu_read_unlock();
+		if (!ag)
+			return;
+		madcm_send_flush_agent(ag);
+		madcm_agent_put(ag);
+		idx++;
+	}
+}
 
 /**
  * madcm_mad_kernel_rmpp_agent() - tell whether madcm does RMPP for an agent

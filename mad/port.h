@@ -15,6 +15,7 @@
 #include <linux/atomic.h>
 #include <linux/hashtable.h>
 #include <linux/mutex.h>
+#include <linux/refcount.h>
 #include <linux/types.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
@@ -103,6 +104,8 @@ struct madcm_port_rx {
  *	transport calls madcm_port_send_complete() for it exactly once, later
  *	and from process context; a negative errno when it was not. Called
  *	with a spinlock held and bottom halves off: must not sleep.
+ * @release: optional; the port is about to be freed: nothing (agent,
+ *	address handle, received MAD) refers to it any more. Any context.
  */
 struct madcm_port_ops {
 	int (*create_ah)(struct madcm_port *port, struct madcm_ah *ah,
@@ -110,6 +113,7 @@ struct madcm_port_ops {
 	void (*destroy_ah)(struct madcm_port *port, struct madcm_ah *ah);
 	int (*post_send)(struct madcm_port *port,
 			 const struct madcm_port_send *ps);
+	void (*release)(struct madcm_port *port);
 };
 
 /**
@@ -118,6 +122,7 @@ struct madcm_port_ops {
  * @lid: the port's LID
  * @opa: the port carries OPA MADs (base version 0x80, 2048 bytes) too
  * @smi: the port has QP0 (subnet management)
+ * @qpn: the QP that peers send GMPs to (1 for a port that owns QP1)
  * @max_solicited: requests an agent may have waiting for a response at
  *	once, more wait in its backlog; 0 for no limit. A transport sets it
  *	from its receive queue, so that the responses find room.
@@ -127,6 +132,7 @@ struct madcm_port_attr {
 	u32 lid;
 	bool opa;
 	bool smi;
+	u32 qpn;
 	u32 max_solicited;
 };
 
@@ -221,6 +227,8 @@ enum madcm_port_counter {
  * @priv: the transport's data
  * @attr: what the transport said about the port
  * @name: copy of @attr.name
+ * @refs: one for the transport until madcm_port_destroy() or
+ *	madcm_port_remove(), one per agent, address handle and received MAD
  * @reg_mutex: serialises registration changes
  * @reg_table: registered (class, version, OUI) slots, read under RCU
  * @nr_agents: agents registered
@@ -239,6 +247,7 @@ struct madcm_port {
 	void *priv;
 	struct madcm_port_attr attr;
 	char name[32];
+	refcount_t refs;
 
 	struct mutex reg_mutex;	/* registration changes */
 	DECLARE_HASHTABLE(reg_table, MADCM_REG_HASH_BITS);
@@ -273,6 +282,10 @@ struct madcm_port *madcm_port_create(const struct madcm_port_ops *ops,
 				     const struct madcm_port_attr *attr,
 				     void *priv);
 void madcm_port_destroy(struct madcm_port *port);
+void madcm_port_remove(struct madcm_port *port);
+void madcm_port_flush_agents(struct madcm_port *port);
+void madcm_port_get(struct madcm_port *port);
+void madcm_port_put(struct madcm_port *port);
 void madcm_port_send_complete(struct madcm_port *port,
 			      struct madcm_send *send,
 			      enum ib_wc_status status);

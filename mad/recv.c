@@ -113,6 +113,7 @@ static struct madcm_recv *madcm_recv_alloc(struct madcm_port *port,
 	rv->recv_wc.mad_seg_size = mad_size;
 	INIT_LIST_HEAD(&rv->recv_wc.rmpp_list);
 	list_add(&rv->recv_wc.recv_buf.list, &rv->recv_wc.rmpp_list);
+	madcm_port_get(port);
 	atomic_inc(&port->live_recvs);
 	return rv;
 }
@@ -120,8 +121,12 @@ static struct madcm_recv *madcm_recv_alloc(struct madcm_port *port,
 /* Free a received MAD: one segment, or a whole RMPP transfer. */
 void madcm_recv_free(struct madcm_recv *rv)
 {
-	atomic_dec(&rv->port->live_recvs);
+	struct madcm_port *port = rv->port;
+
+	atomic_dec(&port->live_recvs);
+	/* An RMPP reassembly buffer may be vmalloc'ed: kvfree() takes both. */
 	kvfree(rv);
+	madcm_port_put(port);
 }
 
 /**

@@ -323,6 +323,8 @@ static struct madcm_recv *madcm_rmpp_rx_finish(struct madcm_agent *ag,
 	rx->complete = true;
 	ag->rmpp_done_nr++;
 	madcm_rmpp_uncharge(ag->port, rx);
+	/* Like any received MAD, it holds the port until freed. */
+	madcm_port_get(ag->port);
 	atomic_inc(&ag->port->live_recvs);
 	madcm_port_count(ag->port, MADCM_CNT_RMPP_RX_DONE);
 	return big;

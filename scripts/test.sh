@@ -65,6 +65,7 @@ for t in tests/vm/*-tshark.sh; do
 done
 rm -f "$kunit_raw"
 run_layer vmtest tests/vm/run.sh
+run_layer vmpair tests/vm/run2.sh
 
 say "make test took $(($(date +%s) - start)) s; layer logs in $logdir"
 echo "$total_p passed, $total_f failed"
