@@ -191,9 +191,10 @@ void madcm_send_port_complete(struct madcm_send *ms, enum ib_wc_status st)
 
 	if (st != IB_WC_SUCCESS)
 		madcm_port_count(port, MADCM_CNT_TX_REPLY_FAIL);
+	atomic_dec(&port->live_replies);
+	/* Last: the address handle may hold the last port reference. */
 	madcm_port_ah_destroy(to_madcm_ah(ms->send_buf.ah));
 	kfree(ms);
-	atomic_dec(&port->live_replies);
 }
 
 /*
