@@ -6,10 +6,13 @@
  * "unsupported method/attribute" reply: it belongs to no agent and is
  * freed when the transport completes it. They may be sent under an
  * agent's lock, so they allocate atomically; one that cannot be
- * allocated is lost, as it could be on the wire.
+ * allocated is lost, as it could be on the wire. A transport that cannot
+ * make an address handle atomically (ib_core on RoCE) gets them from the
+ * MAD workqueue instead.
  */
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 #include <madcm/mad.h>
 
 #include "mad_priv.h"
@@ -57,6 +60,74 @@ static enum madcm_port_counter madcm_rmpp_ctl_counter(u8 type)
 }
 
 /*
+ * A control MAD whose address handle could not be made in atomic context
+ * (an ib_core port resolves a RoCE destination, which sleeps): it is made
+ * and posted from the MAD workqueue instead. Holds a port reference and
+ * counts in live_replies until it is posted or given up.
+ */
+struct madcm_rmpp_ctl_work {
+	struct work_struct work;
+	struct madcm_port *port;
+	struct madcm_send *ms;
+	struct madcm_rmpp_dest dest;
+	int hdr_len;
+	size_t size;
+};
+
+/* Post @ms, its headers filled, through @ah; 0 or a negative errno. */
+static int madcm_rmpp_ctl_post(struct madcm_port *port, struct madcm_send *ms,
+			       struct madcm_ah *ah,
+			       const struct madcm_rmpp_dest *dest,
+			       int hdr_len, size_t size)
+{
+	struct madcm_port_send ps = {};
+
+	ms->port = port;
+	ms->send_buf.ah = &ah->ibah;
+	ms->state = MADCM_SEND_POSTED;
+	ps.send = ms;
+	ps.ah = ah;
+	ps.remote_qpn = dest->remote_qpn;
+	ps.remote_qkey = IB_QP_SET_QKEY;
+	ps.pkey_index = dest->pkey_index;
+	ps.src_qpn = dest->src_qpn;
+	ps.hdr = ms->buf;
+	ps.hdr_len = hdr_len;
+	ps.payload = ms->buf + hdr_len;
+	ps.payload_len = size - hdr_len;
+	return port->ops->post_send(port, &ps);
+}
+
+static void madcm_rmpp_ctl_work_fn(struct work_struct *work)
+{
+	struct madcm_rmpp_ctl_work *cw =
+		container_of(work, struct madcm_rmpp_ctl_work, work);
+	struct madcm_port *port = cw->port;
+	struct madcm_ah *ah;
+	int ret;
+
+	ah = madcm_port_ah_create(port, &cw->dest.attr, GFP_KERNEL);
+	if (IS_ERR(ah)) {
+		ret = PTR_ERR(ah);
+	} else {
+		local_bh_disable();
+		ret = madcm_rmpp_ctl_post(port, cw->ms, ah, &cw->dest,
+					  cw->hdr_len, cw->size);
+		local_bh_enable();
+		if (ret)
+			madcm_port_ah_destroy(ah);
+	}
+	if (ret) {
+		/* Lost, as it could be on the wire. */
+		madcm_port_count(port, MADCM_CNT_TX_REPLY_FAIL);
+		atomic_dec(&port->live_replies);
+		kfree(cw->ms);
+	}
+	kfree(cw);
+	madcm_port_put(port);
+}
+
+/*
  * madcm_rmpp_ctl_send() - send an ACK, STOP or ABORT
  * @port: the port it leaves from
  * @dest: where it goes
@@ -68,7 +139,8 @@ static enum madcm_port_counter madcm_rmpp_ctl_counter(u8 type)
  * @seg_num: the SegmentNumber field
  * @paylen_newwin: the PayloadLength/NewWindowLast field
  *
- * Return: 0, or a negative errno when it could not be sent.
+ * Return: 0, or a negative errno when it could not be sent (0 too when
+ * it was handed to the MAD workqueue to be sent from there).
  */
 int madcm_rmpp_ctl_send(struct madcm_port *port,
 			const struct madcm_rmpp_dest *dest,
@@ -78,7 +150,7 @@ int madcm_rmpp_ctl_send(struct madcm_port *port,
 	const struct ib_mad_hdr *thdr = tmpl;
 	size_t size = madcm_port_mad_size(port, thdr->base_version);
 	int hdr_len = madcm_get_mad_data_offset(thdr->mgmt_class);
-	struct madcm_port_send ps = {};
+	struct madcm_rmpp_ctl_work *cw;
 	struct ib_rmpp_hdr *rh;
 	struct madcm_send *ms;
 	struct madcm_ah *ah;
@@ -88,14 +160,6 @@ int madcm_rmpp_ctl_send(struct madcm_port *port,
 	ms = kzalloc(sizeof(*ms) + size, GFP_ATOMIC);
 	if (!ms)
 		return -ENOMEM;
-	ah = madcm_port_ah_create(port, &dest->attr, GFP_ATOMIC);
-	if (IS_ERR(ah)) {
-		kfree(ms);
-		return PTR_ERR(ah);
-	}
-	ms->port = port;
-	ms->send_buf.ah = &ah->ibah;
-	ms->state = MADCM_SEND_POSTED;
 	memcpy(ms->buf, tmpl, hdr_len);
 	if (flip)
 		((struct ib_mad_hdr *)ms->buf)->method ^= IB_MGMT_METHOD_RESP;
@@ -108,18 +172,31 @@ int madcm_rmpp_ctl_send(struct madcm_port *port,
 	rh->seg_num = cpu_to_be32(seg_num);
 	rh->paylen_newwin = cpu_to_be32(paylen_newwin);
 
-	ps.send = ms;
-	ps.ah = ah;
-	ps.remote_qpn = dest->remote_qpn;
-	ps.remote_qkey = IB_QP_SET_QKEY;
-	ps.pkey_index = dest->pkey_index;
-	ps.src_qpn = dest->src_qpn;
-	ps.hdr = ms->buf;
-	ps.hdr_len = hdr_len;
-	ps.payload = ms->buf + hdr_len;
-	ps.payload_len = size - hdr_len;
+	ah = madcm_port_ah_create(port, &dest->attr, GFP_ATOMIC);
+	if (PTR_ERR_OR_ZERO(ah) == -EAGAIN) {
+		cw = kzalloc(sizeof(*cw), GFP_ATOMIC);
+		if (!cw) {
+			kfree(ms);
+			return -ENOMEM;
+		}
+		INIT_WORK(&cw->work, madcm_rmpp_ctl_work_fn);
+		cw->port = port;
+		cw->ms = ms;
+		cw->dest = *dest;
+		cw->hdr_len = hdr_len;
+		cw->size = size;
+		madcm_port_get(port);
+		atomic_inc(&port->live_replies);
+		queue_work(madcm_mad_wq, &cw->work);
+		madcm_port_count(port, madcm_rmpp_ctl_counter(type));
+		return 0;
+	}
+	if (IS_ERR(ah)) {
+		kfree(ms);
+		return PTR_ERR(ah);
+	}
 	atomic_inc(&port->live_replies);
-	if (port->ops->post_send(port, &ps)) {
+	if (madcm_rmpp_ctl_post(port, ms, ah, dest, hdr_len, size)) {
 		atomic_dec(&port->live_replies);
 		madcm_port_ah_destroy(ah);
 		kfree(ms);
