@@ -20,6 +20,11 @@
  *   flood GID N            N madcm Gets to QP1 at GID kept in flight, each
  *                          posted again when its send handler returns
  *   flooddone              stop; every send must come back exactly once
+ *   rmpp FROM TO GID QPN LEN
+ *                          an RMPP Set of LEN bytes from the FROM client
+ *                          (madcm or kernel) to the TO service at GID,
+ *                          QPN, answered by an RMPP GetResp of LEN bytes;
+ *                          both byte-exact (ibtest_rmpp.c)
  *   close                  unregister everything
  *
  * It is an ib_client registered after madcm, so ib_core removes it from a
@@ -385,6 +390,7 @@ static int ibt_judge(const char *what, int ret, u16 status, const char *text)
 
 static void ibt_put_kernel_agents(void)
 {
+	ibt_rmpp_close_kernel();
 	if (!IS_ERR_OR_NULL(ibt.k_client))
 		ib_unregister_mad_agent(ibt.k_client);
 	if (!IS_ERR_OR_NULL(ibt.k_server))
@@ -398,6 +404,7 @@ static void ibt_close(void)
 	ibt_flood_stop();
 	ibt_bench_close();
 	ibt_put_kernel_agents();
+	ibt_rmpp_close();
 	if (!IS_ERR_OR_NULL(ibt.m_client))
 		madcm_unregister_mad_agent(ibt.m_client);
 	if (!IS_ERR_OR_NULL(ibt.m_server))
@@ -445,7 +452,8 @@ static int ibt_open(const char *name)
 					     ibt_k_send_handler,
 					     ibt_k_recv_handler, NULL, 0);
 	ret = PTR_ERR_OR_ZERO(ibt.m_server) ?: PTR_ERR_OR_ZERO(ibt.m_client) ?:
-	      PTR_ERR_OR_ZERO(ibt.k_server) ?: PTR_ERR_OR_ZERO(ibt.k_client);
+	      PTR_ERR_OR_ZERO(ibt.k_server) ?: PTR_ERR_OR_ZERO(ibt.k_client) ?:
+	      ibt_rmpp_open();
 	if (ret)
 		goto err;
 	pr_info("madcm_ibtest: open %s: madcm QPN %u\n", name,
@@ -459,7 +467,7 @@ err:
 /* The ctl file: one command per write. */
 static int ibt_command(char *cmd)
 {
-	char *argv[4] = {};
+	char *argv[6] = {};
 	union ib_gid gid;
 	int argc = 0, ret;
 	u32 num = 0;
@@ -483,6 +491,8 @@ static int ibt_command(char *cmd)
 		return -ENODEV;
 	if (!strncmp(argv[0], "bench", 5))
 		return ibt_bench(argc, argv);
+	if (!strcmp(argv[0], "rmpp"))
+		return ibt_rmpp(argc, argv);
 	if (argc < 2 || ibt_parse_gid(argv[1], &gid))
 		return -EINVAL;
 	if (argc > 2 && kstrtou32(argv[2], 0, &num))

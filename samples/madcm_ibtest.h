@@ -2,7 +2,7 @@
 /*
  * madcm_ibtest: what its files share (ibtest_main.c: agents and the
  * exchanges, ibtest_flood.c: sends kept in flight, ibtest_bench.c: the
- * benchmark against ib_core).
+ * benchmark against ib_core, ibtest_rmpp.c: RMPP transfers).
  */
 #ifndef _MADCM_IBTEST_H
 #define _MADCM_IBTEST_H
@@ -51,5 +51,10 @@ int ibt_raw(const union ib_gid *gid, u32 qpn);
 
 int ibt_bench(int argc, char **argv);
 void ibt_bench_close(void);
+
+int ibt_rmpp_open(void);
+void ibt_rmpp_close_kernel(void);
+void ibt_rmpp_close(void);
+int ibt_rmpp(int argc, char **argv);
 
 #endif /* _MADCM_IBTEST_H */
