@@ -383,6 +383,8 @@ static u8 madcm_rmpp_rx_segment(struct madcm_agent *ag,
 	if (seg <= rx->contig || test_bit(seg - 1, rx->seen)) {
 		madcm_port_count(port, MADCM_CNT_RMPP_RX_DUP);
 		madcm_rmpp_rx_dup_ack(ag, rx);
+		/* The responder resends after losing our ACK: still alive. */
+		madcm_rmpp_rx_push_request(ag, rx);
 		return 0;
 	}
 	memcpy(rx->rv->mad + (size_t)(seg - 1) * rx->mad_size, rv->mad,
