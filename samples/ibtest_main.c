@@ -20,7 +20,7 @@
  *   flood GID N            N madcm Gets to QP1 at GID kept in flight, each
  *                          posted again when its send handler returns
  *   flooddone              stop; every send must come back exactly once
- *   rmpp FROM TO GID QPN LEN
+ *   rmpp FROM TO GID QPN LEN [MS]
  *                          an RMPP Set of LEN bytes from the FROM client
  *                          (madcm or kernel) to the TO service at GID,
  *                          QPN, answered by an RMPP GetResp of LEN bytes;
@@ -467,7 +467,7 @@ err:
 /* The ctl file: one command per write. */
 static int ibt_command(char *cmd)
 {
-	char *argv[6] = {};
+	char *argv[7] = {};
 	union ib_gid gid;
 	int argc = 0, ret;
 	u32 num = 0;

@@ -403,7 +403,7 @@ void ibt_rmpp_close(void)
 
 /* A madcm client's RMPP Set of @len bytes to @qpn at @gid. */
 static int ibt_rmpp_madcm_set(const union ib_gid *gid, u32 qpn, u32 len,
-			      const u8 *oui)
+			      const u8 *oui, u32 timeout_ms)
 {
 	struct ib_mad_send_buf *sb;
 	struct ib_ah *ah;
@@ -424,7 +424,7 @@ static int ibt_rmpp_madcm_set(const union ib_gid *gid, u32 qpn, u32 len,
 	ibt_rmpp_hdr(sb, IB_MGMT_METHOD_SET, tid, len, oui);
 	ibt_rmpp_fill(sb, true, len, (u32)tid);
 	sb->ah = ah;
-	sb->timeout_ms = IBT_RMPP_TIMEOUT_MS;
+	sb->timeout_ms = timeout_ms;
 	sb->retries = IBT_RMPP_RETRIES;
 	ret = madcm_post_send_mad(sb, NULL);
 	if (ret) {
@@ -467,10 +467,11 @@ static int ibt_rmpp_kernel_set(const union ib_gid *gid, u32 qpn, u32 len,
 }
 
 /**
- * ibt_rmpp() - one RMPP exchange: "rmpp FROM TO GID QPN LEN"
+ * ibt_rmpp() - one RMPP exchange: "rmpp FROM TO GID QPN LEN [MS]"
  * @argc: the number of words
  * @argv: the words: FROM and TO are "madcm" or "kernel" (the client's
- *	and the service's stack), QPN the service's QP (1 for ib_core)
+ *	and the service's stack), QPN the service's QP (1 for ib_core), MS
+ *	the madcm client's ACK and response time (default 1000)
  *
  * Return: 0 when both transfers were whole and byte-exact, -EIO when not,
  * another negative errno when the exchange could not run.
@@ -480,12 +481,13 @@ int ibt_rmpp(int argc, char **argv)
 	unsigned long t0 = jiffies;
 	bool from_madcm, to_madcm, pass;
 	union ib_gid gid;
-	u32 qpn, len;
+	u32 qpn, len, tmo = IBT_RMPP_TIMEOUT_MS;
 	int ret;
 
-	if (argc != 6 || ibt_parse_gid(argv[3], &gid) ||
+	if (argc < 6 || argc > 7 || ibt_parse_gid(argv[3], &gid) ||
 	    kstrtou32(argv[4], 0, &qpn) || kstrtou32(argv[5], 0, &len) ||
-	    !len || len > IBT_RMPP_MAX)
+	    !len || len > IBT_RMPP_MAX ||
+	    (argc == 7 && (kstrtou32(argv[6], 0, &tmo) || !tmo)))
 		return -EINVAL;
 	from_madcm = !strcmp(argv[1], "madcm");
 	to_madcm = !strcmp(argv[2], "madcm");
@@ -499,7 +501,7 @@ int ibt_rmpp(int argc, char **argv)
 	init_completion(&ibt_rw.done);
 	if (from_madcm)
 		ret = ibt_rmpp_madcm_set(&gid, qpn, len, to_madcm ?
-					 ibt_roui_madcm : ibt_roui_kernel);
+					 ibt_roui_madcm : ibt_roui_kernel, tmo);
 	else
 		ret = ibt_rmpp_kernel_set(&gid, qpn, len, to_madcm ?
 					  ibt_roui_madcm : ibt_roui_kernel);
