@@ -5,6 +5,9 @@
  *
  * - create+free of send buffers: 256 bytes, and 64 KiB and 1 MiB RMPP
  *   buffers (only created and freed: no transfer);
+ * - random access to the segments of a 1 MiB RMPP buffer (4855
+ *   segments): madcm_get_rmpp_segment() against ib_get_rmpp_segment(),
+ *   the same random segment numbers for both;
  * - request/response round trips: a client posts N Gets at once to a
  *   service on the same port (madcm: its own UD QP; ib_core: QP1), which
  *   holds the requests and answers them in random order, in batches of up
@@ -29,6 +32,7 @@
 #define IBT_BENCH_IDLE_MS	50
 #define IBT_BENCH_WAIT_S	120
 #define IBT_BENCH_ROUNDS	3
+#define IBT_BENCH_SEG_READS	20000
 
 static const u8 ibt_bench_oui[3] = { 0x00, 0x14, 0x07 };
 
@@ -41,6 +45,7 @@ struct ibt_stack {
 					  int data_len, gfp_t gfp,
 					  u8 base_version);
 	void (*free_send)(struct ib_mad_send_buf *sb);
+	void *(*segment)(struct ib_mad_send_buf *sb, int seg_num);
 	int (*post)(struct ib_mad_send_buf *sb,
 		    struct ib_mad_send_buf **bad);
 	void (*free_recv)(struct ib_mad_recv_wc *wc);
@@ -97,6 +102,7 @@ static struct ibt_stack ibt_stacks[2] = {
 		.name = "madcm",
 		.create = madcm_create_send_mad,
 		.free_send = madcm_free_send_mad,
+		.segment = madcm_get_rmpp_segment,
 		.post = madcm_post_send_mad,
 		.free_recv = madcm_free_recv_mad,
 		.ah_from_wc = ibt_m_ah_from_wc,
@@ -108,6 +114,7 @@ static struct ibt_stack ibt_stacks[2] = {
 		.name = "ib_core",
 		.create = ib_create_send_mad,
 		.free_send = ib_free_send_mad,
+		.segment = ib_get_rmpp_segment,
 		.post = ib_post_send_mad,
 		.free_recv = ib_free_recv_mad,
 		.ah_from_wc = ibt_k_ah_from_wc,
@@ -294,6 +301,74 @@ static u64 ibt_bench_create(struct ibt_stack *st, int rmpp, int data_len,
 	return ktime_to_ns(ktime_sub(ktime_get(), t0)) / iters;
 }
 
+static void ibt_bench_print(const char *what, const char *unit, u64 m, u64 k)
+{
+	u64 r = k ? div64_u64(m * 1000, k) : 0;
+
+	pr_info("madcm_ibtest: bench %s: madcm %llu %s, ib_core %llu %s, madcm/ib_core %llu.%03llu\n",
+		what, m, unit, k, unit, r / 1000, r % 1000);
+}
+
+/*
+ * Nanoseconds per access to a segment of a 1 MiB RMPP buffer, at the
+ * segment numbers of @segs (1-based, random); 0 when it could not run.
+ * Each access reads a byte of the segment, so none is left out.
+ */
+static u64 ibt_bench_segments(struct ibt_stack *st, const int *segs, u32 n,
+			      u32 *sum)
+{
+	struct ib_mad_send_buf *sb;
+	ktime_t t0;
+	u64 ns;
+	u32 i;
+	u8 *p;
+
+	sb = st->create(st->client, 1, 0, 1, IB_MGMT_VENDOR_HDR, 1 << 20,
+			GFP_KERNEL, IB_MGMT_BASE_VERSION);
+	if (IS_ERR(sb))
+		return 0;
+	for (i = 1; i <= sb->seg_count; i++) {
+		p = st->segment(sb, i);
+		p[0] = (u8)i;
+	}
+	*sum = 0;
+	t0 = ktime_get();
+	for (i = 0; i < n; i++) {
+		p = st->segment(sb, segs[i]);
+		*sum += p[0];
+		if (!(i % 1024))
+			cond_resched();
+	}
+	ns = ktime_to_ns(ktime_sub(ktime_get(), t0));
+	st->free_send(sb);
+	return div64_u64(ns, n);
+}
+
+/* Random segments of a 1 MiB buffer: the same reads from both stacks. */
+static void ibt_bench_seg_random(void)
+{
+	u32 nseg = DIV_ROUND_UP(1 << 20, IB_MGMT_VENDOR_DATA);
+	u32 i, sum[2] = {};
+	u64 res[2];
+	int *segs;
+	int s;
+
+	segs = kvmalloc_array(IBT_BENCH_SEG_READS, sizeof(*segs), GFP_KERNEL);
+	if (!segs)
+		return;
+	for (i = 0; i < IBT_BENCH_SEG_READS; i++)
+		segs[i] = 1 + get_random_u32_below(nseg);
+	for (s = 0; s < 2; s++)
+		res[s] = ibt_bench_segments(&ibt_stacks[s], segs,
+					    IBT_BENCH_SEG_READS, &sum[s]);
+	if (sum[0] != sum[1])
+		pr_info("madcm_ibtest: bench random segment: the stacks read different bytes (%u, %u)\n",
+			sum[0], sum[1]);
+	ibt_bench_print("random segment of a 1 MiB RMPP buffer", "ns",
+			res[0], res[1]);
+	kvfree(segs);
+}
+
 /* Round trips: nanoseconds for all @n, 0 when it did not finish. */
 static u64 ibt_bench_rtt(struct ibt_stack *st, const union ib_gid *gid,
 			 u32 n)
@@ -369,14 +444,6 @@ out:
 	return ns;
 }
 
-static void ibt_bench_print(const char *what, const char *unit, u64 m, u64 k)
-{
-	u64 r = k ? div64_u64(m * 1000, k) : 0;
-
-	pr_info("madcm_ibtest: bench %s: madcm %llu %s, ib_core %llu %s, madcm/ib_core %llu.%03llu\n",
-		what, m, unit, k, unit, r / 1000, r % 1000);
-}
-
 /* "bench GID [N]": every figure for both stacks. */
 int ibt_bench(int argc, char **argv)
 {
@@ -408,6 +475,7 @@ int ibt_bench(int argc, char **argv)
 						  sizes[i].iters);
 		ibt_bench_print(sizes[i].what, "ns", res[0], res[1]);
 	}
+	ibt_bench_seg_random();
 	/* Alternate the stacks, keep the best of each: TCG guests are noisy. */
 	res[0] = U64_MAX;
 	res[1] = U64_MAX;

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # The benchmark (not a test) of madcm against ib_core's MAD layer on one
 # rxe port, in one boot: create+free of send buffers (256 B, 64 KiB and
-# 1 MiB RMPP buffers), and 4000 request/response round trips posted at
-# once and answered in random order; each figure for both, and the ratio
-# madcm/ib_core. Run it with
+# 1 MiB RMPP buffers), random access to the segments of a 1 MiB RMPP
+# buffer (madcm_get_rmpp_segment() against ib_get_rmpp_segment()), and
+# 4000 request/response round trips posted at once and answered in random
+# order; each figure for both, and the ratio madcm/ib_core. Run it with
 #   MADCM_VM_DIR=... tests/vm/run.sh tests/vm/bench/mad-ib-bench.sh
 . /tests/common.sh
 . /tests/ib.sh
