@@ -325,7 +325,7 @@ madcm_register_mad_agent(struct madcm_port *port, enum ib_qp_type qp_type,
 				      XA_LIMIT(0, (1 << 24) - 1),
 				      &madcm_agents_next, GFP_KERNEL);
 	if (ret < 0)
-		goto err_tids;
+		goto err_rmpp;
 
 	if (ag->reg_req) {
 		mutex_lock(&port->reg_mutex);
@@ -340,6 +340,7 @@ madcm_register_mad_agent(struct madcm_port *port, enum ib_qp_type qp_type,
 
 err_xa:
 	xa_erase(&madcm_agents, ag->agent.hi_tid);
+err_rmpp:
 	if (madcm_mad_kernel_rmpp_agent(&ag->agent))
 		madcm_rmpp_agent_destroy(ag);
 err_tids:
