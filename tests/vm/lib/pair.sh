@@ -60,5 +60,6 @@ pair_teardown() {
 	rmmod madcm_ibtest || fail "rmmod madcm_ibtest"
 	/bin/rdma link delete rxe0 || fail "rdma link delete rxe0"
 	rmmod madcm || fail "rmmod madcm"
-	/bin/ip addr flush dev eth0
+	# IPv4 only: the next script needs the link-local address still.
+	/bin/ip -4 addr flush dev eth0
 }
