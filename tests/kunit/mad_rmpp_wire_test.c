@@ -279,6 +279,45 @@ static void receiver_reassembles_reordered_duplicates(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&w->mm->port->rmpp_reassemblies), 0);
 }
 
+/*
+ * A transport that cannot make an address handle in atomic context (the
+ * ib_core one on RoCE): the receiver's ACKs still go out, in order of
+ * their SegmentNumber, and the transfer completes.
+ */
+static void receiver_acks_when_ah_sleeps(struct kunit *test)
+{
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 500, 4);
+	u64 tid = 0x1234500000002ULL;
+	u32 seg, seen = 0;
+	int i;
+
+	w->mm->ah_sleeps = true;
+	receiver(test, w, log, RT_SET);
+	for (seg = 1; seg <= 3; seg++) {
+		rt_data_seg(w->mad, RT_SET, tid, seg, 3, 500, 4);
+		deliver(w);
+	}
+	/*
+	 * An ACK for segment 1 and one for the last segment (13.6.4.2), in
+	 * either order: they are posted from the workqueue.
+	 */
+	for (i = 0; i < 2; i++) {
+		take(test, w);
+		expect_rmpp(test, w->out, RT_SET | RT_RESP, RT_TYPE_ACK, 0,
+			    rt_get32(w->out, RT_OFF_SEG));
+		seen |= BIT(rt_get32(w->out, RT_OFF_SEG) & 31);
+	}
+	KUNIT_EXPECT_EQ(test, seen, BIT(1) | BIT(3));
+	KUNIT_EXPECT_EQ(test, log->transfers, 1);
+	KUNIT_EXPECT_EQ(test, log->nseg, 3);
+	KUNIT_EXPECT_EQ(test, mt_counter(w->mm->port, MADCM_CNT_TX_REPLY_FAIL),
+			0);
+	for (i = 0; i < 50 && atomic_read(&w->mm->port->live_replies); i++)
+		msleep(20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&w->mm->port->live_replies), 0);
+}
+
 struct bad_mad {
 	u32 seg;
 	u8 flags;
@@ -657,6 +696,7 @@ static struct kunit_case mad_rmpp_wire_cases[] = {
 	KUNIT_CASE(sender_without_acks_aborts_tmr),
 	KUNIT_CASE_PARAM(sender_ends_on_stop_abort_bad_ack, ctl_gen_params),
 	KUNIT_CASE(receiver_reassembles_reordered_duplicates),
+	KUNIT_CASE(receiver_acks_when_ah_sleeps),
 	KUNIT_CASE_PARAM(receiver_aborts_bad_input, bad_gen_params),
 	KUNIT_CASE(receiver_refuses_past_limits_with_stop),
 	KUNIT_CASE(receiver_ends_idle_transfer_t2l),

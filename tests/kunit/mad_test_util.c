@@ -176,7 +176,22 @@ static int mt_manual_post(struct madcm_port *port,
 	return 0;
 }
 
+/*
+ * With ah_sleeps, address handles are made as by the ib_core transport
+ * on RoCE: never in atomic context.
+ */
+static int mt_manual_create_ah(struct madcm_port *port, struct madcm_ah *ah,
+			       gfp_t gfp)
+{
+	struct mt_manual *mm = port->priv;
+
+	if (READ_ONCE(mm->ah_sleeps) && !gfpflags_allow_blocking(gfp))
+		return -EAGAIN;
+	return 0;
+}
+
 static const struct madcm_port_ops mt_manual_ops = {
+	.create_ah = mt_manual_create_ah,
 	.post_send = mt_manual_post,
 };
 

@@ -73,6 +73,7 @@ struct mt_manual {
 	struct list_head posts;
 	int nr_posts;
 	int fail_posts;
+	bool ah_sleeps;
 };
 
 struct mt_manual *mt_manual_port(struct kunit *test, u32 lid, bool opa);
