@@ -20,6 +20,7 @@
 
 #include "fault.h"
 #include "mad_priv.h"
+#include "rmpp.h"
 
 /* hi_tid -> agent. 24 bits, like ib_core (mlx4 keeps the top byte). */
 static DEFINE_XARRAY_ALLOC(madcm_agents);
@@ -211,6 +212,8 @@ static void madcm_reg_del(struct madcm_agent *ag)
 
 static void madcm_agent_free(struct madcm_agent *ag)
 {
+	if (madcm_mad_kernel_rmpp_agent(&ag->agent))
+		madcm_rmpp_agent_destroy(ag);
 	madcm_send_tids_destroy(ag);
 	kfree(ag->reg_req);
 	kfree(ag);
@@ -309,6 +312,11 @@ madcm_register_mad_agent(struct madcm_port *port, enum ib_qp_type qp_type,
 	ret = madcm_send_tids_init(ag);
 	if (ret)
 		goto err_free;
+	if (madcm_mad_kernel_rmpp_agent(&ag->agent)) {
+		ret = madcm_rmpp_agent_init(ag);
+		if (ret)
+			goto err_tids;
+	}
 
 	if (madcm_fault(MADCM_FAULT_HI_TID))
 		ret = -ENOMEM;
@@ -317,7 +325,7 @@ madcm_register_mad_agent(struct madcm_port *port, enum ib_qp_type qp_type,
 				      XA_LIMIT(0, (1 << 24) - 1),
 				      &madcm_agents_next, GFP_KERNEL);
 	if (ret < 0)
-		goto err_tids;
+		goto err_rmpp;
 
 	if (ag->reg_req) {
 		mutex_lock(&port->reg_mutex);
@@ -326,11 +334,15 @@ madcm_register_mad_agent(struct madcm_port *port, enum ib_qp_type qp_type,
 		if (ret)
 			goto err_xa;
 	}
+	madcm_port_get(port);
 	atomic_inc(&port->nr_agents);
 	return &ag->agent;
 
 err_xa:
 	xa_erase(&madcm_agents, ag->agent.hi_tid);
+err_rmpp:
+	if (madcm_mad_kernel_rmpp_agent(&ag->agent))
+		madcm_rmpp_agent_destroy(ag);
 err_tids:
 	madcm_send_tids_destroy(ag);
 	kfree(ag->reg_req);
@@ -383,8 +395,39 @@ void madcm_unregister_mad_agent(struct ib_mad_agent *mad_agent)
 	madcm_timeout_stop(ag);
 	atomic_dec(&port->nr_agents);
 	madcm_agent_free(ag);
+	madcm_port_put(port);
 }
 EXPORT_SYMBOL_GPL(madcm_unregister_mad_agent);
+
+/*
+ * madcm_port_flush_agents() - cancel every send of every agent on a port
+ * @port: the port, whose transport is gone
+ *
+ * Each send not done yet comes back through its send handler with
+ * IB_WC_WR_FLUSH_ERR; the agents stay registered (their owners unregister
+ * them). Walks every agent: for device removal, not a hot path.
+ * Context: Process context; may sleep.
+ */
+void madcm_port_flush_agents(struct madcm_port *port)
+{
+	struct madcm_agent *ag;
+	unsigned long idx = 0;
+
+	for (;;) {
+		rcu_read_lock();
+		for (ag = xa_find(&madcm_agents, &idx, ULONG_MAX, XA_PRESENT); ag;
+		     ag = xa_find_after(&madcm_agents, &idx, ULONG_MAX,
+					XA_PRESENT))
+			if (ag->port == port && madcm_agent_get(ag))
+				break;
+		rcu_read_unlock();
+		if (!ag)
+			return;
+		madcm_send_flush_agent(ag);
+		madcm_agent_put(ag);
+		idx++;
+	}
+}
 
 /**
  * madcm_mad_kernel_rmpp_agent() - tell whether madcm does RMPP for an agent

@@ -21,6 +21,7 @@
  * @MADCM_FAULT_RECV: a received MAD
  * @MADCM_FAULT_REPLY: an "unsupported method/attribute" reply
  * @MADCM_FAULT_LOOP_PKT: a packet of the loopback fabric
+ * @MADCM_FAULT_RMPP_RX: an RMPP reassembly buffer
  * @MADCM_FAULT_NR: the number of sites
  */
 enum madcm_fault_site {
@@ -34,6 +35,7 @@ enum madcm_fault_site {
 	MADCM_FAULT_RECV,
 	MADCM_FAULT_REPLY,
 	MADCM_FAULT_LOOP_PKT,
+	MADCM_FAULT_RMPP_RX,
 	MADCM_FAULT_NR,
 };
 

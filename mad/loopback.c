@@ -365,7 +365,9 @@ EXPORT_SYMBOL_GPL(madcm_loop_fabric_destroy);
 struct madcm_port *madcm_loop_port_create(struct madcm_loop_fabric *fab,
 					  u32 lid, bool opa)
 {
-	struct madcm_port_attr attr = { .lid = lid, .opa = opa, .smi = true };
+	struct madcm_port_attr attr = {
+		.lid = lid, .opa = opa, .smi = true, .qpn = 1,
+	};
 	struct madcm_loop_port *lp;
 	struct madcm_port *port;
 	char name[32];

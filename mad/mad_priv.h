@@ -46,6 +46,10 @@ extern struct workqueue_struct *madcm_mad_wq;
  *	limit (from the port)
  * @sol_count: requests sent and waiting for their response now
  * @live_bufs: send buffers created and not yet freed
+ * @rmpp_rx: RMPP reassemblies of the agent, by (TID, class, address)
+ * @rmpp_lru: the same, least recently active first
+ * @rmpp_gc: ends reassemblies that stayed inactive too long
+ * @rmpp_done_nr: records of completed transfers in @rmpp_rx
  */
 struct madcm_agent {
 	struct ib_mad_agent agent;
@@ -67,6 +71,11 @@ struct madcm_agent {
 	u32 sol_count;
 
 	atomic_t live_bufs;
+
+	struct rhashtable rmpp_rx;
+	struct list_head rmpp_lru;
+	struct delayed_work rmpp_gc;
+	unsigned int rmpp_done_nr;
 };
 
 static inline struct madcm_agent *to_madcm_agent(struct ib_mad_agent *agent)
@@ -132,6 +141,14 @@ struct madcm_tid_key {
  * @payload_len: bytes after the header sent in a non-RMPP MAD
  * @rmpp: the buffer holds an RMPP payload in segments
  * @seg_base: where segment 1 starts, for RMPP
+ * @max_retries: the retries the ULP asked for; an RMPP sender gets them
+ *	back each time the receiver acknowledges progress
+ * @rmpp_sent: the last segment sent in the current pass
+ * @rmpp_hi: the highest segment ever sent
+ * @rmpp_last_ack: the last segment the receiver acknowledged
+ * @rmpp_newwin: the last segment the receiver's window lets us send
+ * @rmpp_ack_ms: how long to wait for an ACK
+ * @rmpp_done: the receiver acknowledged every segment
  * @buf: the MAD, then (for RMPP) the segments
  */
 struct madcm_send {
@@ -160,6 +177,13 @@ struct madcm_send {
 	u32 payload_len;
 	bool rmpp;
 	u8 *seg_base;
+	int max_retries;
+	u32 rmpp_sent;
+	u32 rmpp_hi;
+	u32 rmpp_last_ack;
+	u32 rmpp_newwin;
+	u32 rmpp_ack_ms;
+	bool rmpp_done;
 	u8 buf[] __aligned(8);
 };
 
@@ -210,6 +234,13 @@ void madcm_send_port_complete(struct madcm_send *ms, enum ib_wc_status st);
 void madcm_send_timed_out(struct madcm_agent *ag, struct madcm_send *ms,
 			  struct list_head *done);
 int madcm_send_state(struct ib_mad_send_buf *send_buf);
+void madcm_send_end(struct madcm_agent *ag, struct madcm_send *ms,
+		    enum ib_wc_status status, struct list_head *done);
+int madcm_send_post_seg(struct madcm_agent *ag, struct madcm_send *ms,
+			const void *payload, size_t payload_len);
+void madcm_recv_key(const struct madcm_recv *rv, struct madcm_tid_key *key);
+struct madcm_send *madcm_send_lookup(struct madcm_agent *ag,
+				     const struct madcm_tid_key *key);
 
 /* timeout.c */
 void madcm_timeout_init(struct madcm_agent *ag);
@@ -221,6 +252,8 @@ void madcm_timeout_stop(struct madcm_agent *ag);
 /* recv.c */
 void madcm_recv_unmatched_response(struct madcm_agent *ag,
 				   struct madcm_recv *rv);
+void madcm_recv_free(struct madcm_recv *rv);
+void madcm_recv_dispatch(struct madcm_agent *ag, struct madcm_recv *rv);
 
 /* send_buf.c */
 void madcm_send_buf_release(struct madcm_send *ms);

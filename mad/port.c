@@ -12,6 +12,7 @@
 
 #include "fault.h"
 #include "mad_priv.h"
+#include "rmpp.h"
 #include "madcm.h"
 
 static struct dentry *madcm_ports_dir;
@@ -26,7 +27,7 @@ static const char *const madcm_counter_names[MADCM_CNT_MAX] = {
 	[MADCM_CNT_RX_BAD_METHOD] = "rx_drop_bad_method",
 	[MADCM_CNT_RX_NO_AGENT] = "rx_drop_no_agent",
 	[MADCM_CNT_RX_UNMATCHED_RESP] = "rx_drop_unmatched_response",
-	[MADCM_CNT_RX_RMPP] = "rx_drop_rmpp",
+	[MADCM_CNT_RX_RMPP] = "rx_rmpp",
 	[MADCM_CNT_RX_NOMEM] = "rx_drop_nomem",
 	[MADCM_CNT_RX_DISPATCHED] = "rx_dispatched",
 	[MADCM_CNT_TX_UNSUPPORTED] = "tx_unsupported_reply",
@@ -35,6 +36,24 @@ static const char *const madcm_counter_names[MADCM_CNT_MAX] = {
 	[MADCM_CNT_TX_ERR] = "tx_error",
 	[MADCM_CNT_TIMEOUT] = "tx_timeout",
 	[MADCM_CNT_RETRY] = "tx_retry",
+	[MADCM_CNT_RMPP_TX_SEG] = "rmpp_tx_segments",
+	[MADCM_CNT_RMPP_TX_RESEG] = "rmpp_tx_resent_segments",
+	[MADCM_CNT_RMPP_TX_ACK] = "rmpp_tx_acks",
+	[MADCM_CNT_RMPP_TX_STOP] = "rmpp_tx_stops",
+	[MADCM_CNT_RMPP_TX_ABORT] = "rmpp_tx_aborts",
+	[MADCM_CNT_RMPP_TX_DONE] = "rmpp_tx_transfers",
+	[MADCM_CNT_RMPP_RX_SEG] = "rmpp_rx_segments",
+	[MADCM_CNT_RMPP_RX_DUP] = "rmpp_rx_drop_duplicate",
+	[MADCM_CNT_RMPP_RX_WINDOW] = "rmpp_rx_drop_past_window",
+	[MADCM_CNT_RMPP_RX_STRAY] = "rmpp_rx_drop_no_transfer",
+	[MADCM_CNT_RMPP_RX_ACK] = "rmpp_rx_acks",
+	[MADCM_CNT_RMPP_RX_STOP] = "rmpp_rx_stops",
+	[MADCM_CNT_RMPP_RX_ABORT] = "rmpp_rx_aborts",
+	[MADCM_CNT_RMPP_RX_UNMATCHED] = "rmpp_rx_drop_unmatched",
+	[MADCM_CNT_RMPP_RX_BAD] = "rmpp_rx_refused_bad",
+	[MADCM_CNT_RMPP_RX_LIMIT] = "rmpp_rx_refused_limit",
+	[MADCM_CNT_RMPP_RX_TIMEOUT] = "rmpp_rx_timeouts",
+	[MADCM_CNT_RMPP_RX_DONE] = "rmpp_rx_transfers",
 };
 
 static int madcm_port_counters_show(struct seq_file *s, void *unused)
@@ -48,6 +67,7 @@ static int madcm_port_counters_show(struct seq_file *s, void *unused)
 	seq_printf(s, "agents %d\n", atomic_read(&port->nr_agents));
 	seq_printf(s, "live_recvs %d\n", atomic_read(&port->live_recvs));
 	seq_printf(s, "live_ahs %d\n", atomic_read(&port->live_ahs));
+	madcm_rmpp_port_show(s, port);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(madcm_port_counters);
@@ -77,6 +97,7 @@ struct madcm_port *madcm_port_create(const struct madcm_port_ops *ops,
 	port->attr = *attr;
 	strscpy(port->name, attr->name ?: "port", sizeof(port->name));
 	port->attr.name = port->name;
+	refcount_set(&port->refs, 1);
 	mutex_init(&port->reg_mutex);
 	hash_init(port->reg_table);
 	if (madcm_ports_dir) {
@@ -87,9 +108,25 @@ struct madcm_port *madcm_port_create(const struct madcm_port_ops *ops,
 	return port;
 }
 
+void madcm_port_get(struct madcm_port *port)
+{
+	refcount_inc(&port->refs);
+}
+
+void madcm_port_put(struct madcm_port *port)
+{
+	if (!refcount_dec_and_test(&port->refs))
+		return;
+	if (port->ops->release)
+		port->ops->release(port);
+	mutex_destroy(&port->reg_mutex);
+	kfree(port);
+}
+
 /**
- * madcm_port_destroy() - release a port
- * @port: the port; every agent on it is unregistered
+ * madcm_port_destroy() - release a port nothing uses any more
+ * @port: the port; every agent on it is unregistered, every address
+ *	handle destroyed, every received MAD freed
  *
  * Context: Process context; may sleep.
  */
@@ -100,8 +137,30 @@ void madcm_port_destroy(struct madcm_port *port)
 	WARN_ON(atomic_read(&port->live_ahs));
 	WARN_ON(atomic_read(&port->live_replies));
 	debugfs_remove_recursive(port->debugfs);
-	mutex_destroy(&port->reg_mutex);
-	kfree(port);
+	port->debugfs = NULL;
+	madcm_port_put(port);
+}
+
+/**
+ * madcm_port_remove() - the transport of a port is gone
+ * @port: the port; its transport no longer takes sends
+ *
+ * For a port whose transport goes away under its users (an ib_core device
+ * being removed). The caller has already completed every send it held and
+ * made its ops refuse new ones; the sends of every agent still registered
+ * are flushed through their send handlers (madcm_port_flush_agents()). The
+ * port itself lives on, dead, until its last agent is unregistered, its
+ * last address handle destroyed and its last received MAD freed; then the
+ * transport's ->release() runs.
+ *
+ * Context: Process context; may sleep.
+ */
+void madcm_port_remove(struct madcm_port *port)
+{
+	madcm_port_flush_agents(port);
+	debugfs_remove_recursive(port->debugfs);
+	port->debugfs = NULL;
+	madcm_port_put(port);
 }
 
 struct madcm_ah *madcm_port_ah_create(struct madcm_port *port,
@@ -126,6 +185,7 @@ struct madcm_ah *madcm_port_ah_create(struct madcm_port *port,
 			return ERR_PTR(ret);
 		}
 	}
+	madcm_port_get(port);
 	atomic_inc(&port->live_ahs);
 	return ah;
 }
@@ -138,6 +198,7 @@ void madcm_port_ah_destroy(struct madcm_ah *ah)
 		port->ops->destroy_ah(port, ah);
 	atomic_dec(&port->live_ahs);
 	kfree(ah);
+	madcm_port_put(port);
 }
 
 /**
@@ -212,6 +273,24 @@ void madcm_destroy_ah(struct ib_ah *ah)
 		madcm_port_ah_destroy(to_madcm_ah(ah));
 }
 EXPORT_SYMBOL_GPL(madcm_destroy_ah);
+
+/**
+ * madcm_port_qpn() - the QP number peers send a port's GMPs to
+ * @port: the port
+ *
+ * A loopback port owns QP1, so this is 1. A port on an ib_core device has
+ * a UD QP of its own next to ib_core's QP1: its number is what a peer
+ * passes as remote_qpn to reach the agents on @port, and what to publish
+ * to peers.
+ *
+ * Context: Any context.
+ * Return: the QP number.
+ */
+u32 madcm_port_qpn(const struct madcm_port *port)
+{
+	return port->attr.qpn;
+}
+EXPORT_SYMBOL_GPL(madcm_port_qpn);
 
 /**
  * madcm_port_lid() - the LID of a port

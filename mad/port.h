@@ -15,6 +15,7 @@
 #include <linux/atomic.h>
 #include <linux/hashtable.h>
 #include <linux/mutex.h>
+#include <linux/refcount.h>
 #include <linux/types.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
@@ -103,6 +104,8 @@ struct madcm_port_rx {
  *	transport calls madcm_port_send_complete() for it exactly once, later
  *	and from process context; a negative errno when it was not. Called
  *	with a spinlock held and bottom halves off: must not sleep.
+ * @release: optional; the port is about to be freed: nothing (agent,
+ *	address handle, received MAD) refers to it any more. Any context.
  */
 struct madcm_port_ops {
 	int (*create_ah)(struct madcm_port *port, struct madcm_ah *ah,
@@ -110,6 +113,7 @@ struct madcm_port_ops {
 	void (*destroy_ah)(struct madcm_port *port, struct madcm_ah *ah);
 	int (*post_send)(struct madcm_port *port,
 			 const struct madcm_port_send *ps);
+	void (*release)(struct madcm_port *port);
 };
 
 /**
@@ -118,6 +122,7 @@ struct madcm_port_ops {
  * @lid: the port's LID
  * @opa: the port carries OPA MADs (base version 0x80, 2048 bytes) too
  * @smi: the port has QP0 (subnet management)
+ * @qpn: the QP that peers send GMPs to (1 for a port that owns QP1)
  * @max_solicited: requests an agent may have waiting for a response at
  *	once, more wait in its backlog; 0 for no limit. A transport sets it
  *	from its receive queue, so that the responses find room.
@@ -127,6 +132,7 @@ struct madcm_port_attr {
 	u32 lid;
 	bool opa;
 	bool smi;
+	u32 qpn;
 	u32 max_solicited;
 };
 
@@ -141,7 +147,8 @@ struct madcm_port_attr {
  * @MADCM_CNT_RX_BAD_METHOD: dropped: method not allowed for the class
  * @MADCM_CNT_RX_NO_AGENT: dropped: request nobody registered for
  * @MADCM_CNT_RX_UNMATCHED_RESP: dropped: response to no outstanding send
- * @MADCM_CNT_RX_RMPP: dropped: RMPP transfer for a kernel-RMPP agent
+ * @MADCM_CNT_RX_RMPP: handed to the RMPP engine of a kernel-RMPP agent
+ *	(the rmpp_* counters say what became of it)
  * @MADCM_CNT_RX_NOMEM: dropped: no memory to hold it
  * @MADCM_CNT_RX_DISPATCHED: handed to an agent
  * @MADCM_CNT_TX_UNSUPPORTED: "unsupported method/attribute" replies sent
@@ -150,6 +157,26 @@ struct madcm_port_attr {
  * @MADCM_CNT_TX_ERR: sends the transport completed with an error
  * @MADCM_CNT_TIMEOUT: sends that ran out of time and retries
  * @MADCM_CNT_RETRY: resends after a timeout
+ * @MADCM_CNT_RMPP_TX_SEG: RMPP DATA segments sent, first tries
+ * @MADCM_CNT_RMPP_TX_RESEG: RMPP DATA segments sent again
+ * @MADCM_CNT_RMPP_TX_ACK: RMPP ACKs sent
+ * @MADCM_CNT_RMPP_TX_STOP: RMPP STOPs sent
+ * @MADCM_CNT_RMPP_TX_ABORT: RMPP ABORTs sent
+ * @MADCM_CNT_RMPP_TX_DONE: RMPP transfers the receiver acknowledged whole
+ * @MADCM_CNT_RMPP_RX_SEG: RMPP DATA segments received and kept
+ * @MADCM_CNT_RMPP_RX_DUP: RMPP DATA segments received twice, dropped
+ * @MADCM_CNT_RMPP_RX_WINDOW: RMPP DATA segments past the window, dropped
+ * @MADCM_CNT_RMPP_RX_STRAY: RMPP DATA segments of no transfer, dropped
+ * @MADCM_CNT_RMPP_RX_ACK: RMPP ACKs received
+ * @MADCM_CNT_RMPP_RX_STOP: RMPP STOPs received
+ * @MADCM_CNT_RMPP_RX_ABORT: RMPP ABORTs received
+ * @MADCM_CNT_RMPP_RX_UNMATCHED: RMPP ACK, STOP or ABORT of no transfer
+ * @MADCM_CNT_RMPP_RX_BAD: RMPP MADs refused with an ABORT (bad version,
+ *	type, status, segment number, PayloadLength, window)
+ * @MADCM_CNT_RMPP_RX_LIMIT: RMPP transfers refused with a STOP: a limit
+ *	of the port would be exceeded
+ * @MADCM_CNT_RMPP_RX_TIMEOUT: RMPP reassemblies ended for inactivity
+ * @MADCM_CNT_RMPP_RX_DONE: RMPP reassemblies completed and delivered
  * @MADCM_CNT_MAX: the number of counters
  */
 enum madcm_port_counter {
@@ -171,6 +198,24 @@ enum madcm_port_counter {
 	MADCM_CNT_TX_ERR,
 	MADCM_CNT_TIMEOUT,
 	MADCM_CNT_RETRY,
+	MADCM_CNT_RMPP_TX_SEG,
+	MADCM_CNT_RMPP_TX_RESEG,
+	MADCM_CNT_RMPP_TX_ACK,
+	MADCM_CNT_RMPP_TX_STOP,
+	MADCM_CNT_RMPP_TX_ABORT,
+	MADCM_CNT_RMPP_TX_DONE,
+	MADCM_CNT_RMPP_RX_SEG,
+	MADCM_CNT_RMPP_RX_DUP,
+	MADCM_CNT_RMPP_RX_WINDOW,
+	MADCM_CNT_RMPP_RX_STRAY,
+	MADCM_CNT_RMPP_RX_ACK,
+	MADCM_CNT_RMPP_RX_STOP,
+	MADCM_CNT_RMPP_RX_ABORT,
+	MADCM_CNT_RMPP_RX_UNMATCHED,
+	MADCM_CNT_RMPP_RX_BAD,
+	MADCM_CNT_RMPP_RX_LIMIT,
+	MADCM_CNT_RMPP_RX_TIMEOUT,
+	MADCM_CNT_RMPP_RX_DONE,
 	MADCM_CNT_MAX,
 };
 
@@ -182,12 +227,18 @@ enum madcm_port_counter {
  * @priv: the transport's data
  * @attr: what the transport said about the port
  * @name: copy of @attr.name
+ * @refs: one for the transport until madcm_port_destroy() or
+ *	madcm_port_remove(), one per agent, address handle and received MAD
  * @reg_mutex: serialises registration changes
  * @reg_table: registered (class, version, OUI) slots, read under RCU
  * @nr_agents: agents registered
  * @live_recvs: received MADs not yet freed
  * @live_ahs: address handles not yet destroyed
  * @live_replies: port-internal replies not yet completed
+ * @rmpp_reassemblies: RMPP reassemblies in progress
+ * @rmpp_bytes: bytes those reassemblies hold
+ * @rmpp_peak_reassemblies: the most @rmpp_reassemblies ever was
+ * @rmpp_peak_bytes: the most @rmpp_bytes ever was
  * @counters: see enum madcm_port_counter
  * @debugfs: the port's debugfs directory
  */
@@ -196,6 +247,7 @@ struct madcm_port {
 	void *priv;
 	struct madcm_port_attr attr;
 	char name[32];
+	refcount_t refs;
 
 	struct mutex reg_mutex;	/* registration changes */
 	DECLARE_HASHTABLE(reg_table, MADCM_REG_HASH_BITS);
@@ -204,6 +256,10 @@ struct madcm_port {
 	atomic_t live_recvs;
 	atomic_t live_ahs;
 	atomic_t live_replies;
+	atomic_t rmpp_reassemblies;
+	atomic_long_t rmpp_bytes;
+	atomic_t rmpp_peak_reassemblies;
+	atomic_long_t rmpp_peak_bytes;
 	atomic_long_t counters[MADCM_CNT_MAX];
 	struct dentry *debugfs;
 };
@@ -226,6 +282,10 @@ struct madcm_port *madcm_port_create(const struct madcm_port_ops *ops,
 				     const struct madcm_port_attr *attr,
 				     void *priv);
 void madcm_port_destroy(struct madcm_port *port);
+void madcm_port_remove(struct madcm_port *port);
+void madcm_port_flush_agents(struct madcm_port *port);
+void madcm_port_get(struct madcm_port *port);
+void madcm_port_put(struct madcm_port *port);
 void madcm_port_send_complete(struct madcm_port *port,
 			      struct madcm_send *send,
 			      enum ib_wc_status status);

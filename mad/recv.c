@@ -17,6 +17,7 @@
 #include "fault.h"
 #include "mad_priv.h"
 #include "madcm_trace.h"
+#include "rmpp.h"
 
 static bool madcm_is_smp_class(u8 mgmt_class)
 {
@@ -112,14 +113,20 @@ static struct madcm_recv *madcm_recv_alloc(struct madcm_port *port,
 	rv->recv_wc.mad_seg_size = mad_size;
 	INIT_LIST_HEAD(&rv->recv_wc.rmpp_list);
 	list_add(&rv->recv_wc.recv_buf.list, &rv->recv_wc.rmpp_list);
+	madcm_port_get(port);
 	atomic_inc(&port->live_recvs);
 	return rv;
 }
 
-static void madcm_recv_free(struct madcm_recv *rv)
+/* Free a received MAD: one segment, or a whole RMPP transfer. */
+void madcm_recv_free(struct madcm_recv *rv)
 {
-	atomic_dec(&rv->port->live_recvs);
-	kfree(rv);
+	struct madcm_port *port = rv->port;
+
+	atomic_dec(&port->live_recvs);
+	/* An RMPP reassembly buffer may be vmalloc'ed: kvfree() takes both. */
+	kvfree(rv);
+	madcm_port_put(port);
 }
 
 /**
@@ -127,7 +134,9 @@ static void madcm_recv_free(struct madcm_recv *rv)
  * @mad_recv_wc: the receive completion the recv handler was given
  *
  * The madcm twin of ib_free_recv_mad(). Every MAD handed to a recv handler
- * is the handler's to free, with this function.
+ * is the handler's to free, with this function. For a transfer madcm
+ * reassembled (RMPP), this frees the whole transfer, every segment on
+ * @mad_recv_wc->rmpp_list.
  *
  * Context: Any context.
  */
@@ -182,9 +191,10 @@ void madcm_send_port_complete(struct madcm_send *ms, enum ib_wc_status st)
 
 	if (st != IB_WC_SUCCESS)
 		madcm_port_count(port, MADCM_CNT_TX_REPLY_FAIL);
+	atomic_dec(&port->live_replies);
+	/* Last: the address handle may hold the last port reference. */
 	madcm_port_ah_destroy(to_madcm_ah(ms->send_buf.ah));
 	kfree(ms);
-	atomic_dec(&port->live_replies);
 }
 
 /*
@@ -278,11 +288,10 @@ static void madcm_recv_request(struct madcm_port *port, struct madcm_recv *rv,
 		return;
 	}
 	if (madcm_recv_is_rmpp(ag, rv)) {
-		/* Kernel RMPP transfers are not supported yet. */
 		trace_madcm_mad_recv(port->name, hdr, ag->agent.hi_tid,
 				     MADCM_CNT_RX_RMPP);
 		madcm_port_count(port, MADCM_CNT_RX_RMPP);
-		madcm_recv_free(rv);
+		madcm_rmpp_recv(ag, rv);
 	} else {
 		trace_madcm_mad_recv(port->name, hdr, ag->agent.hi_tid,
 				     MADCM_CNT_RX_DISPATCHED);
@@ -304,12 +313,31 @@ static void madcm_recv_response(struct madcm_port *port,
 		madcm_recv_free(rv);
 	} else if (madcm_recv_is_rmpp(ag, rv)) {
 		madcm_port_count(port, MADCM_CNT_RX_RMPP);
-		madcm_recv_free(rv);
+		madcm_rmpp_recv(ag, rv);
 	} else {
 		madcm_send_match_response(ag, rv);
 	}
 	if (ag)
 		madcm_agent_put(ag);
+}
+
+/*
+ * A transfer reassembled for @ag (referenced by the caller): a response
+ * goes to the request it answers, anything else to the recv handler.
+ * Takes over @rv.
+ */
+void madcm_recv_dispatch(struct madcm_agent *ag, struct madcm_recv *rv)
+{
+	const struct ib_mad_hdr *hdr = (const struct ib_mad_hdr *)rv->mad;
+
+	if (madcm_response_mad(hdr)) {
+		madcm_send_match_response(ag, rv);
+		return;
+	}
+	trace_madcm_mad_recv(ag->port->name, hdr, ag->agent.hi_tid,
+			     MADCM_CNT_RX_DISPATCHED);
+	madcm_port_count(ag->port, MADCM_CNT_RX_DISPATCHED);
+	ag->agent.recv_handler(&ag->agent, NULL, &rv->recv_wc);
 }
 
 /*

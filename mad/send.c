@@ -30,6 +30,7 @@
 #include "fault.h"
 #include "mad_priv.h"
 #include "madcm_trace.h"
+#include "rmpp.h"
 
 static const struct rhashtable_params madcm_tid_params = {
 	.key_len = sizeof(struct madcm_tid_key),
@@ -67,8 +68,7 @@ static void madcm_send_key(struct madcm_send *ms)
 }
 
 /* The key a response looks for: its TID and class, and who sent it. */
-static void madcm_recv_key(const struct madcm_recv *rv,
-			   struct madcm_tid_key *key)
+void madcm_recv_key(const struct madcm_recv *rv, struct madcm_tid_key *key)
 {
 	const struct ib_mad_hdr *hdr = (const struct ib_mad_hdr *)rv->mad;
 
@@ -79,6 +79,13 @@ static void madcm_recv_key(const struct madcm_recv *rv,
 		memcpy(key->gid.raw, rv->grh.sgid.raw, sizeof(key->gid.raw));
 	else
 		key->lid = rv->wc.slid;
+}
+
+/* The send waiting for a response or an RMPP ACK with @key; lock held. */
+struct madcm_send *madcm_send_lookup(struct madcm_agent *ag,
+				     const struct madcm_tid_key *key)
+{
+	return rhashtable_lookup_fast(&ag->tids, key, madcm_tid_params);
 }
 
 static void madcm_send_unhash(struct madcm_agent *ag, struct madcm_send *ms)
@@ -121,8 +128,8 @@ static void __madcm_send_end(struct madcm_agent *ag, struct madcm_send *ms,
  * for its send handler. A request that was waiting for its response
  * gives its place to the first one of the backlog.
  */
-static void madcm_send_end(struct madcm_agent *ag, struct madcm_send *ms,
-			   enum ib_wc_status status, struct list_head *done)
+void madcm_send_end(struct madcm_agent *ag, struct madcm_send *ms,
+		    enum ib_wc_status status, struct list_head *done)
 {
 	__madcm_send_end(ag, ms, status, done);
 	if (ms->solicited) {
@@ -132,8 +139,12 @@ static void madcm_send_end(struct madcm_agent *ag, struct madcm_send *ms,
 	}
 }
 
-/* Hand a send to the transport; the agent's lock is held. */
-static int madcm_send_transmit(struct madcm_agent *ag, struct madcm_send *ms)
+/*
+ * Hand the MAD of a send to the transport, its headers followed by
+ * @payload; the agent's lock is held.
+ */
+int madcm_send_post_seg(struct madcm_agent *ag, struct madcm_send *ms,
+			const void *payload, size_t payload_len)
 {
 	struct madcm_port *port = ag->port;
 	struct madcm_port_send ps = {
@@ -145,8 +156,8 @@ static int madcm_send_transmit(struct madcm_agent *ag, struct madcm_send *ms)
 		.src_qpn = ag->qpn,
 		.hdr = ms->buf,
 		.hdr_len = ms->send_buf.hdr_len,
-		.payload = ms->buf + ms->send_buf.hdr_len,
-		.payload_len = ms->payload_len,
+		.payload = payload,
+		.payload_len = payload_len,
 	};
 	int ret;
 
@@ -157,6 +168,15 @@ static int madcm_send_transmit(struct madcm_agent *ag, struct madcm_send *ms)
 	else
 		madcm_port_count(port, MADCM_CNT_TX);
 	return ret;
+}
+
+/* Send a MAD, or start an RMPP transfer; the agent's lock is held. */
+static int madcm_send_transmit(struct madcm_agent *ag, struct madcm_send *ms)
+{
+	if (ms->rmpp)
+		return madcm_rmpp_send_start(ag, ms);
+	return madcm_send_post_seg(ag, ms, ms->buf + ms->send_buf.hdr_len,
+				   ms->payload_len);
 }
 
 /* Send backlogged requests while there is room; the agent's lock is held. */
@@ -192,10 +212,6 @@ static int madcm_post_one(struct madcm_send *ms)
 	if (!ag->agent.send_handler ||
 	    (sb->timeout_ms && !ag->agent.recv_handler))
 		return -EINVAL;
-	/* RMPP transfers are not supported yet. */
-	if (ms->rmpp)
-		return -EOPNOTSUPP;
-
 	spin_lock_bh(&ag->lock);
 	if (ag->dying) {
 		ret = -ENODEV;
@@ -210,13 +226,17 @@ static int madcm_post_one(struct madcm_send *ms)
 	}
 	ms->timeout_ms = sb->timeout_ms;
 	ms->retries_left = sb->retries;
+	ms->max_retries = sb->retries;
 	sb->retries = 0;
 	ms->status = IB_WC_SUCCESS;
 	madcm_send_key(ms);
-	if (ms->timeout_ms) {
+	/* An RMPP sender finds its ACKs through the TID table too. */
+	if (ms->timeout_ms || ms->rmpp) {
 		ret = madcm_send_hash(ag, ms);
 		if (ret)
 			goto out;
+	}
+	if (ms->timeout_ms) {
 		/* A request beyond the agent's limit waits its turn. */
 		if (ag->sol_max && ag->sol_count >= ag->sol_max) {
 			ms->state = MADCM_SEND_QUEUED;
@@ -260,6 +280,16 @@ out:
  * completion is handed to the recv handler first. Buffers before the bad
  * one stay posted.
  *
+ * A buffer created with rmpp_active is sent as an RMPP transfer
+ * (IBTA vol. 1 13.6): its segments go out as the receiver's window
+ * allows; send_buf->timeout_ms (or the rmpp_ack_timeout_ms module
+ * parameter when 0) is the time to wait for each ACK, and
+ * send_buf->retries the resends allowed without progress. It completes
+ * with IB_WC_SUCCESS once every segment is acknowledged (and the
+ * response came, with timeout_ms), IB_WC_RESP_TIMEOUT_ERR when retries
+ * run out, or IB_WC_REM_ABORT_ERR when the receiver sent STOP or ABORT.
+ * Documentation/mad.rst, section RMPP, has the details.
+ *
  * Context: Process or softirq context; must not be called with hard
  * interrupts disabled.
  * Return: 0 when every buffer was posted. -EINVAL for no buffer, for a
@@ -268,7 +298,8 @@ out:
  * without recv handler, for an agent without send handler, or for a
  * buffer already posted;
  * -EEXIST when a send to the same address with the same TID and class is
- * already waiting for its response; -EOPNOTSUPP for an RMPP transfer;
+ * already waiting for its response (or, for an RMPP transfer, for its
+ * ACKs);
  * -ENODEV when the agent is being unregistered; or the transport's error.
  */
 int madcm_post_send_mad(struct ib_mad_send_buf *send_buf,
@@ -344,6 +375,8 @@ void madcm_port_send_complete(struct madcm_port *port,
 	case MADCM_SEND_POSTED:
 		if (status != IB_WC_SUCCESS) {
 			madcm_send_end(ag, send, status, &done);
+		} else if (send->rmpp && !send->rmpp_done) {
+			madcm_rmpp_send_completed(ag, send, &done);
 		} else if (send->timeout_ms) {
 			send->state = MADCM_SEND_WAIT_RESP;
 			madcm_timeout_add(ag, send, send->timeout_ms);
@@ -375,6 +408,10 @@ void madcm_send_timed_out(struct madcm_agent *ag, struct madcm_send *ms,
 {
 	trace_madcm_mad_timeout(ag->port->name, ms->send_buf.mad,
 				ag->agent.hi_tid, ms->retries_left);
+	if (ms->rmpp) {
+		madcm_rmpp_send_timed_out(ag, ms, done);
+		return;
+	}
 	if (ms->retries_left > 0) {
 		ms->retries_left--;
 		ms->send_buf.retries++;
@@ -507,7 +544,9 @@ void madcm_send_match_response(struct madcm_agent *ag, struct madcm_recv *rv)
 	madcm_recv_key(rv, &key);
 	spin_lock_bh(&ag->lock);
 	ms = rhashtable_lookup_fast(&ag->tids, &key, madcm_tid_params);
-	if (ms && ms->state == MADCM_SEND_POSTED) {
+	if (ms && !ms->timeout_ms) {
+		ms = NULL;
+	} else if (ms && ms->state == MADCM_SEND_POSTED) {
 		madcm_send_unhash(ag, ms);
 		ms->state = MADCM_SEND_EARLY_RESP;
 		ms->in_recv = true;
@@ -515,7 +554,10 @@ void madcm_send_match_response(struct madcm_agent *ag, struct madcm_recv *rv)
 		ms->in_recv = true;
 		madcm_send_end(ag, ms, IB_WC_SUCCESS, &done);
 	} else {
-		/* Not sent yet (queued): this cannot be its response. */
+		/*
+		 * Not sent yet (queued), or an RMPP transfer that expects
+		 * ACKs but no response: this cannot be its response.
+		 */
 		ms = NULL;
 	}
 	spin_unlock_bh(&ag->lock);

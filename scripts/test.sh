@@ -65,6 +65,7 @@ for t in tests/vm/*-tshark.sh; do
 done
 rm -f "$kunit_raw"
 run_layer vmtest tests/vm/run.sh
+run_layer vmpair tests/vm/run2.sh
 run_layer vmtest-siw tests/vm/run-siw.sh
 
 say "make test took $(($(date +%s) - start)) s; layer logs in $logdir"

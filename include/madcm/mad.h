@@ -22,6 +22,14 @@
 struct madcm_port;
 
 u32 madcm_port_lid(const struct madcm_port *port);
+u32 madcm_port_qpn(const struct madcm_port *port);
+
+/*
+ * Ports on ib_core devices (mad/ib_port.c): one per port of every device
+ * that has MADs, each with a UD QP of madcm's own next to ib_core's QP1.
+ */
+struct ib_device;
+struct madcm_port *madcm_ib_get_port(struct ib_device *device, u32 port_num);
 
 /* Address handles for send_buf->ah. */
 struct ib_ah *madcm_create_ah(struct madcm_port *port,

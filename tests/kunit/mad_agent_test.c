@@ -244,6 +244,45 @@ static void register_allocation_failures(struct kunit *test)
 	}
 }
 
+/* The same failures for an agent whose RMPP madcm does (SA, version 2). */
+static void register_rmpp_agent_allocation_failures(struct kunit *test)
+{
+	static const enum madcm_fault_site sites[] = {
+		MADCM_FAULT_AGENT, MADCM_FAULT_REG_REQ, MADCM_FAULT_TID_TABLE,
+		MADCM_FAULT_HI_TID, MADCM_FAULT_REG_SLOT,
+	};
+	struct madcm_port *port = mt_loop_port(test, mt_fabric(test, 1), 1,
+					       false);
+	struct ib_mad_reg_req req = {
+		.mgmt_class = IB_MGMT_CLASS_SUBN_ADM,
+		.mgmt_class_version = 2,
+	};
+	struct ib_mad_agent *agent;
+	int i;
+
+	set_bit(IB_MGMT_METHOD_GET, req.method_mask);
+	for (i = 0; i < ARRAY_SIZE(sites); i++) {
+		madcm_fault_arm(sites[i], 1);
+		agent = madcm_register_mad_agent(port, IB_QPT_GSI, &req, 1,
+						 nop_send, nop_recv, NULL, 0);
+		KUNIT_EXPECT_EQ(test, madcm_fault_hits(), 1U);
+		madcm_fault_disarm();
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR_OR_ZERO(agent), -ENOMEM,
+				    "site %d", sites[i]);
+		if (!IS_ERR(agent))
+			madcm_unregister_mad_agent(agent);
+		KUNIT_EXPECT_EQ(test, atomic_read(&port->nr_agents), 0);
+		agent = madcm_register_mad_agent(port, IB_QPT_GSI, &req, 1,
+						 nop_send, nop_recv, NULL, 0);
+		KUNIT_EXPECT_FALSE(test, IS_ERR(agent));
+		if (!IS_ERR(agent)) {
+			KUNIT_EXPECT_EQ(test,
+					madcm_mad_kernel_rmpp_agent(agent), 1);
+			madcm_unregister_mad_agent(agent);
+		}
+	}
+}
+
 /* A recv handler in progress: unregistration waits until it returns. */
 struct slow_ctx {
 	struct completion entered;
@@ -298,6 +337,7 @@ static struct kunit_case mad_agent_cases[] = {
 	KUNIT_CASE(register_hi_tids_unique),
 	KUNIT_CASE(register_null_port_refused),
 	KUNIT_CASE(register_allocation_failures),
+	KUNIT_CASE(register_rmpp_agent_allocation_failures),
 	KUNIT_CASE(unregister_waits_for_running_handler),
 	{}
 };

@@ -69,11 +69,23 @@ struct mt_agent *mt_register(struct kunit *test, struct madcm_port *port,
 			     ib_mad_send_handler sh, ib_mad_recv_handler rh,
 			     void *context)
 {
+	return mt_register_flags(test, port, qp_type, req, rmpp_version, sh,
+				 rh, context, 0);
+}
+
+struct mt_agent *mt_register_flags(struct kunit *test,
+				   struct madcm_port *port,
+				   enum ib_qp_type qp_type,
+				   struct ib_mad_reg_req *req, u8 rmpp_version,
+				   ib_mad_send_handler sh,
+				   ib_mad_recv_handler rh, void *context,
+				   u32 flags)
+{
 	struct mt_agent *ma = kunit_kzalloc(test, sizeof(*ma), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, ma);
 	ma->agent = madcm_register_mad_agent(port, qp_type, req, rmpp_version,
-					     sh, rh, context, 0);
+					     sh, rh, context, flags);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(ma->agent), "register: %ld",
 			       PTR_ERR(ma->agent));
 	kunit_alloc_resource(test, mt_res_init, mt_free_agent, GFP_KERNEL, ma);
@@ -164,7 +176,22 @@ static int mt_manual_post(struct madcm_port *port,
 	return 0;
 }
 
+/*
+ * With ah_sleeps, address handles are made as by the ib_core transport
+ * on RoCE: never in atomic context.
+ */
+static int mt_manual_create_ah(struct madcm_port *port, struct madcm_ah *ah,
+			       gfp_t gfp)
+{
+	struct mt_manual *mm = port->priv;
+
+	if (READ_ONCE(mm->ah_sleeps) && !gfpflags_allow_blocking(gfp))
+		return -EAGAIN;
+	return 0;
+}
+
 static const struct madcm_port_ops mt_manual_ops = {
+	.create_ah = mt_manual_create_ah,
 	.post_send = mt_manual_post,
 };
 

@@ -37,6 +37,13 @@ struct mt_agent *mt_register(struct kunit *test, struct madcm_port *port,
 			     struct ib_mad_reg_req *req, u8 rmpp_version,
 			     ib_mad_send_handler sh, ib_mad_recv_handler rh,
 			     void *context);
+struct mt_agent *mt_register_flags(struct kunit *test,
+				   struct madcm_port *port,
+				   enum ib_qp_type qp_type,
+				   struct ib_mad_reg_req *req, u8 rmpp_version,
+				   ib_mad_send_handler sh,
+				   ib_mad_recv_handler rh, void *context,
+				   u32 flags);
 void mt_unregister(struct mt_agent *ma);
 struct ib_ah *mt_ah(struct kunit *test, struct madcm_port *port, u32 dlid);
 void mt_reg_req(struct ib_mad_reg_req *req, u8 mgmt_class, u8 version,
@@ -66,6 +73,7 @@ struct mt_manual {
 	struct list_head posts;
 	int nr_posts;
 	int fail_posts;
+	bool ah_sleeps;
 };
 
 struct mt_manual *mt_manual_port(struct kunit *test, u32 lid, bool opa);

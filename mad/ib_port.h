@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The ib_core transport: madcm as an ib_client, one madcm port per port
+ * of every device with MADs, each on a UD QP of its own (ib_port.c), and
+ * the address handles of those ports (ib_ah.c).
+ */
+#ifndef _MADCM_IB_PORT_H
+#define _MADCM_IB_PORT_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <rdma/ib_verbs.h>
+
+#include "port.h"
+
+#define MADCM_IB_SQ_SIZE	256
+#define MADCM_IB_RQ_SIZE	2048
+
+struct madcm_ib_port;
+
+enum madcm_ib_counter {
+	MADCM_IB_RX_BAD_NETHDR,
+	MADCM_IB_RX_ERROR,
+	MADCM_IB_RX_REPOST_FAIL,
+	MADCM_IB_TX_OVERFLOW,
+	MADCM_IB_TX_POST_FAIL,
+	MADCM_IB_CNT_MAX,
+};
+
+/* A send slot: one work request's worth of MAD. */
+struct madcm_ib_tx {
+	struct ib_cqe cqe;
+	struct list_head node;
+	struct madcm_ib_port *ip;
+	struct madcm_send *send;
+	u64 dma;
+	void *buf;
+};
+
+/* A receive buffer: the GRH area, then one MAD. */
+struct madcm_ib_rx {
+	struct ib_cqe cqe;
+	struct madcm_ib_port *ip;
+	u64 dma;
+	void *buf;
+};
+
+/* A MAD waiting for a free send slot. */
+struct madcm_ib_pending {
+	struct list_head node;
+	struct madcm_send *send;
+	struct madcm_ah *ah;
+	u32 remote_qpn;
+	u32 remote_qkey;
+	u16 pkey_index;
+	u32 len;
+	u8 mad[] __aligned(8);
+};
+
+/* The transport side of an address handle (madcm_ah->priv). */
+struct madcm_ib_ah {
+	struct list_head node;
+	struct ib_ah *ah;
+};
+
+/**
+ * struct madcm_ib_port - a madcm port on a port of an ib_core device
+ * @port: the core's port
+ * @device: the device
+ * @port_num: the port number on @device
+ * @mad_size: the largest MAD of the port (256, or 2048 with OPA)
+ * @pd: protection domain of the QP and the address handles
+ * @cq: send and receive completions, polled from an unbound workqueue
+ * @sink: where the part of a datagram beyond a receive buffer goes
+ * @sink_dma: its DMA address
+ * @qp: madcm's UD QP
+ * @lock: protects @dead, @tx_free, @overflow and @tx_busy
+ * @dead: removal has begun: no more posts
+ * @tx_free: idle send slots
+ * @overflow: MADs waiting for a send slot, oldest first
+ * @tx_busy: send slots the device holds
+ * @tx_idle: woken when @tx_busy drops to zero
+ * @ah_mutex: protects @ahs and @ah_dead
+ * @ahs: live ib_core address handles
+ * @ah_dead: the address handles are gone with the device
+ * @counters: see enum madcm_ib_counter
+ * @tx: the send slots
+ * @rx: the receive buffers
+ */
+struct madcm_ib_port {
+	struct madcm_port *port;
+	struct ib_device *device;
+	u32 port_num;
+	size_t mad_size;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	void *sink;
+	u64 sink_dma;
+	struct ib_qp *qp;
+
+	spinlock_t lock;	/* dead, tx_free, overflow, tx_busy */
+	bool dead;
+	struct list_head tx_free;
+	struct list_head overflow;
+	unsigned int tx_busy;
+	wait_queue_head_t tx_idle;
+
+	struct mutex ah_mutex;	/* ahs, ah_dead */
+	struct list_head ahs;
+	bool ah_dead;
+
+	atomic_long_t counters[MADCM_IB_CNT_MAX];
+	struct madcm_ib_tx tx[MADCM_IB_SQ_SIZE];
+	struct madcm_ib_rx rx[MADCM_IB_RQ_SIZE];
+};
+
+int madcm_ib_init(void);
+void madcm_ib_exit(void);
+
+/* ib_ah.c */
+int madcm_ib_create_ah(struct madcm_port *port, struct madcm_ah *ah,
+		       gfp_t gfp);
+void madcm_ib_destroy_ah(struct madcm_port *port, struct madcm_ah *ah);
+void madcm_ib_ahs_release(struct madcm_ib_port *ip);
+
+#endif /* _MADCM_IB_PORT_H */

@@ -1,0 +1,719 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit: RMPP on the wire, one MAD at a time. The "manual" transport shows
+ * the test every MAD madcm sends and lets it play the peer: a receiver
+ * that ACKs, STOPs and ABORTs, a sender that breaks the rules, a hostile
+ * sender that tries to make the receiver hold more than its limits, and
+ * both sides of the dual-sided start-up with its turn-around ACK
+ * (IBTA vol. 1 13.6.3 to 13.6.5). Every expected field is written from
+ * the spec in mad_rmpp_util.h.
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/slab.h>
+
+#include "mad/rmpp.h"
+#include "mad_rmpp_util.h"
+
+#define LID_ME		1
+#define LID_PEER	2
+#define WINDOW		64
+
+struct wire {
+	struct mt_manual *mm;
+	int seen;
+	u8 mad[RT_MAD];
+	u8 out[RT_MAD];
+};
+
+static int wire_init(struct kunit *test)
+{
+	struct rt_params *saved = kunit_kzalloc(test, sizeof(*saved),
+						GFP_KERNEL);
+
+	if (!saved)
+		return -ENOMEM;
+	rt_params_save(saved);
+	test->priv = saved;
+	madcm_rmpp_window = WINDOW;
+	madcm_rmpp_ack_timeout_ms = 2000;
+	return 0;
+}
+
+static void wire_exit(struct kunit *test)
+{
+	rt_params_restore(test->priv);
+}
+
+static struct wire *wire_new(struct kunit *test)
+{
+	struct wire *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	w->mm = mt_manual_port(test, LID_ME, false);
+	return w;
+}
+
+/* Take the next MAD madcm sent into w->out, and complete its send. */
+static void take(struct kunit *test, struct wire *w)
+{
+	struct mt_post *p;
+
+	KUNIT_ASSERT_TRUE(test, mt_wait_posts(w->mm, w->seen + 1));
+	p = mt_manual_pop(w->mm);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	w->seen++;
+	memcpy(w->out, p->mad, RT_MAD);
+	KUNIT_EXPECT_EQ(test, p->len, RT_MAD);
+	KUNIT_EXPECT_EQ(test, p->dlid, LID_PEER);
+	mt_manual_complete(w->mm, p, IB_WC_SUCCESS);
+}
+
+/* Nothing more was sent. */
+static int unsent(struct wire *w)
+{
+	return READ_ONCE(w->mm->nr_posts) - w->seen;
+}
+
+static void deliver(struct wire *w)
+{
+	mt_manual_deliver(w->mm, w->mad, RT_MAD, 1, LID_PEER, 1);
+}
+
+static void expect_rmpp(struct kunit *test, const u8 *m, u8 method, u8 type,
+			u8 status, u32 seg)
+{
+	KUNIT_EXPECT_EQ(test, m[3], method);
+	KUNIT_EXPECT_EQ(test, m[RT_OFF_VERSION], 1);
+	KUNIT_EXPECT_EQ(test, m[RT_OFF_TYPE], type);
+	KUNIT_EXPECT_TRUE(test, m[RT_OFF_FLAGS] & RT_FLAG_ACTIVE);
+	KUNIT_EXPECT_EQ(test, m[RT_OFF_STATUS], status);
+	KUNIT_EXPECT_EQ(test, rt_get32(m, RT_OFF_SEG), seg);
+}
+
+static u64 tid_of(struct mt_agent *ma, u32 lo)
+{
+	return (u64)ma->agent->hi_tid << 32 | lo;
+}
+
+/* The sender: headers of each segment, a window of one, then ACKs. */
+static void sender_follows_window_and_acks(struct kunit *test)
+{
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 0, 0);
+	struct mt_agent *ma = rt_agent(test, w->mm->port, NULL, 0, 0, log);
+	struct ib_mad_send_buf *sb;
+	u64 tid = tid_of(ma, 5);
+	int j;
+
+	ma->mm = w->mm;
+	/* 500 bytes: 3 segments of 200, 100 bytes of padding. */
+	sb = rt_send(test, ma->agent, mt_ah(test, w->mm->port, LID_PEER),
+		     RT_SET, 5, 500, 1, 0, 3);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_SET, RT_TYPE_DATA, 0, 1);
+	KUNIT_EXPECT_EQ(test, w->out[RT_OFF_FLAGS] & 7,
+			RT_FLAG_ACTIVE | RT_FLAG_FIRST);
+	KUNIT_EXPECT_EQ(test, rt_get32(w->out, RT_OFF_PAYLEN),
+			3 * RT_PAYLOAD - 100);
+	for (j = 0; j < RT_DATA; j++)
+		KUNIT_EXPECT_EQ(test, w->out[RT_HDR + j], rt_pattern(j, 1));
+	/* The first window is segment 1 alone (13.6.3.1). */
+	KUNIT_EXPECT_EQ(test, unsent(w), 0);
+
+	rt_mad(w->mad, RT_SET | RT_RESP, tid, RT_TYPE_ACK, RT_FLAG_ACTIVE, 0,
+	       1, 2);
+	deliver(w);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_SET, RT_TYPE_DATA, 0, 2);
+	KUNIT_EXPECT_EQ(test, w->out[RT_OFF_FLAGS] & 7, RT_FLAG_ACTIVE);
+	KUNIT_EXPECT_EQ(test, rt_get32(w->out, RT_OFF_PAYLEN), 0);
+	KUNIT_EXPECT_EQ(test, unsent(w), 0);
+
+	rt_mad(w->mad, RT_SET | RT_RESP, tid, RT_TYPE_ACK, RT_FLAG_ACTIVE, 0,
+	       2, 3);
+	deliver(w);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_SET, RT_TYPE_DATA, 0, 3);
+	KUNIT_EXPECT_EQ(test, w->out[RT_OFF_FLAGS] & 7,
+			RT_FLAG_ACTIVE | RT_FLAG_LAST);
+	KUNIT_EXPECT_EQ(test, rt_get32(w->out, RT_OFF_PAYLEN),
+			RT_PAYLOAD - 100);
+	for (j = 0; j < RT_DATA; j++)
+		KUNIT_EXPECT_EQ(test, w->out[RT_HDR + j],
+				j < 100 ? rt_pattern(400 + j, 1) : 0);
+	KUNIT_EXPECT_EQ(test, log->sends, 0);
+
+	rt_mad(w->mad, RT_SET | RT_RESP, tid, RT_TYPE_ACK, RT_FLAG_ACTIVE, 0,
+	       3, 3);
+	deliver(w);
+	KUNIT_ASSERT_TRUE(test, rt_wait(&log->sent, 10));
+	KUNIT_EXPECT_EQ(test, log->status[IB_WC_SUCCESS], 1);
+	KUNIT_EXPECT_EQ(test, unsent(w), 0);
+}
+
+/* No ACK: the segment is resent per retry, then ABORT (TMR). */
+static void sender_without_acks_aborts_tmr(struct kunit *test)
+{
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 0, 0);
+	struct mt_agent *ma = rt_agent(test, w->mm->port, NULL, 0, 0, log);
+	struct ib_mad_send_buf *sb;
+	int i;
+
+	ma->mm = w->mm;
+	madcm_rmpp_ack_timeout_ms = 20;
+	sb = rt_send(test, ma->agent, mt_ah(test, w->mm->port, LID_PEER),
+		     RT_SET, 6, 300, 1, 0, 2);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	for (i = 0; i < 3; i++) {
+		take(test, w);
+		expect_rmpp(test, w->out, RT_SET, RT_TYPE_DATA, 0, 1);
+	}
+	take(test, w);
+	expect_rmpp(test, w->out, RT_SET, RT_TYPE_ABORT, RT_ST_TMR, 0);
+	KUNIT_ASSERT_TRUE(test, rt_wait(&log->sent, 10));
+	KUNIT_EXPECT_EQ(test, log->status[IB_WC_RESP_TIMEOUT_ERR], 1);
+	KUNIT_EXPECT_EQ(test, log->last_retries, 2);
+	KUNIT_EXPECT_EQ(test, mt_counter(w->mm->port, MADCM_CNT_RMPP_TX_RESEG),
+			2);
+}
+
+struct ctl_param {
+	const char *name;
+	u8 type;
+	u8 status;
+	u32 seg;
+	u32 newwin;
+	u8 abort;	/* the ABORT status madcm answers with, 0 for none */
+};
+
+static const struct ctl_param ctl_params[] = {
+	{ "STOP, resources", RT_TYPE_STOP, RT_ST_RESX, 0, 0, 0 },
+	{ "STOP, bad status", RT_TYPE_STOP, 7, 0, 0, RT_ST_BAD_STATUS },
+	{ "ABORT T2L", RT_TYPE_ABORT, RT_ST_T2L, 0, 0, 0 },
+	{ "ABORT unspecified", RT_TYPE_ABORT, 127, 0, 0, 0 },
+	{ "ACK with a status", RT_TYPE_ACK, 5, 1, 2, RT_ST_BAD_STATUS },
+	{ "ACK window too small", RT_TYPE_ACK, 0, 1, 0, RT_ST_W2S },
+	{ "ACK segment too big", RT_TYPE_ACK, 0, 5, 5, RT_ST_S2B },
+	{ "ACK past the window", RT_TYPE_ACK, 0, 2, 3, RT_ST_S2B },
+};
+
+static void ctl_desc(const struct ctl_param *p, char *desc)
+{
+	strscpy(desc, p->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ctl, ctl_params, ctl_desc);
+
+/* STOP, ABORT and bad ACKs end the send with IB_WC_REM_ABORT_ERR. */
+static void sender_ends_on_stop_abort_bad_ack(struct kunit *test)
+{
+	const struct ctl_param *p = test->param_value;
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 0, 0);
+	struct mt_agent *ma = rt_agent(test, w->mm->port, NULL, 0, 0, log);
+	struct ib_mad_send_buf *sb;
+
+	ma->mm = w->mm;
+	sb = rt_send(test, ma->agent, mt_ah(test, w->mm->port, LID_PEER),
+		     RT_SET, 8, 500, 1, 0, 3);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	take(test, w);
+	rt_mad(w->mad, RT_SET | RT_RESP, tid_of(ma, 8), p->type,
+	       RT_FLAG_ACTIVE, p->status, p->seg, p->newwin);
+	deliver(w);
+	if (p->abort) {
+		take(test, w);
+		expect_rmpp(test, w->out, RT_SET, RT_TYPE_ABORT, p->abort, 0);
+	}
+	KUNIT_ASSERT_TRUE(test, rt_wait(&log->sent, 10));
+	KUNIT_EXPECT_EQ(test, log->status[IB_WC_REM_ABORT_ERR], 1);
+	KUNIT_EXPECT_EQ(test, unsent(w), 0);
+}
+
+static struct mt_agent *receiver(struct kunit *test, struct wire *w,
+				 struct rt_agent_log *log, u8 method)
+{
+	u8 methods[] = { method };
+	struct mt_agent *ma = rt_agent(test, w->mm->port, methods, 1, 0, log);
+
+	ma->mm = w->mm;
+	return ma;
+}
+
+/* Out of order and duplicate segments make one transfer, ACKed. */
+static void receiver_reassembles_reordered_duplicates(struct kunit *test)
+{
+	static const u32 order[] = { 1, 3, 2, 2, 3, 1 };
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 500, 4);
+	u64 tid = 0x1234500000001ULL;
+	u32 last_ack = 0;
+	int i;
+
+	receiver(test, w, log, RT_SET);
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
+		rt_data_seg(w->mad, RT_SET, tid, order[i], 3, 500, 4);
+		deliver(w);
+		while (unsent(w)) {
+			take(test, w);
+			expect_rmpp(test, w->out, RT_SET | RT_RESP, RT_TYPE_ACK,
+				    0, rt_get32(w->out, RT_OFF_SEG));
+			/* NewWindowLast never below SegmentNumber (13.6.3.2). */
+			KUNIT_EXPECT_GE(test, rt_get32(w->out, RT_OFF_PAYLEN),
+					rt_get32(w->out, RT_OFF_SEG));
+			KUNIT_EXPECT_GE(test, rt_get32(w->out, RT_OFF_SEG),
+					last_ack);
+			last_ack = rt_get32(w->out, RT_OFF_SEG);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, last_ack, 3);
+	KUNIT_EXPECT_EQ(test, log->transfers, 1);
+	KUNIT_EXPECT_EQ(test, log->bad, 0);
+	KUNIT_EXPECT_EQ(test, log->nseg, 3);
+	KUNIT_EXPECT_EQ(test, log->mad_len, RT_HDR + 500);
+	KUNIT_EXPECT_EQ(test, mt_counter(w->mm->port, MADCM_CNT_RMPP_RX_DUP),
+			3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&w->mm->port->rmpp_reassemblies), 0);
+}
+
+/*
+ * A transport that cannot make an address handle in atomic context (the
+ * ib_core one on RoCE): the receiver's ACKs still go out, in order of
+ * their SegmentNumber, and the transfer completes.
+ */
+static void receiver_acks_when_ah_sleeps(struct kunit *test)
+{
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 500, 4);
+	u64 tid = 0x1234500000002ULL;
+	u32 seg, seen = 0;
+	int i;
+
+	w->mm->ah_sleeps = true;
+	receiver(test, w, log, RT_SET);
+	for (seg = 1; seg <= 3; seg++) {
+		rt_data_seg(w->mad, RT_SET, tid, seg, 3, 500, 4);
+		deliver(w);
+	}
+	/*
+	 * An ACK for segment 1 and one for the last segment (13.6.4.2), in
+	 * either order: they are posted from the workqueue.
+	 */
+	for (i = 0; i < 2; i++) {
+		take(test, w);
+		expect_rmpp(test, w->out, RT_SET | RT_RESP, RT_TYPE_ACK, 0,
+			    rt_get32(w->out, RT_OFF_SEG));
+		seen |= BIT(rt_get32(w->out, RT_OFF_SEG) & 31);
+	}
+	KUNIT_EXPECT_EQ(test, seen, BIT(1) | BIT(3));
+	KUNIT_EXPECT_EQ(test, log->transfers, 1);
+	KUNIT_EXPECT_EQ(test, log->nseg, 3);
+	KUNIT_EXPECT_EQ(test, mt_counter(w->mm->port, MADCM_CNT_TX_REPLY_FAIL),
+			0);
+	for (i = 0; i < 50 && atomic_read(&w->mm->port->live_replies); i++)
+		msleep(20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&w->mm->port->live_replies), 0);
+}
+
+struct bad_mad {
+	u32 seg;
+	u8 flags;
+	u32 paylen;
+	u8 version;
+	u8 type;
+	u8 status;
+};
+
+struct bad_param {
+	const char *name;
+	int n;
+	struct bad_mad m[2];
+	u8 abort;
+};
+
+/* A first segment of a 3-segment transfer of 500 bytes. */
+#define SEG1_OF_3 { 1, RT_FLAG_ACTIVE | RT_FLAG_FIRST, 3 * RT_PAYLOAD - 100, \
+		    1, RT_TYPE_DATA, 0 }
+
+static const struct bad_param bad_params[] = {
+	{ "segment 1 without FIRST", 1,
+	  { { 1, RT_FLAG_ACTIVE, 560, 1, RT_TYPE_DATA, 0 } }, RT_ST_BAD_SEG },
+	{ "FIRST on segment 2", 1,
+	  { { 2, RT_FLAG_ACTIVE | RT_FLAG_FIRST, 560, 1, RT_TYPE_DATA, 0 } },
+	  RT_ST_BAD_SEG },
+	{ "segment number 0", 1,
+	  { { 0, RT_FLAG_ACTIVE | RT_FLAG_FIRST, 560, 1, RT_TYPE_DATA, 0 } },
+	  RT_ST_BAD_SEG },
+	{ "segment past the transfer", 2,
+	  { SEG1_OF_3, { 5, RT_FLAG_ACTIVE, 0, 1, RT_TYPE_DATA, 0 } },
+	  RT_ST_BAD_SEG },
+	{ "PayloadLength 0", 1,
+	  { { 1, RT_FLAG_ACTIVE | RT_FLAG_FIRST, 0, 1, RT_TYPE_DATA, 0 } },
+	  RT_ST_BAD_LEN },
+	{ "last PayloadLength inconsistent", 2,
+	  { SEG1_OF_3, { 3, RT_FLAG_ACTIVE | RT_FLAG_LAST, 200, 1,
+			 RT_TYPE_DATA, 0 } }, RT_ST_BAD_LEN },
+	{ "LAST on a middle segment", 2,
+	  { SEG1_OF_3, { 2, RT_FLAG_ACTIVE | RT_FLAG_LAST, 120, 1,
+			 RT_TYPE_DATA, 0 } }, RT_ST_BAD_LEN },
+	{ "one segment longer than a MAD", 1,
+	  { { 1, RT_FLAG_ACTIVE | RT_FLAG_FIRST | RT_FLAG_LAST, 300, 1,
+	      RT_TYPE_DATA, 0 } }, RT_ST_BAD_LEN },
+	{ "RMPP version 2", 1,
+	  { { 1, RT_FLAG_ACTIVE | RT_FLAG_FIRST, 560, 2, RT_TYPE_DATA, 0 } },
+	  RT_ST_UNV },
+	{ "RMPP type 5", 1,
+	  { { 1, RT_FLAG_ACTIVE | RT_FLAG_FIRST, 560, 1, 5, 0 } },
+	  RT_ST_BADT },
+	{ "DATA with a status", 1,
+	  { { 1, RT_FLAG_ACTIVE | RT_FLAG_FIRST, 560, 1, RT_TYPE_DATA, 5 } },
+	  RT_ST_BAD_STATUS },
+};
+
+static void bad_desc(const struct bad_param *p, char *desc)
+{
+	strscpy(desc, p->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(bad, bad_params, bad_desc);
+
+/* Bad input: ABORT with the spec's status, nothing kept, nothing given. */
+static void receiver_aborts_bad_input(struct kunit *test)
+{
+	const struct bad_param *p = test->param_value;
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 500, 4);
+	u64 tid = 0x777700000009ULL;
+	int i;
+
+	receiver(test, w, log, RT_SET);
+	for (i = 0; i < p->n; i++) {
+		const struct bad_mad *m = &p->m[i];
+
+		rt_mad(w->mad, RT_SET, tid, m->type, m->flags, m->status,
+		       m->seg, m->paylen);
+		w->mad[RT_OFF_VERSION] = m->version;
+		deliver(w);
+	}
+	KUNIT_ASSERT_GE(test, unsent(w), 1);
+	while (unsent(w))
+		take(test, w);
+	expect_rmpp(test, w->out, RT_SET | RT_RESP, RT_TYPE_ABORT, p->abort, 0);
+	KUNIT_EXPECT_EQ(test, log->transfers, 0);
+	KUNIT_EXPECT_EQ(test, mt_counter(w->mm->port, MADCM_CNT_RMPP_RX_BAD),
+			1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&w->mm->port->rmpp_reassemblies), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&w->mm->port->rmpp_bytes), 0);
+}
+
+/* Past the port's limits a transfer gets STOP (resources), no memory. */
+static void receiver_refuses_past_limits_with_stop(struct kunit *test)
+{
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 0, 0);
+	struct mt_agent *ma;
+	int i, acks = 0, stops = 0;
+	long bytes;
+
+	madcm_rmpp_max_reassemblies = 4;
+	ma = receiver(test, w, log, RT_SET);
+	for (i = 0; i < 10; i++) {
+		rt_mad(w->mad, RT_SET, 0x4400000000ULL + i, RT_TYPE_DATA,
+		       RT_FLAG_ACTIVE | RT_FLAG_FIRST, 0, 1, 100 * RT_PAYLOAD);
+		deliver(w);
+		take(test, w);
+		if (w->out[RT_OFF_TYPE] == RT_TYPE_ACK)
+			acks++;
+		if (w->out[RT_OFF_TYPE] == RT_TYPE_STOP &&
+		    w->out[RT_OFF_STATUS] == RT_ST_RESX)
+			stops++;
+	}
+	KUNIT_EXPECT_EQ(test, acks, 4);
+	KUNIT_EXPECT_EQ(test, stops, 6);
+	KUNIT_EXPECT_EQ(test, atomic_read(&w->mm->port->rmpp_reassemblies), 4);
+	KUNIT_EXPECT_EQ(test, atomic_read(&w->mm->port->rmpp_peak_reassemblies),
+			4);
+	KUNIT_EXPECT_EQ(test, mt_counter(w->mm->port, MADCM_CNT_RMPP_RX_LIMIT),
+			6);
+
+	/* A PayloadLength of 4 GiB asks for more than the byte limit. */
+	madcm_rmpp_max_reassemblies = 100;
+	bytes = atomic_long_read(&w->mm->port->rmpp_bytes);
+	rt_mad(w->mad, RT_SET, 0x4500000000ULL, RT_TYPE_DATA,
+	       RT_FLAG_ACTIVE | RT_FLAG_FIRST, 0, 1, 0xffffff00);
+	deliver(w);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_SET | RT_RESP, RT_TYPE_STOP, RT_ST_RESX, 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&w->mm->port->rmpp_bytes), bytes);
+	KUNIT_EXPECT_LE(test, atomic_long_read(&w->mm->port->rmpp_peak_bytes),
+			(long)madcm_rmpp_max_reassembly_bytes);
+
+	mt_unregister(ma);
+	KUNIT_EXPECT_EQ(test, atomic_read(&w->mm->port->rmpp_reassemblies), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&w->mm->port->rmpp_bytes), 0);
+}
+
+/* A transfer that stops making progress ends with ABORT (T2L). */
+static void receiver_ends_idle_transfer_t2l(struct kunit *test)
+{
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 0, 0);
+
+	madcm_rmpp_recv_timeout_ms = 100;
+	receiver(test, w, log, RT_SET);
+	rt_data_seg(w->mad, RT_SET, 0x55500000001ULL, 1, 5, 1000, 1);
+	deliver(w);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_SET | RT_RESP, RT_TYPE_ACK, 0, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&w->mm->port->rmpp_reassemblies), 1);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_SET | RT_RESP, RT_TYPE_ABORT, RT_ST_T2L, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&w->mm->port->rmpp_reassemblies), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&w->mm->port->rmpp_bytes), 0);
+	KUNIT_EXPECT_EQ(test,
+			mt_counter(w->mm->port, MADCM_CNT_RMPP_RX_TIMEOUT), 1);
+	KUNIT_EXPECT_EQ(test, log->transfers, 0);
+}
+
+/*
+ * A hostile sender starts thousands of transfers, jumps segment numbers,
+ * claims huge lengths and never finishes: the receiver stays within its
+ * limits all along and lets everything go after the inactivity time.
+ */
+static void hostile_sender_stays_within_limits(struct kunit *test)
+{
+	const unsigned long max_bytes = 2UL << 20;
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 0, 0);
+	struct madcm_port *port = w->mm->port;
+	int i;
+
+	madcm_rmpp_max_reassemblies = 16;
+	madcm_rmpp_max_reassembly_bytes = max_bytes;
+	madcm_rmpp_recv_timeout_ms = 200;
+	receiver(test, w, log, RT_SET);
+	for (i = 0; i < 3000; i++) {
+		u64 tid = 0x6600000000ULL + i;
+
+		switch (i % 4) {
+		case 0:	/* a plausible start, 500 segments, never ended */
+			rt_mad(w->mad, RT_SET, tid, RT_TYPE_DATA,
+			       RT_FLAG_ACTIVE | RT_FLAG_FIRST, 0, 1,
+			       500 * RT_PAYLOAD);
+			break;
+		case 1:	/* a segment of no transfer */
+			rt_mad(w->mad, RT_SET, tid, RT_TYPE_DATA,
+			       RT_FLAG_ACTIVE, 0, 2 + (i * 7919) % 100000, 0);
+			break;
+		case 2:	/* a huge PayloadLength */
+			rt_mad(w->mad, RT_SET, tid, RT_TYPE_DATA,
+			       RT_FLAG_ACTIVE | RT_FLAG_FIRST, 0, 1,
+			       0xffffffffU - i);
+			break;
+		default: /* segment numbers jumping in a started transfer */
+			rt_mad(w->mad, RT_SET, tid - 3, RT_TYPE_DATA,
+			       RT_FLAG_ACTIVE, 0, 2 + (i * 31) % 1000000, 0);
+			break;
+		}
+		deliver(w);
+		while (unsent(w))
+			take(test, w);
+		if (!(i % 128))
+			cond_resched();
+	}
+	KUNIT_EXPECT_LE(test, atomic_read(&port->rmpp_peak_reassemblies), 16);
+	KUNIT_EXPECT_LE(test, atomic_long_read(&port->rmpp_peak_bytes),
+			(long)max_bytes);
+	KUNIT_EXPECT_GT(test, mt_counter(port, MADCM_CNT_RMPP_RX_LIMIT), 0);
+	KUNIT_EXPECT_GT(test, mt_counter(port, MADCM_CNT_RMPP_RX_STRAY), 0);
+	for (i = 0; i < 250 && atomic_read(&port->rmpp_reassemblies); i++) {
+		msleep(20);
+		while (unsent(w))
+			take(test, w);
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&port->rmpp_reassemblies), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&port->rmpp_bytes), 0);
+	KUNIT_EXPECT_EQ(test, log->transfers, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&port->live_recvs), 0);
+}
+
+/* 13.6.5.3, the requester: turn-around ACK, then the response. */
+static void requester_offers_window_and_takes_response(struct kunit *test)
+{
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 150, 4);
+	struct mt_agent *ma = rt_agent(test, w->mm->port, NULL, 0, 0, log);
+	struct ib_mad_send_buf *sb;
+	u64 tid = tid_of(ma, 9);
+
+	ma->mm = w->mm;
+	sb = rt_send(test, ma->agent, mt_ah(test, w->mm->port, LID_PEER),
+		     RT_GET_MULTI, 9, 100, 2, 5000, 0);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_GET_MULTI, RT_TYPE_DATA, 0, 1);
+	KUNIT_EXPECT_EQ(test, w->out[RT_OFF_FLAGS] & 7,
+			RT_FLAG_ACTIVE | RT_FLAG_FIRST | RT_FLAG_LAST);
+
+	/* The responder's final ACK: the requester turns the link around. */
+	rt_mad(w->mad, RT_GET_MULTI | RT_RESP, tid, RT_TYPE_ACK,
+	       RT_FLAG_ACTIVE, 0, 1, 1);
+	deliver(w);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_GET_MULTI, RT_TYPE_ACK, 0, 0);
+	KUNIT_EXPECT_EQ(test, rt_get32(w->out, RT_OFF_PAYLEN), WINDOW);
+	KUNIT_EXPECT_EQ(test, log->sends, 0);
+
+	rt_data_seg(w->mad, RT_GET_MULTI | RT_RESP, tid, 1, 1, 150, 4);
+	deliver(w);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_GET_MULTI, RT_TYPE_ACK, 0, 1);
+	KUNIT_ASSERT_TRUE(test, rt_wait(&log->sent, 10));
+	KUNIT_EXPECT_EQ(test, log->status[IB_WC_SUCCESS], 1);
+	KUNIT_EXPECT_EQ(test, log->transfers, 1);
+	KUNIT_EXPECT_EQ(test, log->with_send, 1);
+	KUNIT_EXPECT_EQ(test, log->bad, 0);
+}
+
+/* A response before the request's final ACK acknowledges the request. */
+static void response_acknowledges_request(struct kunit *test)
+{
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 300, 6);
+	struct mt_agent *ma = rt_agent(test, w->mm->port, NULL, 0, 0, log);
+	struct ib_mad_send_buf *sb;
+	u64 tid = tid_of(ma, 10);
+	int i;
+
+	ma->mm = w->mm;
+	sb = rt_send(test, ma->agent, mt_ah(test, w->mm->port, LID_PEER),
+		     RT_GET_MULTI, 10, 100, 2, 5000, 0);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	take(test, w);
+	for (i = 1; i <= 2; i++) {
+		rt_data_seg(w->mad, RT_GET_MULTI | RT_RESP, tid, i, 2, 300, 6);
+		deliver(w);
+		take(test, w);
+		expect_rmpp(test, w->out, RT_GET_MULTI, RT_TYPE_ACK, 0, i);
+	}
+	KUNIT_ASSERT_TRUE(test, rt_wait(&log->sent, 10));
+	KUNIT_EXPECT_EQ(test, log->status[IB_WC_SUCCESS], 1);
+	KUNIT_EXPECT_EQ(test, log->with_send, 1);
+	KUNIT_EXPECT_EQ(test, log->bad, 0);
+}
+
+/* The sender's ABORT ends the reassembly: nothing kept, nothing sent. */
+static void sender_abort_ends_reassembly(struct kunit *test)
+{
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 0, 0);
+	u64 tid = 0x5151000000001ULL;
+
+	receiver(test, w, log, RT_SET);
+	rt_data_seg(w->mad, RT_SET, tid, 1, 4, 700, 1);
+	deliver(w);
+	take(test, w);
+	KUNIT_EXPECT_EQ(test, atomic_read(&w->mm->port->rmpp_reassemblies), 1);
+	rt_mad(w->mad, RT_SET, tid, RT_TYPE_ABORT, RT_FLAG_ACTIVE, RT_ST_TMR,
+	       0, 0);
+	deliver(w);
+	KUNIT_EXPECT_EQ(test, unsent(w), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&w->mm->port->rmpp_reassemblies), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&w->mm->port->rmpp_bytes), 0);
+	KUNIT_EXPECT_EQ(test,
+			mt_counter(w->mm->port, MADCM_CNT_RMPP_RX_ABORT), 1);
+	/* An ABORT of nothing is counted, and never answered. */
+	deliver(w);
+	KUNIT_EXPECT_EQ(test, unsent(w), 0);
+	KUNIT_EXPECT_EQ(test,
+			mt_counter(w->mm->port, MADCM_CNT_RMPP_RX_UNMATCHED), 1);
+	KUNIT_EXPECT_EQ(test, log->transfers, 0);
+}
+
+/* 13.6.5.3, the responder: the response starts with the offered window. */
+static void responder_starts_with_turnaround_window(struct kunit *test)
+{
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 100, 2);
+	struct mt_agent *ma = receiver(test, w, log, RT_GET_MULTI);
+	struct ib_mad_send_buf *sb;
+	u64 tid = 0x4242000000aaULL;
+
+	rt_data_seg(w->mad, RT_GET_MULTI, tid, 1, 1, 100, 2);
+	deliver(w);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_GET_MULTI | RT_RESP, RT_TYPE_ACK, 0, 1);
+	KUNIT_EXPECT_EQ(test, log->transfers, 1);
+
+	rt_mad(w->mad, RT_GET_MULTI, tid, RT_TYPE_ACK, RT_FLAG_ACTIVE, 0, 0, 2);
+	deliver(w);
+	KUNIT_EXPECT_EQ(test, unsent(w), 0);
+
+	sb = rt_send(test, ma->agent, mt_ah(test, w->mm->port, LID_PEER),
+		     RT_GET_MULTI | RT_RESP, 0, 500, 3, 0, 0);
+	((struct ib_mad_hdr *)sb->mad)->tid = cpu_to_be64(tid);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_GET_MULTI | RT_RESP, RT_TYPE_DATA, 0, 1);
+	/* Window 2 from the turn-around ACK: segment 2 without an ACK. */
+	take(test, w);
+	expect_rmpp(test, w->out, RT_GET_MULTI | RT_RESP, RT_TYPE_DATA, 0, 2);
+	KUNIT_EXPECT_EQ(test, unsent(w), 0);
+	rt_mad(w->mad, RT_GET_MULTI, tid, RT_TYPE_ACK, RT_FLAG_ACTIVE, 0, 2, 3);
+	deliver(w);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_GET_MULTI | RT_RESP, RT_TYPE_DATA, 0, 3);
+	rt_mad(w->mad, RT_GET_MULTI, tid, RT_TYPE_ACK, RT_FLAG_ACTIVE, 0, 3, 3);
+	deliver(w);
+	KUNIT_ASSERT_TRUE(test, rt_wait(&log->sent, 10));
+	KUNIT_EXPECT_EQ(test, log->status[IB_WC_SUCCESS], 1);
+}
+
+/* IB_MAD_USER_RMPP: the agent gets each segment as it came, no ACK. */
+static void user_rmpp_agent_gets_raw_segments(struct kunit *test)
+{
+	static const u8 set[] = { RT_SET };
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 500, 4);
+	struct mt_agent *ma;
+
+	ma = rt_agent(test, w->mm->port, set, 1, IB_MAD_USER_RMPP, log);
+	ma->mm = w->mm;
+	rt_data_seg(w->mad, RT_SET, 0x99900000001ULL, 1, 3, 500, 4);
+	deliver(w);
+	KUNIT_EXPECT_EQ(test, log->transfers, 1);
+	KUNIT_EXPECT_EQ(test, log->nseg, 1);
+	KUNIT_EXPECT_EQ(test, log->mad_len, RT_MAD);
+	KUNIT_EXPECT_EQ(test, unsent(w), 0);
+	KUNIT_EXPECT_EQ(test, mt_counter(w->mm->port, MADCM_CNT_RX_RMPP), 0);
+}
+
+static struct kunit_case mad_rmpp_wire_cases[] = {
+	KUNIT_CASE(sender_follows_window_and_acks),
+	KUNIT_CASE(sender_without_acks_aborts_tmr),
+	KUNIT_CASE_PARAM(sender_ends_on_stop_abort_bad_ack, ctl_gen_params),
+	KUNIT_CASE(receiver_reassembles_reordered_duplicates),
+	KUNIT_CASE(receiver_acks_when_ah_sleeps),
+	KUNIT_CASE_PARAM(receiver_aborts_bad_input, bad_gen_params),
+	KUNIT_CASE(receiver_refuses_past_limits_with_stop),
+	KUNIT_CASE(receiver_ends_idle_transfer_t2l),
+	KUNIT_CASE(hostile_sender_stays_within_limits),
+	KUNIT_CASE(requester_offers_window_and_takes_response),
+	KUNIT_CASE(responder_starts_with_turnaround_window),
+	KUNIT_CASE(response_acknowledges_request),
+	KUNIT_CASE(sender_abort_ends_reassembly),
+	KUNIT_CASE(user_rmpp_agent_gets_raw_segments),
+	{}
+};
+
+static struct kunit_suite mad_rmpp_wire_suite = {
+	.name = "madcm_mad_rmpp_wire",
+	.init = wire_init,
+	.exit = wire_exit,
+	.test_cases = mad_rmpp_wire_cases,
+};
+
+kunit_test_suite(mad_rmpp_wire_suite);

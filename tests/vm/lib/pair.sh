@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the two-guest scripts (tests/vm/pair, run by run2.sh); source
+# after common.sh and ib.sh. Sets ROLE (a or b), ME, PEER (IPv4 addresses),
+# PEER_LL (the peer's IPv6 link-local address, from its MAC).
+
+ROLE=$(sed -n 's/.*madcm_pair=\([ab]\).*/\1/p' /proc/cmdline)
+case $ROLE in
+a) ME=192.0.2.1 PEER=192.0.2.2 PEER_MAC_LAST=0b ;;
+b) ME=192.0.2.2 PEER=192.0.2.1 PEER_MAC_LAST=0a ;;
+*) echo "not in a guest pair"; exit 1 ;;
+esac
+PEER_LL=fe80::5054:ff:fe12:34$PEER_MAC_LAST
+echo "guest $ROLE: $ME, peer $PEER ($PEER_LL)"
+
+# The wire: virtio-net eth0 with the guest's addresses, rxe0 over it,
+# madcm and madcm_ibtest, and the peer reachable.
+pair_setup() {
+	local i
+	load_modules virtio_pci virtio_net ib_core crc32_generic rdma_rxe sch_netem
+	/bin/ip link set eth0 up || fail "eth0"
+	/bin/ip addr add $ME/24 dev eth0
+	ib_wait_dad eth0
+	/bin/rdma link add rxe0 type rxe netdev eth0 || fail "rdma link add rxe0"
+	load_modules madcm madcm_ibtest
+	for i in $(seq 120); do
+		ping -c 1 -W 1 $PEER >/dev/null 2>&1 && return 0
+	done
+	fail "peer $PEER not reachable"
+}
+
+# pair_barrier N: wait until the peer has reached barrier N too. Each
+# guest shows it is there with an extra address, 192.0.2.(100 + 2N + role),
+# and stays a little longer than the peer's ping interval, so that a peer
+# still pinging sees it before this guest moves on (or powers off).
+pair_barrier() {
+	local n=$1 mine theirs i
+	if [ $ROLE = a ]; then
+		mine=$((100 + 2 * n)) theirs=$((101 + 2 * n))
+	else
+		mine=$((101 + 2 * n)) theirs=$((100 + 2 * n))
+	fi
+	/bin/ip addr add 192.0.2.$mine/24 dev eth0
+	for i in $(seq 300); do
+		if ping -c 1 -W 1 192.0.2.$theirs >/dev/null 2>&1; then
+			sleep 3
+			return 0
+		fi
+	done
+	fail "barrier $n: the peer never came"
+	return 1
+}
+
+# netem on this guest's side of the wire; "off" removes it.
+pair_netem() {
+	/bin/tc qdisc del dev eth0 root 2>/dev/null
+	[ "$1" = off ] || /bin/tc qdisc add dev eth0 root netem "$@"
+}
+
+pair_teardown() {
+	rmmod madcm_ibtest || fail "rmmod madcm_ibtest"
+	/bin/rdma link delete rxe0 || fail "rdma link delete rxe0"
+	rmmod madcm || fail "rmmod madcm"
+	# IPv4 only: the next script needs the link-local address still.
+	/bin/ip -4 addr flush dev eth0
+}

@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The two-guest VM layer: two QEMU guests (TCG) on Debian's stock kernel,
+# joined by a QEMU socket netdev over host loopback (virtio-net, one UDP
+# socket each way), each with an rxe device over its eth0: madcm's MADs
+# cross a real wire, where tc netem can drop, duplicate and reorder them.
+#
+# Every script of tests/vm/pair runs in both guests at once, as role "a"
+# (192.0.2.1) or "b" (192.0.2.2), read from the kernel command line
+# (madcm_pair=a|b); the scripts meet over the network (tests/vm/lib/pair.sh).
+# Each guest reports each script as run.sh's guests do; a script passes
+# when it passes in both.
+#
+# Usage: tests/vm/run2.sh [SCRIPT...]
+# Environment: VMPAIR (space-separated script names), VM_TIMEOUT (seconds,
+# default 1200), MADCM_VM_DIR (this run's files; default $MADCM_CACHE/vm).
+# Ends with "vmpair: N passed, M failed".
+set -euo pipefail
+. "$(dirname "$0")/../../scripts/common.sh"
+
+"$MADCM_ROOT/scripts/deps.sh" build vm
+"$MADCM_ROOT/scripts/fetch-kernel.sh"
+. "$MADCM_CACHE/kernel.env"
+vmdir=${MADCM_VM_DIR:-$MADCM_CACHE/vm}/pair
+mkdir -p "$vmdir"
+
+cd "$MADCM_ROOT"
+say "building madcm.ko against $KVER"
+make -s KDIR="$STOCK_KDIR" CONFIG_DEBUG_INFO_BTF_MODULES= >"$vmdir/build.log" 2>&1 ||
+	{ cat "$vmdir/build.log" >&2; die "module build failed"; }
+kos=(madcm.ko)
+for k in samples/*.ko; do [ -e "$k" ] && kos+=("$k"); done
+
+scripts=("$@")
+if [ ${#scripts[@]} -eq 0 ]; then
+	if [ -n "${VMPAIR:-}" ]; then
+		for s in $VMPAIR; do scripts+=("tests/vm/pair/${s##*/}"); done
+	else
+		scripts=(tests/vm/pair/[0-9]*.sh)
+	fi
+fi
+initrd=$vmdir/initramfs.cpio.gz
+tests/vm/mkinitramfs.sh "$initrd" test "${scripts[@]}" -- "${kos[@]}"
+
+# Two UDP ports on host loopback, one per guest.
+base=$((20000 + $$ % 20000))
+port_a=$base port_b=$((base + 1))
+guest() {
+	local role=$1 mac=$2 lport=$3 rport=$4
+	timeout --foreground -k 10 "${VM_TIMEOUT:-1200}" \
+		qemu-system-x86_64 -machine pc -cpu max -smp 1 -m 1024 \
+		-nographic -no-reboot -nodefaults -serial stdio \
+		-netdev "socket,id=n0,udp=127.0.0.1:$rport,localaddr=127.0.0.1:$lport" \
+		-device "virtio-net-pci,netdev=n0,mac=$mac" \
+		-kernel "$STOCK_VMLINUZ" -initrd "$initrd" \
+		-append "console=ttyS0 loglevel=3 panic=-1 oops=panic rdinit=/init madcm_pair=$role" \
+		</dev/null >"$vmdir/$role.log" 2>&1
+}
+say "booting two guests of $KVER (TCG), UDP $port_a <-> $port_b; logs: $vmdir/{a,b}.log"
+set +e
+guest a 52:54:00:12:34:0a $port_a $port_b &
+pid_a=$!
+guest b 52:54:00:12:34:0b $port_b $port_a &
+pid_b=$!
+wait $pid_a
+rc_a=$?
+wait $pid_b
+rc_b=$?
+set -e
+
+passed=0 failed=0
+for s in "${scripts[@]}"; do
+	n=${s##*/} ok=1
+	for r in a b; do
+		tr -d '\r' <"$vmdir/$r.log" >"$vmdir/$r.log.txt"
+		grep -q "^=== VMTEST PASS $n\$" "$vmdir/$r.log.txt" || ok=0
+	done
+	if [ $ok -eq 1 ]; then
+		echo "PASS $n"
+		passed=$((passed + 1))
+	else
+		echo "FAIL $n"
+		failed=$((failed + 1))
+		for r in a b; do
+			say "guest $r, $n:"
+			awk -v n="$n" '$0 == "=== VMTEST START " n { f = 1 } f { print } /^=== VMTEST (PASS|FAIL) / { f = 0 }' \
+				"$vmdir/$r.log.txt" | tail -80 >&2
+		done
+	fi
+done
+for r in a b; do
+	if ! grep -q '^=== VMTEST DONE' "$vmdir/$r.log.txt"; then
+		say "FAIL: guest $r did not finish (qemu exit $([ $r = a ] && echo $rc_a || echo $rc_b)); last lines:"
+		tail -30 "$vmdir/$r.log.txt" >&2
+	fi
+done
+echo "vmpair: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
