@@ -51,21 +51,7 @@ struct rmpp_env {
 
 static int rmpp_init(struct kunit *test)
 {
-	struct rt_params *saved = kunit_kzalloc(test, sizeof(*saved),
-						GFP_KERNEL);
-
-	if (!saved)
-		return -ENOMEM;
-	rt_params_save(saved);
-	test->priv = saved;
-	madcm_rmpp_window = WINDOW;
-	madcm_rmpp_ack_timeout_ms = 40;
-	return 0;
-}
-
-static void rmpp_exit(struct kunit *test)
-{
-	rt_params_restore(test->priv);
+	return rt_params_init(test, WINDOW, 40);
 }
 
 static struct rmpp_env *env_new(struct kunit *test, bool faulty)
@@ -243,7 +229,7 @@ static struct kunit_case mad_rmpp_cases[] = {
 static struct kunit_suite mad_rmpp_suite = {
 	.name = "madcm_mad_rmpp",
 	.init = rmpp_init,
-	.exit = rmpp_exit,
+	.exit = rt_params_exit,
 	.test_cases = mad_rmpp_cases,
 };
 

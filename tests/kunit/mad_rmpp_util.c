@@ -274,3 +274,35 @@ void rt_params_restore(const struct rt_params *p)
 	madcm_rmpp_recv_timeout_ms = p->recv_timeout_ms;
 	madcm_rmpp_ack_timeout_ms = p->ack_timeout_ms;
 }
+
+/**
+ * rt_params_init() - a suite's init: save the RMPP parameters, set some
+ * @test: the case; its priv holds what was saved
+ * @window: the receive window the case runs with
+ * @ack_timeout_ms: the ACK timeout the case runs with
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int rt_params_init(struct kunit *test, unsigned int window,
+		   unsigned int ack_timeout_ms)
+{
+	struct rt_params *saved = kunit_kzalloc(test, sizeof(*saved),
+						GFP_KERNEL);
+
+	if (!saved)
+		return -ENOMEM;
+	rt_params_save(saved);
+	test->priv = saved;
+	madcm_rmpp_window = window;
+	madcm_rmpp_ack_timeout_ms = ack_timeout_ms;
+	return 0;
+}
+
+/**
+ * rt_params_exit() - a suite's exit: put the saved parameters back
+ * @test: the case
+ */
+void rt_params_exit(struct kunit *test)
+{
+	rt_params_restore(test->priv);
+}

@@ -128,5 +128,8 @@ struct rt_params {
 
 void rt_params_save(struct rt_params *p);
 void rt_params_restore(const struct rt_params *p);
+int rt_params_init(struct kunit *test, unsigned int window,
+		   unsigned int ack_timeout_ms);
+void rt_params_exit(struct kunit *test);
 
 #endif /* _MADCM_MAD_RMPP_UTIL_H */

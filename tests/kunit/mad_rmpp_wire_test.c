@@ -28,21 +28,7 @@ struct wire {
 
 static int wire_init(struct kunit *test)
 {
-	struct rt_params *saved = kunit_kzalloc(test, sizeof(*saved),
-						GFP_KERNEL);
-
-	if (!saved)
-		return -ENOMEM;
-	rt_params_save(saved);
-	test->priv = saved;
-	madcm_rmpp_window = WINDOW;
-	madcm_rmpp_ack_timeout_ms = 2000;
-	return 0;
-}
-
-static void wire_exit(struct kunit *test)
-{
-	rt_params_restore(test->priv);
+	return rt_params_init(test, WINDOW, 2000);
 }
 
 static struct wire *wire_new(struct kunit *test)
@@ -712,7 +698,7 @@ static struct kunit_case mad_rmpp_wire_cases[] = {
 static struct kunit_suite mad_rmpp_wire_suite = {
 	.name = "madcm_mad_rmpp_wire",
 	.init = wire_init,
-	.exit = wire_exit,
+	.exit = rt_params_exit,
 	.test_cases = mad_rmpp_wire_cases,
 };
 
