@@ -318,11 +318,17 @@ static void madcm_ib_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct madcm_ib_tx *tx = container_of(wc->wr_cqe, struct madcm_ib_tx,
 					      cqe);
 	struct madcm_ib_port *ip = tx->ip;
-	struct madcm_send *send = tx->send;
 	struct madcm_ib_pending *p, *tmp;
+	struct madcm_send *send;
 	LIST_HEAD(failed);
 
+	/*
+	 * The poster names the slot's send only after ib_post_send()
+	 * returns, under ip->lock; the completion can already be here on
+	 * another CPU, so read it under the same lock.
+	 */
 	spin_lock_bh(&ip->lock);
+	send = tx->send;
 	tx->send = NULL;
 	while (!ip->dead && !list_empty(&ip->overflow)) {
 		p = list_first_entry(&ip->overflow, struct madcm_ib_pending,
