@@ -49,6 +49,17 @@ kernel_env_file() {
 	fi
 }
 
+# The VM scripts' default work directory for this run's kernel line.
+vm_dir_default() {
+	local l
+	l=$(kernel_line)
+	if [ "$l" = 6.1 ]; then
+		echo "$MADCM_CACHE/vm"
+	else
+		echo "$MADCM_CACHE/vm-$l"
+	fi
+}
+
 # Fetch (when needed) and source the env of this run's kernel line.
 load_kernel_env() {
 	"$MADCM_ROOT/scripts/fetch-kernel.sh" >&2
