@@ -64,4 +64,6 @@ vm_dir_default() {
 load_kernel_env() {
 	"$MADCM_ROOT/scripts/fetch-kernel.sh" >&2
 	. "$(kernel_env_file)"
+	# An env file written before there were two lines names none.
+	KERNEL_LINE=${KERNEL_LINE:-$(kernel_line)}
 }
