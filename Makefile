@@ -11,10 +11,19 @@
 #   make vmtest-siw   tests/vm/siw/*.sh on the custom siw test kernel
 #   make test         all of the above, one "N passed, M failed" line
 #   make run          boot the stock kernel, load madcm, show it working
+#
+#   KERNEL=6.12       any target above on Debian's 6.12 line (default 6.1)
 
 SHELL := /bin/bash
 MADCM_CACHE ?= $(HOME)/.cache/madcm
 export MADCM_CACHE
+
+# The Debian 12 kernel line to build for and boot: KERNEL=6.1 (the default
+# for the VM layers) or KERNEL=6.12. See README.md, "Supported kernels".
+ifneq ($(KERNEL),)
+MADCM_KERNEL := $(KERNEL)
+export MADCM_KERNEL
+endif
 
 ifeq ($(origin KDIR),undefined)
 KDIR := $(shell scripts/kdir.sh)

@@ -60,7 +60,8 @@ struct ctl_listener {
 /* One connection as the control interface saw it. */
 struct ctl_conn {
 	struct list_head list;
-	char name[CTL_NAME_LEN];
+	/* A listener's name, a dot and its accept count. */
+	char name[CTL_NAME_LEN + sizeof(".4294967295")];
 	struct irdma_cm_node *conn;	/* NULL once released */
 	struct {
 		u8 n;

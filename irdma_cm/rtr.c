@@ -10,9 +10,9 @@
 #include <linux/errno.h>
 #include <linux/string.h>
 #include <asm/byteorder.h>
-#include <asm/unaligned.h>
 #include "irdma_cm/cm_node.h"
 #include "irdma_cm/rtr.h"
+#include "madcm_compat.h"
 
 /**
  * irdma_mpa_fpdu_len() - the length of the FPDU that carries a ULPDU

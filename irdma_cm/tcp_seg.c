@@ -7,7 +7,6 @@
  * both checksums are verified, and each refusal has its own reason so the
  * caller can count it.
  */
-#include <asm/unaligned.h>
 #include <linux/if_vlan.h>
 #include <linux/in.h>
 #include <linux/ip.h>
@@ -18,6 +17,7 @@
 #include <net/ip6_checksum.h>
 #include <net/ipv6.h>
 #include "irdma_cm/tcp_seg.h"
+#include "madcm_compat.h"
 
 #define IPV4_FLAG_DF		0x4000
 #define IPV4_FLAG_MF		0x2000

@@ -46,6 +46,7 @@
 #include "irdma_cm/cm_teardown.h"
 #include "irdma_cm/qhash.h"
 #include "irdma_cm/wire_netdev.h"
+#include "madcm_compat.h"
 
 static unsigned int qhash_max = 65536;
 module_param(qhash_max, uint, 0444);

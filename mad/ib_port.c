@@ -21,6 +21,16 @@
  * and replies see one address format. A header that is neither is dropped
  * and counted.
  *
+ * Errors: a completion in error (anything but success on a live port)
+ * means the QP has left RTS. Then nothing is posted any more, not even the
+ * buffers that come back flushed: the port is "broken", and sends wait on
+ * the overflow list (bounded, MADCM_IB_OVERFLOW_MAX; beyond it a post
+ * fails with -ENOBUFS). A work item moves the QP to the error state, waits
+ * until the device has given back every buffer and slot, resets the QP,
+ * brings it back to RTS with the receive ring posted, and sends what
+ * waited. The counters qp_error, qp_recovered and qp_recover_failed say
+ * what happened.
+ *
  * Address handles are in ib_ah.c.
  *
  * Removal (the device goes, or madcm is unloaded): the port stops taking
@@ -61,6 +71,11 @@ static const char *const madcm_ib_counter_names[MADCM_IB_CNT_MAX] = {
 	[MADCM_IB_RX_REPOST_FAIL] = "rx_repost_failed",
 	[MADCM_IB_TX_OVERFLOW] = "tx_overflow_queued",
 	[MADCM_IB_TX_POST_FAIL] = "tx_post_failed",
+	[MADCM_IB_TX_OVERFLOW_DROP] = "tx_overflow_full",
+	[MADCM_IB_RX_FLUSHED] = "rx_flushed",
+	[MADCM_IB_QP_ERROR] = "qp_error",
+	[MADCM_IB_QP_RECOVERED] = "qp_recovered",
+	[MADCM_IB_QP_RECOVER_FAIL] = "qp_recover_failed",
 };
 
 /* The client data of a device: its ports by port number. */
@@ -177,6 +192,19 @@ static int madcm_ib_read_nethdr(struct madcm_ib_port *ip,
 	return 0;
 }
 
+/*
+ * The QP left RTS: stop posting and have it recovered, once. The port's
+ * lock is held.
+ */
+static void madcm_ib_set_broken(struct madcm_ib_port *ip)
+{
+	if (ip->dead || ip->broken)
+		return;
+	ip->broken = true;
+	madcm_ib_count(ip, MADCM_IB_QP_ERROR);
+	queue_work(system_unbound_wq, &ip->recover_work);
+}
+
 static void madcm_ib_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct madcm_ib_rx *rx = container_of(wc->wr_cqe, struct madcm_ib_rx,
@@ -186,9 +214,15 @@ static void madcm_ib_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct ib_grh grh;
 
 	if (wc->status != IB_WC_SUCCESS) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
-			madcm_ib_count(ip, MADCM_IB_RX_ERROR);
-		goto repost;
+		madcm_ib_count(ip, wc->status == IB_WC_WR_FLUSH_ERR ?
+				   MADCM_IB_RX_FLUSHED : MADCM_IB_RX_ERROR);
+		/* Reposting into a QP in error would only flush again. */
+		spin_lock_bh(&ip->lock);
+		madcm_ib_set_broken(ip);
+		if (!--ip->rx_posted)
+			wake_up(&ip->tx_idle);
+		spin_unlock_bh(&ip->lock);
+		return;
 	}
 	ib_dma_sync_single_for_cpu(ip->device, rx->dma, madcm_ib_rx_len(ip),
 				   DMA_FROM_DEVICE);
@@ -214,8 +248,17 @@ static void madcm_ib_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 repost:
 	/* Under the lock: once removal has set dead, the QP may be gone. */
 	spin_lock_bh(&ip->lock);
-	if (!ip->dead && madcm_ib_post_recv(rx))
-		madcm_ib_count(ip, MADCM_IB_RX_REPOST_FAIL);
+	ip->rx_posted--;
+	if (!ip->dead && !ip->broken) {
+		if (!madcm_ib_post_recv(rx)) {
+			ip->rx_posted++;
+		} else {
+			madcm_ib_count(ip, MADCM_IB_RX_REPOST_FAIL);
+			madcm_ib_set_broken(ip);
+		}
+	}
+	if (!ip->rx_posted)
+		wake_up(&ip->tx_idle);
 	spin_unlock_bh(&ip->lock);
 }
 
@@ -274,7 +317,12 @@ static int madcm_ib_post_send(struct madcm_port *port,
 		ret = -ENODEV;
 		goto out;
 	}
-	if (list_empty(&ip->tx_free)) {
+	if (ip->broken || list_empty(&ip->tx_free)) {
+		if (ip->n_overflow >= MADCM_IB_OVERFLOW_MAX) {
+			madcm_ib_count(ip, MADCM_IB_TX_OVERFLOW_DROP);
+			ret = -ENOBUFS;
+			goto out;
+		}
 		p = kmalloc(struct_size(p, mad, len), GFP_ATOMIC);
 		if (!p) {
 			ret = -ENOMEM;
@@ -289,6 +337,7 @@ static int madcm_ib_post_send(struct madcm_port *port,
 		memcpy(p->mad, ps->hdr, ps->hdr_len);
 		memcpy(p->mad + ps->hdr_len, ps->payload, ps->payload_len);
 		list_add_tail(&p->node, &ip->overflow);
+		ip->n_overflow++;
 		madcm_ib_count(ip, MADCM_IB_TX_OVERFLOW);
 		goto out;
 	}
@@ -310,6 +359,48 @@ out:
 }
 
 /*
+ * Post waiting MADs into free slots, oldest first, while the QP is in RTS.
+ * MADs whose post fails go to @failed. The port's lock is held.
+ */
+static void madcm_ib_kick(struct madcm_ib_port *ip, struct list_head *failed)
+{
+	struct madcm_ib_pending *p;
+	struct madcm_ib_tx *tx;
+
+	while (!ip->dead && !ip->broken && !list_empty(&ip->overflow) &&
+	       !list_empty(&ip->tx_free)) {
+		p = list_first_entry(&ip->overflow, struct madcm_ib_pending,
+				     node);
+		tx = list_first_entry(&ip->tx_free, struct madcm_ib_tx, node);
+		list_del(&p->node);
+		ip->n_overflow--;
+		memcpy(tx->buf, p->mad, p->len);
+		if (madcm_ib_post_slot(ip, tx, p->ah, p->remote_qpn,
+				       p->remote_qkey, p->pkey_index, p->len)) {
+			madcm_ib_count(ip, MADCM_IB_TX_POST_FAIL);
+			list_add_tail(&p->node, failed);
+			madcm_ib_set_broken(ip);
+			continue;
+		}
+		list_del(&tx->node);
+		tx->send = p->send;
+		ip->tx_busy++;
+		kfree(p);
+	}
+}
+
+static void madcm_ib_complete_failed(struct madcm_ib_port *ip,
+				     struct list_head *failed)
+{
+	struct madcm_ib_pending *p, *tmp;
+
+	list_for_each_entry_safe(p, tmp, failed, node) {
+		madcm_port_send_complete(ip->port, p->send, IB_WC_GENERAL_ERR);
+		kfree(p);
+	}
+}
+
+/*
  * A send completed: give its slot to the oldest waiting MAD (or back to
  * the free list), then report it and any waiting MAD that failed to post.
  */
@@ -318,39 +409,28 @@ static void madcm_ib_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct madcm_ib_tx *tx = container_of(wc->wr_cqe, struct madcm_ib_tx,
 					      cqe);
 	struct madcm_ib_port *ip = tx->ip;
-	struct madcm_send *send = tx->send;
-	struct madcm_ib_pending *p, *tmp;
+	struct madcm_send *send;
 	LIST_HEAD(failed);
 
+	/*
+	 * The poster names the slot's send only after ib_post_send()
+	 * returns, under ip->lock; the completion can already be here on
+	 * another CPU, so read it under the same lock.
+	 */
 	spin_lock_bh(&ip->lock);
+	send = tx->send;
 	tx->send = NULL;
-	while (!ip->dead && !list_empty(&ip->overflow)) {
-		p = list_first_entry(&ip->overflow, struct madcm_ib_pending,
-				     node);
-		list_del(&p->node);
-		memcpy(tx->buf, p->mad, p->len);
-		if (!madcm_ib_post_slot(ip, tx, p->ah, p->remote_qpn,
-					p->remote_qkey, p->pkey_index,
-					p->len)) {
-			tx->send = p->send;
-			kfree(p);
-			break;
-		}
-		madcm_ib_count(ip, MADCM_IB_TX_POST_FAIL);
-		list_add_tail(&p->node, &failed);
-	}
-	if (!tx->send) {
-		list_add(&tx->node, &ip->tx_free);
-		if (!--ip->tx_busy)
-			wake_up(&ip->tx_idle);
-	}
+	list_add(&tx->node, &ip->tx_free);
+	ip->tx_busy--;
+	if (wc->status != IB_WC_SUCCESS)
+		madcm_ib_set_broken(ip);
+	madcm_ib_kick(ip, &failed);
+	if (!ip->tx_busy)
+		wake_up(&ip->tx_idle);
 	spin_unlock_bh(&ip->lock);
 
 	madcm_port_send_complete(ip->port, send, wc->status);
-	list_for_each_entry_safe(p, tmp, &failed, node) {
-		madcm_port_send_complete(ip->port, p->send, IB_WC_GENERAL_ERR);
-		kfree(p);
-	}
+	madcm_ib_complete_failed(ip, &failed);
 }
 
 static void madcm_ib_release(struct madcm_port *port)
@@ -462,7 +542,10 @@ static int madcm_ib_alloc_res(struct madcm_ib_port *ip)
 	return 0;
 }
 
-/* INIT with the GSI's Q_Key, the receive ring posted, then RTR and RTS. */
+/*
+ * From RESET: INIT with the GSI's Q_Key, the receive ring posted, then RTR
+ * and RTS.
+ */
 static int madcm_ib_qp_start(struct madcm_ib_port *ip)
 {
 	struct ib_qp_attr attr = {
@@ -478,7 +561,11 @@ static int madcm_ib_qp_start(struct madcm_ib_port *ip)
 	if (ret)
 		return ret;
 	for (i = 0; i < MADCM_IB_RQ_SIZE; i++) {
+		spin_lock_bh(&ip->lock);
 		ret = madcm_ib_post_recv(&ip->rx[i]);
+		if (!ret)
+			ip->rx_posted++;
+		spin_unlock_bh(&ip->lock);
 		if (ret)
 			return ret;
 	}
@@ -489,6 +576,61 @@ static int madcm_ib_qp_start(struct madcm_ib_port *ip)
 	attr.qp_state = IB_QPS_RTS;
 	attr.sq_psn = 0;
 	return ib_modify_qp(ip->qp, &attr, IB_QP_STATE | IB_QP_SQ_PSN);
+}
+
+/* The device holds no buffer and no slot of the port. */
+static bool madcm_ib_drained(struct madcm_ib_port *ip)
+{
+	bool drained;
+
+	spin_lock_bh(&ip->lock);
+	drained = !ip->tx_busy && !ip->rx_posted;
+	spin_unlock_bh(&ip->lock);
+	return drained;
+}
+
+/*
+ * The QP left RTS (madcm_ib_set_broken()). Move it to the error state so
+ * that the device gives everything back, reset it, and start it again.
+ * When the device does not give back, or the QP cannot be restarted, the
+ * port stays broken: sends wait, then fail, until the device is removed.
+ */
+static void madcm_ib_recover(struct work_struct *work)
+{
+	struct madcm_ib_port *ip = container_of(work, struct madcm_ib_port,
+						recover_work);
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	LIST_HEAD(failed);
+	bool dead;
+	int ret;
+
+	ret = ib_modify_qp(ip->qp, &attr, IB_QP_STATE);
+	if (!ret && !wait_event_timeout(ip->tx_idle, madcm_ib_drained(ip),
+					msecs_to_jiffies(MADCM_IB_DRAIN_MS)))
+		ret = -ETIMEDOUT;
+	spin_lock_bh(&ip->lock);
+	dead = ip->dead;
+	spin_unlock_bh(&ip->lock);
+	if (dead)
+		return;
+	if (!ret) {
+		attr.qp_state = IB_QPS_RESET;
+		ret = ib_modify_qp(ip->qp, &attr, IB_QP_STATE);
+	}
+	if (!ret)
+		ret = madcm_ib_qp_start(ip);
+	if (ret) {
+		madcm_ib_count(ip, MADCM_IB_QP_RECOVER_FAIL);
+		pr_warn("madcm: %s: QP %u not recovered from the error state: %d\n",
+			ip->port->name, ip->qp->qp_num, ret);
+		return;
+	}
+	madcm_ib_count(ip, MADCM_IB_QP_RECOVERED);
+	spin_lock_bh(&ip->lock);
+	ip->broken = false;
+	madcm_ib_kick(ip, &failed);
+	spin_unlock_bh(&ip->lock);
+	madcm_ib_complete_failed(ip, &failed);
 }
 
 static struct madcm_ib_port *madcm_ib_port_open(struct ib_device *device,
@@ -511,6 +653,7 @@ static struct madcm_ib_port *madcm_ib_port_open(struct ib_device *device,
 	INIT_LIST_HEAD(&ip->tx_free);
 	INIT_LIST_HEAD(&ip->overflow);
 	init_waitqueue_head(&ip->tx_idle);
+	INIT_WORK(&ip->recover_work, madcm_ib_recover);
 	mutex_init(&ip->ah_mutex);
 	INIT_LIST_HEAD(&ip->ahs);
 
@@ -570,7 +713,10 @@ static void madcm_ib_port_close(struct madcm_ib_port *ip)
 	spin_lock_bh(&ip->lock);
 	ip->dead = true;
 	list_splice_init(&ip->overflow, &pending);
+	ip->n_overflow = 0;
 	spin_unlock_bh(&ip->lock);
+	/* A recovery under way finishes before the QP goes for good. */
+	cancel_work_sync(&ip->recover_work);
 
 	/* The device flushes what it holds; wait for those completions. */
 	ib_modify_qp(ip->qp, &attr, IB_QP_STATE);

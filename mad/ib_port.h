@@ -11,12 +11,15 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 
 #include "port.h"
 
 #define MADCM_IB_SQ_SIZE	256
 #define MADCM_IB_RQ_SIZE	2048
+/* MADs that may wait for a send slot, or for the QP's recovery. */
+#define MADCM_IB_OVERFLOW_MAX	4096
 
 struct madcm_ib_port;
 
@@ -26,6 +29,11 @@ enum madcm_ib_counter {
 	MADCM_IB_RX_REPOST_FAIL,
 	MADCM_IB_TX_OVERFLOW,
 	MADCM_IB_TX_POST_FAIL,
+	MADCM_IB_TX_OVERFLOW_DROP,
+	MADCM_IB_RX_FLUSHED,
+	MADCM_IB_QP_ERROR,
+	MADCM_IB_QP_RECOVERED,
+	MADCM_IB_QP_RECOVER_FAIL,
 	MADCM_IB_CNT_MAX,
 };
 
@@ -76,12 +84,19 @@ struct madcm_ib_ah {
  * @sink: where the part of a datagram beyond a receive buffer goes
  * @sink_dma: its DMA address
  * @qp: madcm's UD QP
- * @lock: protects @dead, @tx_free, @overflow and @tx_busy
+ * @lock: protects @dead, @broken, @tx_free, @overflow, @n_overflow,
+ *	@tx_busy and @rx_posted
  * @dead: removal has begun: no more posts
+ * @broken: the QP went to the error state; nothing is posted until
+ *	@recover_work has brought it back to RTS
  * @tx_free: idle send slots
- * @overflow: MADs waiting for a send slot, oldest first
+ * @overflow: MADs waiting for a send slot (or for the recovery), oldest
+ *	first
+ * @n_overflow: MADs on @overflow, at most MADCM_IB_OVERFLOW_MAX
  * @tx_busy: send slots the device holds
- * @tx_idle: woken when @tx_busy drops to zero
+ * @rx_posted: receive buffers the device holds
+ * @tx_idle: woken when @tx_busy or @rx_posted drops to zero
+ * @recover_work: drains the QP in error and restarts it
  * @ah_mutex: protects @ahs and @ah_dead
  * @ahs: live ib_core address handles
  * @ah_dead: the address handles are gone with the device
@@ -100,12 +115,16 @@ struct madcm_ib_port {
 	u64 sink_dma;
 	struct ib_qp *qp;
 
-	spinlock_t lock;	/* dead, tx_free, overflow, tx_busy */
+	spinlock_t lock;	/* see the kernel-doc above */
 	bool dead;
+	bool broken;
 	struct list_head tx_free;
 	struct list_head overflow;
+	unsigned int n_overflow;
 	unsigned int tx_busy;
+	unsigned int rx_posted;
 	wait_queue_head_t tx_idle;
+	struct work_struct recover_work;
 
 	struct mutex ah_mutex;	/* ahs, ah_dead */
 	struct list_head ahs;

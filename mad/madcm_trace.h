@@ -12,6 +12,8 @@
 #include <linux/tracepoint.h>
 #include <rdma/ib_mad.h>
 
+#include "madcm_compat.h"
+
 DECLARE_EVENT_CLASS(madcm_mad_send_class,
 		    TP_PROTO(const char *port, const struct ib_mad_hdr *hdr,
 			     u32 hi_tid, int value),
@@ -23,7 +25,7 @@ DECLARE_EVENT_CLASS(madcm_mad_send_class,
 				     __field(u8, method)
 				     __field(u16, attr_id)
 				     __field(int, value)),
-		    TP_fast_assign(__assign_str(port, port);
+		    TP_fast_assign(madcm_assign_str(port, port);
 				   __entry->tid = be64_to_cpu(hdr->tid);
 				   __entry->hi_tid = hi_tid;
 				   __entry->mgmt_class = hdr->mgmt_class;

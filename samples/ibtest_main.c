@@ -20,6 +20,9 @@
  *   flood GID N            N madcm Gets to QP1 at GID kept in flight, each
  *                          posted again when its send handler returns
  *   flooddone              stop; every send must come back exactly once
+ *   qperr GID              an unsupported-class Get to QP1 at GID, and
+ *                          madcm's QP on DEV seen in its send completion
+ *                          moved to the error state (ibtest_qperr.c)
  *   rmpp FROM TO GID QPN LEN [MS]
  *                          an RMPP Set of LEN bytes from the FROM client
  *                          (madcm or kernel) to the TO service at GID,
@@ -504,6 +507,15 @@ static int ibt_command(char *cmd)
 		return ibt_judge("madcm Get of an unsupported class to QP1", ret,
 				 IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB,
 				 NULL);
+	}
+	if (!strcmp(argv[0], "qperr")) {
+		/* The Get's send completion shows madcm's QP. */
+		ret = ibt_qperr_arm();
+		if (ret)
+			return ret;
+		ret = ibt_madcm_get(&gid, 1, IBT_UNSUP_CLASS, IBT_UNSUP_ATTR,
+				    NULL);
+		return ibt_qperr_fire(ret);
 	}
 	if (!strcmp(argv[0], "kget")) {
 		ret = ibt_madcm_get(&gid, 1, IBT_CLASS, IBT_ATTR,

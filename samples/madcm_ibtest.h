@@ -2,7 +2,8 @@
 /*
  * madcm_ibtest: what its files share (ibtest_main.c: agents and the
  * exchanges, ibtest_flood.c: sends kept in flight, ibtest_bench.c: the
- * benchmark against ib_core, ibtest_rmpp.c: RMPP transfers).
+ * benchmark against ib_core, ibtest_rmpp.c: RMPP transfers,
+ * ibtest_qperr.c: madcm's QP forced into the error state).
  */
 #ifndef _MADCM_IBTEST_H
 #define _MADCM_IBTEST_H
@@ -51,6 +52,9 @@ int ibt_raw(const union ib_gid *gid, u32 qpn);
 
 int ibt_bench(int argc, char **argv);
 void ibt_bench_close(void);
+
+int ibt_qperr_arm(void);
+int ibt_qperr_fire(int sent);
 
 int ibt_rmpp_open(void);
 void ibt_rmpp_close_kernel(void);

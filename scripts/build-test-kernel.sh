@@ -11,7 +11,7 @@ set -euo pipefail
 name=$1
 frag=$(realpath "$2")
 "$MADCM_ROOT/scripts/deps.sh" build kunit >&2
-"$MADCM_ROOT/scripts/fetch-kernel.sh" >&2
+MADCM_KERNEL=6.1 "$MADCM_ROOT/scripts/fetch-kernel.sh" >&2
 . "$MADCM_CACHE/kernel.env"
 
 out=$MADCM_CACHE/kernels/$name

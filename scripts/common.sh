@@ -27,3 +27,43 @@ sync_sources() {
 		--include='*/' --include='*.[ch]' --include=Kbuild --include=Kconfig \
 		--exclude='*' "$MADCM_ROOT/" "$1/"
 }
+
+# The kernel line the scripts work on: MADCM_KERNEL (or make's KERNEL=),
+# "6.1" (the default) or "6.12".
+kernel_line() {
+	local l=${MADCM_KERNEL:-6.1}
+	case $l in
+	6.1|6.12) echo "$l" ;;
+	*) die "unknown kernel line '$l' (supported: 6.1, 6.12)" ;;
+	esac
+}
+
+# The env file fetch-kernel.sh writes for a line (default: this run's).
+# 6.1 keeps the historical name, so caches made before 6.12 stay valid.
+kernel_env_file() {
+	local l=${1:-$(kernel_line)}
+	if [ "$l" = 6.1 ]; then
+		echo "$MADCM_CACHE/kernel.env"
+	else
+		echo "$MADCM_CACHE/kernel-$l.env"
+	fi
+}
+
+# The VM scripts' default work directory for this run's kernel line.
+vm_dir_default() {
+	local l
+	l=$(kernel_line)
+	if [ "$l" = 6.1 ]; then
+		echo "$MADCM_CACHE/vm"
+	else
+		echo "$MADCM_CACHE/vm-$l"
+	fi
+}
+
+# Fetch (when needed) and source the env of this run's kernel line.
+load_kernel_env() {
+	"$MADCM_ROOT/scripts/fetch-kernel.sh" >&2
+	. "$(kernel_env_file)"
+	# An env file written before there were two lines names none.
+	KERNEL_LINE=${KERNEL_LINE:-$(kernel_line)}
+}

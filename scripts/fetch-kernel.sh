@@ -1,25 +1,46 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Fill the kernel cache: Debian's linux-source-6.1 and the newest stock
-# linux-image-6.1.0-N-amd64 with its headers, unpacked (never installed).
-# Idempotent; each piece is unpacked into a temporary directory and renamed
-# into place, so an interrupted run leaves nothing half-made behind.
-# Writes $MADCM_CACHE/kernel.env, which the other scripts source.
+# Fill the kernel cache for one Debian 12 kernel line: the newest stock
+# image of the line with its headers and modules, unpacked (never
+# installed), and the line's linux-source tree where a layer needs it.
+#
+#   scripts/fetch-kernel.sh            the line $MADCM_KERNEL (default 6.1)
+#   MADCM_KERNEL=6.12 scripts/fetch-kernel.sh
+#
+# Lines: 6.1 (linux-image-6.1.0-N-amd64, source always: KUnit and the siw
+# kernel are built from it) and 6.12 (linux-image-6.12.N+deb12-amd64;
+# source only with MADCM_KERNEL_SOURCE=1). Idempotent; each piece is
+# unpacked into a temporary directory and renamed into place, so an
+# interrupted run leaves nothing half-made behind. Writes the line's env
+# file (kernel_env_file in common.sh), which the other scripts source.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+
+line=$(kernel_line)
+envf=$(kernel_env_file "$line")
+want_src=${MADCM_KERNEL_SOURCE:-}
+[ "$line" = 6.1 ] && want_src=1
 
 mkdir -p "$MADCM_CACHE/debs"
 cd "$MADCM_CACHE/debs"
 
+# The newest ABI of the line in the package lists: "6.1.0-57" or
+# "6.12.117+deb12".
 newest_abi() {
-	apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64(-unsigned)?$' 2>/dev/null |
-		sed -n 's/^linux-image-\(6\.1\.0-[0-9]*\)-amd64.*/\1/p' | sort -V | tail -1
+	case $line in
+	6.1)
+		apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64(-unsigned)?$' 2>/dev/null |
+			sed -n 's/^linux-image-\(6\.1\.0-[0-9]*\)-amd64.*/\1/p' ;;
+	6.12)
+		apt-cache search --names-only '^linux-image-6\.12\.[0-9]+\+deb12-amd64(-unsigned)?$' 2>/dev/null |
+			sed -n 's/^linux-image-\(6\.12\.[0-9]*+deb12\)-amd64.*/\1/p' ;;
+	esac | sort -uV | tail -1
 }
 
-if [ -e "$MADCM_CACHE/kernel.env" ] && [ -z "${MADCM_REFRESH:-}" ]; then
-	. "$MADCM_CACHE/kernel.env"
-	if [ -d "$KSRC" ] && [ -d "$STOCK_ROOT" ]; then
-		say "kernel cache: stock $KVER, source $KSRC"
+if [ -e "$envf" ] && [ -z "${MADCM_REFRESH:-}" ]; then
+	. "$envf"
+	if [ -d "$STOCK_ROOT" ] && { [ -z "$want_src" ] || [ -d "${KSRC:-/nonexistent}" ]; }; then
+		say "kernel cache ($line): stock $KVER${KSRC:+, source $KSRC}"
 		exit 0
 	fi
 fi
@@ -29,12 +50,18 @@ if [ -z "$abi" ]; then
 	apt-get update -q </dev/null >/dev/null
 	abi=$(newest_abi)
 fi
-[ -n "$abi" ] || die "no linux-image-6.1.0-N-amd64 in the package lists"
+[ -n "$abi" ] || die "no stock kernel of line $line in the package lists"
 KVER=$abi-amd64
+
+case $line in
+6.1)	kbuild=linux-kbuild-6.1 srcpkg=linux-source-6.1 ;;
+6.12)	kbuild=linux-kbuild-$abi srcpkg=linux-source-6.12 ;;
+esac
 
 img=linux-image-$KVER
 apt-cache show "$img" >/dev/null 2>&1 && apt-cache show "$img" | grep -q '^Filename' || img=$img-unsigned
-pkgs=("$img" "linux-headers-$KVER" "linux-headers-$abi-common" linux-kbuild-6.1 linux-source-6.1)
+pkgs=("$img" "linux-headers-$KVER" "linux-headers-$abi-common" "$kbuild")
+[ -n "$want_src" ] && pkgs+=("$srcpkg")
 
 fetch() {
 	local p=$1 ver
@@ -59,7 +86,7 @@ if [ ! -d "$STOCK_ROOT" ]; then
 	tmp=$STOCK_ROOT.tmp
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
-	for p in "$img" "linux-headers-$KVER" "linux-headers-$abi-common" linux-kbuild-6.1; do
+	for p in "$img" "linux-headers-$KVER" "linux-headers-$abi-common" "$kbuild"; do
 		dpkg-deb -x "${DEB[$p]}" "$tmp"
 	done
 	# The headers' Makefile includes the common tree by absolute path.
@@ -70,21 +97,26 @@ if [ ! -d "$STOCK_ROOT" ]; then
 fi
 
 # The full source tree, for kunit.py and the custom test kernels.
-KSRC=$MADCM_CACHE/src/linux-source-6.1
-srcver=$(basename "${DEB[linux-source-6.1]}" | cut -d_ -f2)
-if [ ! -d "$KSRC" ] || [ "$(cat "$KSRC/.madcm-version" 2>/dev/null)" != "$srcver" ]; then
-	say "unpacking linux-source-6.1 $srcver (takes a minute)"
-	tmp=$MADCM_CACHE/src/tmp
-	rm -rf "$tmp" "$KSRC"
-	mkdir -p "$tmp"
-	dpkg-deb --fsys-tarfile "${DEB[linux-source-6.1]}" |
-		tar -xO ./usr/src/linux-source-6.1.tar.xz | tar -xJ -C "$tmp"
-	echo "$srcver" >"$tmp/linux-source-6.1/.madcm-version"
-	mv "$tmp/linux-source-6.1" "$KSRC"
-	rmdir "$tmp"
+KSRC=
+srcver=
+if [ -n "$want_src" ]; then
+	KSRC=$MADCM_CACHE/src/$srcpkg
+	srcver=$(basename "${DEB[$srcpkg]}" | cut -d_ -f2)
+	if [ ! -d "$KSRC" ] || [ "$(cat "$KSRC/.madcm-version" 2>/dev/null)" != "$srcver" ]; then
+		say "unpacking $srcpkg $srcver (takes a minute)"
+		tmp=$MADCM_CACHE/src/tmp-$line
+		rm -rf "$tmp" "$KSRC"
+		mkdir -p "$tmp"
+		dpkg-deb --fsys-tarfile "${DEB[$srcpkg]}" |
+			tar -xO "./usr/src/$srcpkg.tar.xz" | tar -xJ -C "$tmp"
+		echo "$srcver" >"$tmp/$srcpkg/.madcm-version"
+		mv "$tmp/$srcpkg" "$KSRC"
+		rmdir "$tmp"
+	fi
 fi
 
-cat >"$MADCM_CACHE/kernel.env.tmp" <<EOT
+cat >"$envf.tmp" <<EOT
+KERNEL_LINE=$line
 KVER=$KVER
 STOCK_ROOT=$STOCK_ROOT
 STOCK_KDIR=$STOCK_ROOT/usr/src/linux-headers-$KVER
@@ -93,5 +125,5 @@ STOCK_MODDIR=$STOCK_ROOT/lib/modules/$KVER
 KSRC=$KSRC
 KSRC_VERSION=$srcver
 EOT
-mv "$MADCM_CACHE/kernel.env.tmp" "$MADCM_CACHE/kernel.env"
-say "kernel cache: stock $KVER, source $KSRC ($srcver)"
+mv "$envf.tmp" "$envf"
+say "kernel cache ($line): stock $KVER${KSRC:+, source $KSRC ($srcver)}"

@@ -12,7 +12,7 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 "$MADCM_ROOT/scripts/deps.sh" build kunit
-"$MADCM_ROOT/scripts/fetch-kernel.sh"
+MADCM_KERNEL=6.1 "$MADCM_ROOT/scripts/fetch-kernel.sh"
 . "$MADCM_CACHE/kernel.env"
 
 # One kunit.py run at a time per cache: the tree copy and the build dir

@@ -4,10 +4,10 @@
  */
 #include <linux/jiffies.h>
 #include <linux/slab.h>
-#include <asm/unaligned.h>
 
 #include "mad/rmpp.h"
 #include "mad_rmpp_util.h"
+#include "madcm_compat.h"
 
 u8 rt_pattern(size_t off, u8 seed)
 {

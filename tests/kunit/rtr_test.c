@@ -31,10 +31,10 @@
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
 #include "irdma_cm/cm_node.h"
 #include "irdma_cm/rtr.h"
 #include "tests/kunit/rtr_spec.h"
+#include "madcm_compat.h"
 
 #define POISON	0xee
 #define BUF_LEN	96

@@ -9,7 +9,7 @@
 #   MODE "test" runs each script as a test, "run" runs them as a demo.
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/common.sh"
-. "$MADCM_CACHE/kernel.env"
+. "$(kernel_env_file)"
 
 out=$1 mode=$2
 shift 2

@@ -19,6 +19,9 @@
 # those of run.sh. Ends with "vmtest-siw: N passed, M failed".
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/common.sh"
+# The siw test kernel is built from the 6.1 line's source (see
+# Documentation/testing.rst, "Kernel lines").
+export MADCM_KERNEL=6.1
 
 kdir=$("$MADCM_ROOT/scripts/build-test-kernel.sh" siw "$MADCM_ROOT/tests/vm/siw.config") ||
 	{ echo "vmtest-siw: 0 passed, 1 failed"; exit 1; }

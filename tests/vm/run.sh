@@ -8,9 +8,11 @@
 #   default: every tests/vm/[0-9]*.sh as a test; "vmtest: N passed, M failed".
 #   --run:   tests/vm/demo/*.sh, output shown as is (make run).
 # Environment: VMTEST (space-separated script names to run), VM_TIMEOUT
-# (seconds for the whole boot, default 1500), MADCM_CACHE, MADCM_VM_DIR
+# (seconds for the whole boot, default 1500), MADCM_CACHE, MADCM_KERNEL
+# (the stock kernel line: 6.1, the default, or 6.12), MADCM_VM_DIR
 # (this run's initramfs, log, programs and captures; default
-# $MADCM_CACHE/vm: give each concurrent run its own), MADCM_VM_KERNEL_DIR
+# $MADCM_CACHE/vm, vm-6.12 for 6.12: give each concurrent run its own),
+# MADCM_VM_KERNEL_DIR
 # (boot a custom test kernel's build tree instead of the stock kernel, as
 # tests/vm/run-siw.sh does), MADCM_VM_LAYER (the closing line's name).
 set -euo pipefail
@@ -20,19 +22,23 @@ mode=test
 if [ "${1:-}" = --run ]; then mode=run; shift; fi
 
 "$MADCM_ROOT/scripts/deps.sh" build vm
-"$MADCM_ROOT/scripts/fetch-kernel.sh"
-. "$MADCM_CACHE/kernel.env"
-vmdir=${MADCM_VM_DIR:-$MADCM_CACHE/vm}
+load_kernel_env
+vmdir=${MADCM_VM_DIR:-$(vm_dir_default)}
 mkdir -p "$vmdir"
 
 cd "$MADCM_ROOT"
 kdir=$STOCK_KDIR kernel=$STOCK_VMLINUZ src=$MADCM_ROOT
-layer=${MADCM_VM_LAYER:-vmtest}
-if [ -n "${MADCM_VM_KERNEL_DIR:-}" ]; then
-	# A custom kernel: everything the scripts need is built in; madcm is
-	# built from a copy, apart from the stock build's objects.
-	kdir=$MADCM_VM_KERNEL_DIR kernel=$MADCM_VM_KERNEL_DIR/arch/x86/boot/bzImage
-	KVER=$(cat "$kdir/include/config/kernel.release")
+layer=vmtest
+[ "$KERNEL_LINE" = 6.1 ] || layer=vmtest-$KERNEL_LINE
+layer=${MADCM_VM_LAYER:-$layer}
+if [ -n "${MADCM_VM_KERNEL_DIR:-}" ] || [ "$KERNEL_LINE" != 6.1 ]; then
+	# A custom kernel (everything the scripts need is built in) or a
+	# stock kernel of another line: madcm is built from a copy, apart
+	# from the work tree's objects, which are the default line's.
+	if [ -n "${MADCM_VM_KERNEL_DIR:-}" ]; then
+		kdir=$MADCM_VM_KERNEL_DIR kernel=$MADCM_VM_KERNEL_DIR/arch/x86/boot/bzImage
+		KVER=$(cat "$kdir/include/config/kernel.release")
+	fi
 	# The sources only (git's view), never the stock build's objects.
 	src=$vmdir/src
 	mkdir -p "$src"

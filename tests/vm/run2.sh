@@ -19,17 +19,23 @@ set -euo pipefail
 . "$(dirname "$0")/../../scripts/common.sh"
 
 "$MADCM_ROOT/scripts/deps.sh" build vm
-"$MADCM_ROOT/scripts/fetch-kernel.sh"
-. "$MADCM_CACHE/kernel.env"
-vmdir=${MADCM_VM_DIR:-$MADCM_CACHE/vm}/pair
+load_kernel_env
+vmdir=${MADCM_VM_DIR:-$(vm_dir_default)}/pair
 mkdir -p "$vmdir"
 
 cd "$MADCM_ROOT"
+src=$MADCM_ROOT
+if [ "$KERNEL_LINE" != 6.1 ]; then
+	# Another line's objects are built in a copy of the sources.
+	src=$vmdir/src
+	mkdir -p "$src"
+	git ls-files -co --exclude-standard | rsync -a --files-from=- . "$src/"
+fi
 say "building madcm.ko against $KVER"
-make -s KDIR="$STOCK_KDIR" CONFIG_DEBUG_INFO_BTF_MODULES= >"$vmdir/build.log" 2>&1 ||
+make -s -C "$src" KDIR="$STOCK_KDIR" CONFIG_DEBUG_INFO_BTF_MODULES= >"$vmdir/build.log" 2>&1 ||
 	{ cat "$vmdir/build.log" >&2; die "module build failed"; }
-kos=(madcm.ko)
-for k in samples/*.ko; do [ -e "$k" ] && kos+=("$k"); done
+kos=("$src/madcm.ko")
+for k in "$src"/samples/*.ko; do [ -e "$k" ] && kos+=("$k"); done
 
 scripts=("$@")
 if [ ${#scripts[@]} -eq 0 ]; then
@@ -94,5 +100,7 @@ for r in a b; do
 		tail -30 "$vmdir/$r.log.txt" >&2
 	fi
 done
-echo "vmpair: $passed passed, $failed failed"
+layer=vmpair
+[ "$KERNEL_LINE" = 6.1 ] || layer=vmpair-$KERNEL_LINE
+echo "$layer: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * madcm_compat.h - what differs between the kernel lines madcm builds on
+ *
+ * madcm builds from one source tree against Debian 12's two kernel lines,
+ * 6.1 and 6.12. Every difference between them lives here, and each is
+ * decided by probing the target kernel's headers for the feature, not by
+ * comparing version numbers: Kbuild defines MADCM_HAVE_* (see Kbuild).
+ */
+#ifndef _MADCM_COMPAT_H
+#define _MADCM_COMPAT_H
+
+/* The unaligned access helpers moved from <asm/> to <linux/> in 6.12. */
+#ifdef MADCM_HAVE_LINUX_UNALIGNED_H
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
+/* skb_gso_segment() got a header of its own in 6.5. */
+#ifdef MADCM_HAVE_NET_GSO_H
+#include <net/gso.h>
+#endif
+
+/*
+ * Since 6.10 a tracepoint's __assign_str() takes only the field and copies
+ * the source named in __string(). Kbuild defines
+ * MADCM_HAVE_ASSIGN_STR_ONE_ARG when the kernel's trace headers say so.
+ * Use madcm_assign_str(field, src) with the same src as in __string().
+ */
+#ifdef MADCM_HAVE_ASSIGN_STR_ONE_ARG
+#define madcm_assign_str(dst, src) __assign_str(dst)
+#else
+#define madcm_assign_str(dst, src) __assign_str(dst, src)
+#endif
+
+#endif /* _MADCM_COMPAT_H */
