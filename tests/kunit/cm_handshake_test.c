@@ -225,24 +225,24 @@ static void cm_listener_keys(struct kunit *test)
 		.mpa_rev = 2,
 		.handler = cm_test_handler,
 	};
-	struct irdma_cm_listener *l1, *l2, *l3;
+	struct madcm_cm_listener *l1, *l2, *l3;
 	struct cm_fix *fix;
 
 	fix = cm_fix_create(test, 1, false, &cm_test_fast_cfg, 1);
 	attr.context = &fix->side[0];
-	KUNIT_ASSERT_EQ(test, madcm_cm_create_listener(fix->core[0], &attr,
+	KUNIT_ASSERT_EQ(test, madcm_cm_create_listener(&fix->core[0]->handle, &attr,
 						       &l1), 0);
-	KUNIT_EXPECT_EQ(test, madcm_cm_create_listener(fix->core[0], &attr,
+	KUNIT_EXPECT_EQ(test, madcm_cm_create_listener(&fix->core[0]->handle, &attr,
 						       &l2), -EADDRINUSE);
 	attr.vlan_id = 5;
-	KUNIT_EXPECT_EQ(test, madcm_cm_create_listener(fix->core[0], &attr,
+	KUNIT_EXPECT_EQ(test, madcm_cm_create_listener(&fix->core[0]->handle, &attr,
 						       &l2), 0);
 	attr.vlan_id = MADCM_CM_NO_VLAN;
 	attr.addr.ip = fix->v4[0];
-	KUNIT_EXPECT_EQ(test, madcm_cm_create_listener(fix->core[0], &attr,
+	KUNIT_EXPECT_EQ(test, madcm_cm_create_listener(&fix->core[0]->handle, &attr,
 						       &l3), 0);
 	attr.addr.port = 0;
-	KUNIT_EXPECT_EQ(test, madcm_cm_create_listener(fix->core[0], &attr,
+	KUNIT_EXPECT_EQ(test, madcm_cm_create_listener(&fix->core[0]->handle, &attr,
 						       &l3), -EINVAL);
 	KUNIT_EXPECT_EQ(test, madcm_wire_loop_qhash_count(fix->port[0]), 3);
 	madcm_cm_destroy_listener(l1);

@@ -214,12 +214,12 @@ static void cm_rfc_backlog(struct kunit *test)
 		.handler = cm_test_handler,
 		.context = &fix->side[0],
 	};
-	struct irdma_cm_listener *l;
+	struct madcm_cm_listener *l;
 	struct irdma_cm_seg seg;
 	struct cm_raw raw;
 	int i;
 
-	KUNIT_ASSERT_EQ(test, madcm_cm_create_listener(fix->core[0], &la, &l),
+	KUNIT_ASSERT_EQ(test, madcm_cm_create_listener(&fix->core[0]->handle, &la, &l),
 			0);
 	cm_raw_init(&raw, fix, 0, true, RPORT, LPORT, MADCM_CM_NO_VLAN);
 	for (i = 0; i < 3; i++) {
@@ -531,7 +531,7 @@ static void cm_rfc_bad_request(struct kunit *test)
 static void cm_rfc_destroy_listener_pending(struct kunit *test)
 {
 	struct cm_fix *fix = cm_fix_create(test, 1, true, &cm_test_quiet_cfg, 2);
-	struct irdma_cm_listener *l;
+	struct madcm_cm_listener *l;
 	struct irdma_cm_seg seg;
 	struct cm_raw raw;
 	struct cm_rec *p;

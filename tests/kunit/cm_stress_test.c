@@ -59,7 +59,7 @@ static void expect_all_closed(struct kunit *test, struct cm_fix *fix, int n)
 }
 
 /* Core 1's end of a connection of core 0. */
-static struct irdma_cm_node *peer_of(struct cm_fix *fix,
+static struct madcm_cm_conn *peer_of(struct cm_fix *fix,
 				     const struct cm_rec *a)
 {
 	int i;
@@ -301,14 +301,14 @@ static struct cm_rec *race_connect(struct cm_fix *fix, u16 port, u8 rev)
 {
 	struct cm_side *side = &fix->side[0];
 	struct madcm_cm_connect_attr attr;
-	struct irdma_cm_node *conn;
+	struct madcm_cm_conn *conn;
 	struct cm_rec *rec = NULL;
 
 	cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], port,
 			MADCM_CM_NO_VLAN, rev, side);
 	mutex_lock(&side->lock);
 	if (side->nrecs < side->max &&
-	    !madcm_cm_connect(fix->core[0], &attr, &conn)) {
+	    !madcm_cm_connect(&fix->core[0]->handle, &attr, &conn)) {
 		rec = &side->recs[side->nrecs++];
 		rec->conn = conn;
 	}
@@ -327,7 +327,7 @@ static int race_thread(void *arg)
 		.handler = cm_test_handler,
 		.context = &fix->side[1],
 	};
-	struct irdma_cm_listener *l;
+	struct madcm_cm_listener *l;
 	struct cm_rec *rec;
 	int i;
 
@@ -342,7 +342,7 @@ static int race_thread(void *arg)
 			break;
 		case 2:
 			/* A listener that comes and goes under connects. */
-			if (!madcm_cm_create_listener(fix->core[1], &la, &l)) {
+			if (!madcm_cm_create_listener(&fix->core[1]->handle, &la, &l)) {
 				usleep_range(500, 1000);
 				madcm_cm_destroy_listener(l);
 			}

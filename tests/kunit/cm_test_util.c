@@ -100,9 +100,11 @@ struct cm_fix *cm_fix_create(struct kunit *test, int ncores, bool raw,
 		madcm_wire_loop_add_addr(fix->port[i], &fix->v4[i]);
 		madcm_wire_loop_add_addr(fix->port[i], &fix->v6[i]);
 		if (i < ncores) {
-			fix->core[i] = madcm_wire_loop_attach_core(fix->port[i],
-								   cfg);
-			KUNIT_ASSERT_FALSE(test, IS_ERR(fix->core[i]));
+			struct madcm_cm_core *core;
+
+			core = madcm_wire_loop_attach_core(fix->port[i], cfg);
+			KUNIT_ASSERT_FALSE(test, IS_ERR(core));
+			fix->core[i] = irdma_cm_core_of(core);
 		} else {
 			madcm_wire_loop_capture(fix->port[i], true);
 		}
@@ -111,7 +113,7 @@ struct cm_fix *cm_fix_create(struct kunit *test, int ncores, bool raw,
 }
 
 static struct cm_rec *cm_find_rec(struct cm_side *side,
-				  struct irdma_cm_node *conn, bool create)
+				  struct madcm_cm_conn *conn, bool create)
 {
 	int i;
 
@@ -208,7 +210,7 @@ void cm_test_handler(const struct madcm_cm_event *ev, void *context)
  *
  * Return: the listener (the test is aborted on failure).
  */
-struct irdma_cm_listener *cm_listen(struct kunit *test, struct cm_fix *fix,
+struct madcm_cm_listener *cm_listen(struct kunit *test, struct cm_fix *fix,
 				    int idx, const struct in6_addr *ip,
 				    u16 port, u16 vlan, u8 rev)
 {
@@ -222,9 +224,9 @@ struct irdma_cm_listener *cm_listen(struct kunit *test, struct cm_fix *fix,
 		.handler = cm_test_handler,
 		.context = &fix->side[idx],
 	};
-	struct irdma_cm_listener *l = NULL;
+	struct madcm_cm_listener *l = NULL;
 
-	KUNIT_ASSERT_EQ(test, madcm_cm_create_listener(fix->core[idx], &attr,
+	KUNIT_ASSERT_EQ(test, madcm_cm_create_listener(&fix->core[idx]->handle, &attr,
 						       &l), 0);
 	return l;
 }
@@ -268,13 +270,13 @@ struct cm_rec *cm_connect(struct kunit *test, struct cm_fix *fix, int from,
 			  const struct madcm_cm_connect_attr *attr)
 {
 	struct cm_side *side = &fix->side[from];
-	struct irdma_cm_node *conn = NULL;
+	struct madcm_cm_conn *conn = NULL;
 	struct cm_rec *rec;
 	int ret;
 
 	/* Hold the lock so that no event finds the record missing. */
 	mutex_lock(&side->lock);
-	ret = madcm_cm_connect(fix->core[from], attr, &conn);
+	ret = madcm_cm_connect(&fix->core[from]->handle, attr, &conn);
 	rec = ret ? NULL : cm_find_rec(side, conn, true);
 	mutex_unlock(&side->lock);
 	KUNIT_ASSERT_EQ(test, ret, 0);

@@ -40,7 +40,7 @@ enum cm_test_policy {
  * @after_terminal: events seen after the terminal one (must stay 0)
  */
 struct cm_rec {
-	struct irdma_cm_node *conn;
+	struct madcm_cm_conn *conn;
 	int nev;
 	enum madcm_cm_event_type ev[CM_TEST_MAX_EV];
 	int status[CM_TEST_MAX_EV];
@@ -114,7 +114,7 @@ extern const struct madcm_cm_config cm_test_quiet_cfg;
 struct cm_fix *cm_fix_create(struct kunit *test, int ncores, bool raw,
 			     const struct madcm_cm_config *cfg, int max_conns);
 void cm_test_handler(const struct madcm_cm_event *ev, void *context);
-struct irdma_cm_listener *cm_listen(struct kunit *test, struct cm_fix *fix,
+struct madcm_cm_listener *cm_listen(struct kunit *test, struct cm_fix *fix,
 				    int idx, const struct in6_addr *ip,
 				    u16 port, u16 vlan, u8 rev);
 struct cm_rec *cm_connect(struct kunit *test, struct cm_fix *fix, int from,

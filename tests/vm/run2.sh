@@ -29,7 +29,7 @@ say "building madcm.ko against $KVER"
 make -s KDIR="$STOCK_KDIR" CONFIG_DEBUG_INFO_BTF_MODULES= >"$vmdir/build.log" 2>&1 ||
 	{ cat "$vmdir/build.log" >&2; die "module build failed"; }
 kos=(madcm.ko)
-for k in samples/*.ko; do [ -e "$k" ] && kos+=("$k"); done
+for k in samples/*.ko tests/*/*.ko; do [ -e "$k" ] && kos+=("$k"); done
 
 scripts=("$@")
 if [ ${#scripts[@]} -eq 0 ]; then
