@@ -288,7 +288,7 @@ static struct dentry *bench_dir;
 
 static int __init bench_init(void)
 {
-	bench_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	bench_dir = debugfs_create_dir("madcm_cm_bench", NULL);
 	debugfs_create_file("loopdemo", 0400, bench_dir, NULL, &loopdemo_fops);
 	debugfs_create_file("bench", 0400, bench_dir, NULL, &bench_fops);
 	return 0;

@@ -838,7 +838,7 @@ static int __init ctl_init(void)
 
 	if (ret)
 		return ret;
-	ctl_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	ctl_dir = debugfs_create_dir("madcm_cm_ctl", NULL);
 	debugfs_create_file("ctl", 0200, ctl_dir, NULL, &ctl_fops);
 	debugfs_create_file("conns", 0400, ctl_dir, NULL, &conns_fops);
 	return 0;

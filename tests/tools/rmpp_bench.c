@@ -297,7 +297,7 @@ static struct dentry *rb_dir;
 
 static int __init rb_init(void)
 {
-	rb_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	rb_dir = debugfs_create_dir("madcm_rmpp_bench", NULL);
 	debugfs_create_file("demo", 0400, rb_dir, NULL, &rmpp_demo_fops);
 	debugfs_create_file("bench", 0400, rb_dir, NULL, &rmpp_bench_fops);
 	return 0;

@@ -136,3 +136,9 @@ wait_for() {
 	echo "no '$2' in $1"
 	return 1
 }
+
+# bench_row NAME MADCM REFERENCE RATIO UNIT: one row of make bench's table
+# (scripts/bench.sh collects them); "-" where there is no reference.
+bench_row() {
+	printf '=== BENCH %s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5"
+}
