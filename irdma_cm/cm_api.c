@@ -630,6 +630,7 @@ EXPORT_SYMBOL_GPL(madcm_cm_abort);
 void madcm_cm_release(struct madcm_cm_conn *conn)
 {
 	struct irdma_cm_node *node = irdma_cm_node_of(conn);
+
 	irdma_cm_node_lock(node);
 	WRITE_ONCE(node->released, true);
 	if (!node->terminal_sent)

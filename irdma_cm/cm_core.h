@@ -100,7 +100,6 @@ enum irdma_cm_counter {
 	IRDMA_CM_CNT_NR
 };
 
-
 /**
  * struct irdma_cm_listen_key - a listener's key
  * @ip: local address, or the unspecified address for any

@@ -83,8 +83,8 @@ DEFINE_SHOW_ATTRIBUTE(madcm_port_counters);
  * Return: the port, or an ERR_PTR() on failure.
  */
 struct madcm_port *madcm_port_register(const struct madcm_port_ops *ops,
-				     const struct madcm_port_attr *attr,
-				     void *priv)
+				       const struct madcm_port_attr *attr,
+				       void *priv)
 {
 	struct madcm_port *port;
 
