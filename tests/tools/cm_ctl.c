@@ -819,6 +819,8 @@ static int ctl_netdev_event(struct notifier_block *nb, unsigned long event,
 	if (event != NETDEV_UNREGISTER)
 		return NOTIFY_DONE;
 	mutex_lock(&ctl_mutex);
+	/* Our listeners on it, also where someone else attached the CM. */
+	ctl_drop_listeners(dev);
 	d = ctl_dev_find(dev);
 	if (d)
 		ctl_dev_forget(d, false);
