@@ -11,6 +11,8 @@
 #   make vmtest-siw   tests/vm/siw/*.sh on the custom siw test kernel
 #   make test         all of the above, one "N passed, M failed" line
 #   make run          boot the stock kernel, load madcm, show it working
+#   make bench        every benchmark in one boot; one table, also in
+#                     $(MADCM_CACHE)/bench/results.tsv
 #
 #   KERNEL=6.12       any target above on Debian's 6.12 line (default 6.1)
 
@@ -38,7 +40,7 @@ else ifeq ($(wildcard $(KDIR)/$(sig_key) $(sig_key)),)
 install_flags := CONFIG_MODULE_SIG_ALL=
 endif
 
-.PHONY: all modules install clean check kunit vmtest vmtest-siw test run deps
+.PHONY: all modules install clean check kunit vmtest vmtest-siw test run bench deps
 
 all modules: deps
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
@@ -69,3 +71,6 @@ test:
 
 run:
 	@scripts/run.sh
+
+bench:
+	@scripts/bench.sh

@@ -8,10 +8,6 @@ struct dentry;
 /* The module's debugfs directory, /sys/kernel/debug/madcm. */
 extern struct dentry *madcm_debugfs_root;
 
-/* irdma_cm/mpa_stats.c: the MPA refusal counters in debugfs. */
-int madcm_mpa_init(void);
-void madcm_mpa_exit(void);
-
 /* mad/core.c: the MAD core's workqueue and debugfs directory. */
 int madcm_mad_init(void);
 void madcm_mad_exit(void);

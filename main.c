@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * madcm: a MAD agent layer and an iWARP connection manager.
- * Module entry points and the debugfs root.
+ * Module entry points and the debugfs root; each core starts itself.
  */
 #include <linux/debugfs.h>
 #include <linux/module.h>
 #include "madcm.h"
-#include "irdma_cm/cm_ctl.h"
+#include "irdma_cm/cm_main.h"
 
 struct dentry *madcm_debugfs_root;
 
@@ -18,17 +18,12 @@ static int __init madcm_init(void)
 	ret = madcm_mad_init();
 	if (ret)
 		goto err_debugfs;
-	ret = madcm_mpa_init();
+	ret = madcm_cm_init();
 	if (ret)
 		goto err_mad;
-	ret = madcm_cm_ctl_init();
-	if (ret)
-		goto err_mpa;
 	pr_info("madcm: loaded\n");
 	return 0;
 
-err_mpa:
-	madcm_mpa_exit();
 err_mad:
 	madcm_mad_exit();
 err_debugfs:
@@ -38,8 +33,7 @@ err_debugfs:
 
 static void __exit madcm_exit(void)
 {
-	madcm_cm_ctl_exit();
-	madcm_mpa_exit();
+	madcm_cm_exit();
 	madcm_mad_exit();
 	debugfs_remove_recursive(madcm_debugfs_root);
 	madcm_debugfs_root = NULL;

@@ -113,8 +113,8 @@ void irdma_cm_event(struct irdma_cm_node *node, enum madcm_cm_event_type type,
 		node->terminal_sent = true;
 	memset(ev, 0, sizeof(*ev));
 	ev->type = type;
-	ev->conn = node;
-	ev->listener = node->listener;
+	ev->conn = &node->handle;
+	ev->listener = node->listener ? &node->listener->handle : NULL;
 	ev->status = status;
 	if (type == MADCM_CM_EVENT_CONNECT_REQUEST ||
 	    type == MADCM_CM_EVENT_CONNECT_REPLY ||
@@ -149,6 +149,10 @@ static bool irdma_cm_addr_any(const struct in6_addr *ip)
 	       (ipv6_addr_v4mapped(ip) && !ip->s6_addr32[3]);
 }
 
+static int irdma_create_listen(struct irdma_cm_core *core,
+			       const struct madcm_cm_listen_attr *attr,
+			       struct madcm_cm_listener **listener);
+
 /**
  * madcm_cm_create_listener() - listen for connections
  * @core: the CM of the link to listen on
@@ -169,16 +173,37 @@ static bool irdma_cm_addr_any(const struct in6_addr *ip)
  * -ENOMEM; -ESHUTDOWN when the core is going away; or the wire's error
  * when the steering entry cannot be added.
  */
-int madcm_cm_create_listener(struct irdma_cm_core *core,
+int madcm_cm_create_listener(struct madcm_cm_core *core,
 			     const struct madcm_cm_listen_attr *attr,
-			     struct irdma_cm_listener **listener)
+			     struct madcm_cm_listener **listener)
 {
-	struct irdma_cm_listener *l;
+	struct irdma_cm_core *cm = irdma_cm_core_of(core);
 	int ret;
 
 	if (!attr->handler || !attr->addr.port ||
 	    (attr->mpa_rev != IETF_MPA_V1 && attr->mpa_rev != IETF_MPA_V2))
 		return -EINVAL;
+	down_read(&cm->api_rwsem);
+	if (READ_ONCE(cm->dying))
+		ret = -ESHUTDOWN;
+	else
+		ret = irdma_create_listen(cm, attr, listener);
+	up_read(&cm->api_rwsem);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(madcm_cm_create_listener);
+
+/*
+ * irdma_create_listen() - madcm_cm_create_listener() on a core that is
+ * not stopping (api_rwsem held for reading)
+ */
+static int irdma_create_listen(struct irdma_cm_core *core,
+			       const struct madcm_cm_listen_attr *attr,
+			       struct madcm_cm_listener **listener)
+{
+	struct irdma_cm_listener *l;
+	int ret;
+
 	l = kzalloc(sizeof(*l), GFP_KERNEL);
 	if (!l)
 		return -ENOMEM;
@@ -213,10 +238,9 @@ int madcm_cm_create_listener(struct irdma_cm_core *core,
 		irdma_cm_listener_put(l);
 		return ret;
 	}
-	*listener = l;
+	*listener = &l->handle;
 	return 0;
 }
-EXPORT_SYMBOL_GPL(madcm_cm_create_listener);
 
 /* The next connection of @l still pending, with a reference, or NULL. */
 static struct irdma_cm_node *irdma_cm_next_pending(struct irdma_cm_listener *l)
@@ -248,7 +272,19 @@ static struct irdma_cm_node *irdma_cm_next_pending(struct irdma_cm_listener *l)
  *
  * Context: Process context; sleeps. Not from an event handler.
  */
-void madcm_cm_destroy_listener(struct irdma_cm_listener *listener)
+void madcm_cm_destroy_listener(struct madcm_cm_listener *listener)
+{
+	irdma_destroy_listener(irdma_cm_listener_of(listener));
+}
+EXPORT_SYMBOL_GPL(madcm_cm_destroy_listener);
+
+/**
+ * irdma_destroy_listener() - stop listening, for the consumer or the core
+ * @listener: the listener
+ *
+ * See madcm_cm_destroy_listener(); a second call does nothing.
+ */
+void irdma_destroy_listener(struct irdma_cm_listener *listener)
 {
 	struct irdma_cm_core *core = listener->core;
 	struct irdma_cm_node *node;
@@ -268,7 +304,6 @@ void madcm_cm_destroy_listener(struct irdma_cm_listener *listener)
 	flush_workqueue(core->event_wq);
 	irdma_cm_listener_put(listener);
 }
-EXPORT_SYMBOL_GPL(madcm_cm_destroy_listener);
 
 static int irdma_cm_check_connect(const struct madcm_cm_connect_attr *attr)
 {
@@ -314,6 +349,10 @@ static void irdma_cm_fail_new(struct irdma_cm_node *node)
 	irdma_cm_node_put(node);
 }
 
+static int irdma_connect(struct irdma_cm_core *core,
+			 const struct madcm_cm_connect_attr *attr,
+			 struct madcm_cm_conn **conn);
+
 /**
  * madcm_cm_connect() - open a connection
  * @core: the CM of the link to connect through
@@ -333,9 +372,33 @@ static void irdma_cm_fail_new(struct irdma_cm_node *node)
  * -ESHUTDOWN; -EHOSTUNREACH when the peer cannot be resolved; or the
  * wire's error when the steering entry cannot be added.
  */
-int madcm_cm_connect(struct irdma_cm_core *core,
+int madcm_cm_connect(struct madcm_cm_core *core,
 		     const struct madcm_cm_connect_attr *attr,
-		     struct irdma_cm_node **conn)
+		     struct madcm_cm_conn **conn)
+{
+	struct irdma_cm_core *cm = irdma_cm_core_of(core);
+	int ret;
+
+	ret = irdma_cm_check_connect(attr);
+	if (ret)
+		return ret;
+	down_read(&cm->api_rwsem);
+	if (READ_ONCE(cm->dying))
+		ret = -ESHUTDOWN;
+	else
+		ret = irdma_connect(cm, attr, conn);
+	up_read(&cm->api_rwsem);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(madcm_cm_connect);
+
+/*
+ * irdma_connect() - madcm_cm_connect() on a core that is not stopping
+ * (api_rwsem held for reading)
+ */
+static int irdma_connect(struct irdma_cm_core *core,
+			 const struct madcm_cm_connect_attr *attr,
+			 struct madcm_cm_conn **conn)
 {
 	struct irdma_cm_tuple key = {
 		.loc_ip = attr->loc.ip, .rem_ip = attr->rem.ip,
@@ -346,9 +409,6 @@ int madcm_cm_connect(struct irdma_cm_core *core,
 	struct irdma_cm_node *node;
 	int ret;
 
-	ret = irdma_cm_check_connect(attr);
-	if (ret)
-		return ret;
 	node = irdma_make_cm_node(core, &key, IRDMA_CM_ROLE_INITIATOR,
 				  GFP_KERNEL);
 	if (!node)
@@ -403,10 +463,9 @@ int madcm_cm_connect(struct irdma_cm_core *core,
 	node->tcp_state = IRDMA_TCP_SYN_SENT;
 	irdma_send_syn(node, false);
 	irdma_cm_node_unlock(node);
-	*conn = node;
+	*conn = &node->handle;
 	return 0;
 }
-EXPORT_SYMBOL_GPL(madcm_cm_connect);
 
 /* Steer an accepted connection's 4-tuple itself (the listener may go). */
 static void irdma_cm_add_conn_qhash(struct irdma_cm_node *node)
@@ -445,24 +504,25 @@ static void irdma_cm_add_conn_qhash(struct irdma_cm_node *node)
  * for private data that does not fit; -ECONNRESET when the connection
  * is already gone.
  */
-int madcm_cm_accept(struct irdma_cm_node *conn,
+int madcm_cm_accept(struct madcm_cm_conn *conn,
 		    const struct madcm_cm_accept_attr *attr)
 {
+	struct irdma_cm_node *node = irdma_cm_node_of(conn);
 	int ret;
 
 	if (attr->private_data_len && !attr->private_data)
 		return -EINVAL;
-	irdma_cm_node_lock(conn);
-	if (conn->tcp_state == IRDMA_TCP_CLOSED || conn->terminal_sent)
+	irdma_cm_node_lock(node);
+	if (node->tcp_state == IRDMA_TCP_CLOSED || node->terminal_sent)
 		ret = -ECONNRESET;
-	else if (conn->mpa_state != IRDMA_MPA_REQ_RCVD ||
-		 conn->tcp_state != IRDMA_TCP_ESTABLISHED)
+	else if (node->mpa_state != IRDMA_MPA_REQ_RCVD ||
+		 node->tcp_state != IRDMA_TCP_ESTABLISHED)
 		ret = -EINVAL;
 	else
-		ret = irdma_send_mpa_reply(conn, attr);
-	irdma_cm_node_unlock(conn);
+		ret = irdma_send_mpa_reply(node, attr);
+	irdma_cm_node_unlock(node);
 	if (!ret)
-		irdma_cm_add_conn_qhash(conn);
+		irdma_cm_add_conn_qhash(node);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(madcm_cm_accept);
@@ -480,23 +540,24 @@ EXPORT_SYMBOL_GPL(madcm_cm_accept);
  * Return: 0; -EINVAL when @conn is not waiting for an answer; -EMSGSIZE;
  * -ECONNRESET when the connection is already gone.
  */
-int madcm_cm_reject(struct irdma_cm_node *conn, const void *private_data,
+int madcm_cm_reject(struct madcm_cm_conn *conn, const void *private_data,
 		    u16 private_data_len)
 {
+	struct irdma_cm_node *node = irdma_cm_node_of(conn);
 	int ret;
 
 	if (private_data_len && !private_data)
 		return -EINVAL;
-	irdma_cm_node_lock(conn);
-	if (conn->tcp_state == IRDMA_TCP_CLOSED || conn->terminal_sent)
+	irdma_cm_node_lock(node);
+	if (node->tcp_state == IRDMA_TCP_CLOSED || node->terminal_sent)
 		ret = -ECONNRESET;
-	else if (conn->mpa_state != IRDMA_MPA_REQ_RCVD ||
-		 conn->tcp_state != IRDMA_TCP_ESTABLISHED)
+	else if (node->mpa_state != IRDMA_MPA_REQ_RCVD ||
+		 node->tcp_state != IRDMA_TCP_ESTABLISHED)
 		ret = -EINVAL;
 	else
-		ret = irdma_send_mpa_reject(conn, private_data,
+		ret = irdma_send_mpa_reject(node, private_data,
 					    private_data_len);
-	irdma_cm_node_unlock(conn);
+	irdma_cm_node_unlock(node);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(madcm_cm_reject);
@@ -512,19 +573,20 @@ EXPORT_SYMBOL_GPL(madcm_cm_reject);
  * Context: Any context.
  * Return: 0, or -ENOTCONN after the terminal event.
  */
-int madcm_cm_close(struct irdma_cm_node *conn)
+int madcm_cm_close(struct madcm_cm_conn *conn)
 {
+	struct irdma_cm_node *node = irdma_cm_node_of(conn);
 	int ret = 0;
 
-	irdma_cm_node_lock(conn);
-	if (conn->terminal_sent || conn->tcp_state == IRDMA_TCP_CLOSED)
+	irdma_cm_node_lock(node);
+	if (node->terminal_sent || node->tcp_state == IRDMA_TCP_CLOSED)
 		ret = -ENOTCONN;
-	else if (conn->mpa_state != IRDMA_MPA_DONE)
-		irdma_cm_abort_node(conn, -ECONNABORTED);
+	else if (node->mpa_state != IRDMA_MPA_DONE)
+		irdma_cm_abort_node(node, -ECONNABORTED);
 	else
-		irdma_cm_start_close(conn);
-	conn->close_requested = true;
-	irdma_cm_node_unlock(conn);
+		irdma_cm_start_close(node);
+	node->close_requested = true;
+	irdma_cm_node_unlock(node);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(madcm_cm_close);
@@ -539,16 +601,17 @@ EXPORT_SYMBOL_GPL(madcm_cm_close);
  * Context: Any context.
  * Return: 0, or -ENOTCONN when the connection is already closed.
  */
-int madcm_cm_abort(struct irdma_cm_node *conn)
+int madcm_cm_abort(struct madcm_cm_conn *conn)
 {
+	struct irdma_cm_node *node = irdma_cm_node_of(conn);
 	int ret = 0;
 
-	irdma_cm_node_lock(conn);
-	if (conn->tcp_state == IRDMA_TCP_CLOSED)
+	irdma_cm_node_lock(node);
+	if (node->tcp_state == IRDMA_TCP_CLOSED)
 		ret = -ENOTCONN;
 	else
-		irdma_cm_abort_node(conn, -ECONNABORTED);
-	irdma_cm_node_unlock(conn);
+		irdma_cm_abort_node(node, -ECONNABORTED);
+	irdma_cm_node_unlock(node);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(madcm_cm_abort);
@@ -564,13 +627,15 @@ EXPORT_SYMBOL_GPL(madcm_cm_abort);
  *
  * Context: Any context.
  */
-void madcm_cm_release(struct irdma_cm_node *conn)
+void madcm_cm_release(struct madcm_cm_conn *conn)
 {
-	irdma_cm_node_lock(conn);
-	WRITE_ONCE(conn->released, true);
-	if (!conn->terminal_sent)
-		irdma_cm_abort_node(conn, -ECONNABORTED);
-	irdma_cm_node_unlock(conn);
-	irdma_cm_node_put(conn);
+	struct irdma_cm_node *node = irdma_cm_node_of(conn);
+
+	irdma_cm_node_lock(node);
+	WRITE_ONCE(node->released, true);
+	if (!node->terminal_sent)
+		irdma_cm_abort_node(node, -ECONNABORTED);
+	irdma_cm_node_unlock(node);
+	irdma_cm_node_put(node);
 }
 EXPORT_SYMBOL_GPL(madcm_cm_release);

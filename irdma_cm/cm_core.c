@@ -115,9 +115,9 @@ static u32 cfg_or(u32 v, u32 def)
  */
 struct irdma_cm_core *irdma_setup_cm_core(const struct irdma_cm_wire_ops *ops,
 					  void *priv,
-					  const struct irdma_cm_config *cfg)
+					  const struct madcm_cm_config *cfg)
 {
-	static const struct irdma_cm_config none;
+	static const struct madcm_cm_config none;
 	struct irdma_cm_core *core;
 	int ret;
 
@@ -129,6 +129,8 @@ struct irdma_cm_core *irdma_setup_cm_core(const struct irdma_cm_wire_ops *ops,
 	core = kzalloc(sizeof(*core), GFP_KERNEL);
 	if (!core)
 		return ERR_PTR(-ENOMEM);
+	refcount_set(&core->handle.refs, 1);
+	init_rwsem(&core->api_rwsem);
 	core->ops = ops;
 	core->priv = priv;
 	core->cfg.rto_min_ms = cfg_or(cfg->rto_min_ms, 1000);
@@ -228,9 +230,12 @@ void irdma_cm_core_stop(struct irdma_cm_core *core)
 {
 	struct irdma_cm_listener *l;
 
+	/* No listener or active open starts after this. */
+	down_write(&core->api_rwsem);
 	spin_lock_bh(&core->lock);
 	core->dying = true;
 	spin_unlock_bh(&core->lock);
+	up_write(&core->api_rwsem);
 
 	for (;;) {
 		spin_lock_bh(&core->lock);
@@ -239,7 +244,7 @@ void irdma_cm_core_stop(struct irdma_cm_core *core)
 		spin_unlock_bh(&core->lock);
 		if (!l)
 			break;
-		madcm_cm_destroy_listener(l);
+		irdma_destroy_listener(l);
 	}
 	irdma_cm_abort_all(core);
 	flush_workqueue(core->event_wq);
@@ -268,7 +273,21 @@ void irdma_cleanup_cm_core(struct irdma_cm_core *core)
 	destroy_workqueue(core->event_wq);
 	rhashtable_destroy(&core->listeners);
 	rhashtable_destroy(&core->conns);
-	kfree(core);
+	irdma_cm_core_put(core);
+}
+
+/**
+ * irdma_cm_core_put() - drop a reference to a core's memory
+ * @core: the core
+ *
+ * The backend's reference goes in irdma_cleanup_cm_core(); the others are
+ * consumers' (madcm_cm_get_core()). What is left of a stopped core, for
+ * its last holders, is only its handle and the @dying flag.
+ */
+void irdma_cm_core_put(struct irdma_cm_core *core)
+{
+	if (refcount_dec_and_test(&core->handle.refs))
+		kfree(core);
 }
 
 /**

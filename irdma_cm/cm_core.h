@@ -9,10 +9,12 @@
 
 #include <linux/atomic.h>
 #include <linux/rhashtable-types.h>
+#include <linux/rwsem.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <madcm/cm.h>
+#include <madcm/cm_backend.h>
 #include "irdma_cm/cm_node.h"
 #include "irdma_cm/tcp_seg.h"
 #include "irdma_cm/wire.h"
@@ -99,39 +101,6 @@ enum irdma_cm_counter {
 };
 
 /**
- * struct irdma_cm_config - a core's tunables (0: the default)
- * @rto_min_ms: first retransmission timeout (default 1000, RFC 6298)
- * @rto_max_ms: the backoff's ceiling (default 60000)
- * @max_retrans: retransmissions before the connection is reset
- *	(default 6)
- * @time_wait_ms: TIME-WAIT, 2 * MSL (default 60000)
- * @fin_wait2_ms: how long FIN-WAIT-2 waits for the peer's FIN (default
- *	60000)
- * @mpa_timeout_ms: how long the MPA exchange may take once TCP is
- *	established (default 10000)
- * @backlog: default listener backlog (default 128)
- * @max_ird: the most IRD a connection gets (default 127)
- * @max_ord: the most ORD a connection gets (default 127)
- * @rtr_delay_ms: how long a peer-to-peer initiator waits after the reply
- *	before it sends the RTR message (default 0: as soon as the core's
- *	event workqueue runs; at most IRDMA_CM_RTR_DELAY_MAX_MS, since a
- *	core being stopped waits for its pending RTRs; see
- *	Documentation/irdma_cm.rst)
- */
-struct irdma_cm_config {
-	u32 rto_min_ms;
-	u32 rto_max_ms;
-	u32 max_retrans;
-	u32 time_wait_ms;
-	u32 fin_wait2_ms;
-	u32 mpa_timeout_ms;
-	u32 backlog;
-	u16 max_ird;
-	u16 max_ord;
-	u32 rtr_delay_ms;
-};
-
-/**
  * struct irdma_cm_listen_key - a listener's key
  * @ip: local address, or the unspecified address for any
  * @port: local port
@@ -156,6 +125,7 @@ struct irdma_cm_listen_key {
  * @attr: what the consumer asked for
  * @qh: its steering entry
  * @destroyed: unhashed; no new connections (core->lock)
+ * @handle: what the consumer holds
  */
 struct irdma_cm_listener {
 	struct irdma_cm_core *core;
@@ -169,10 +139,29 @@ struct irdma_cm_listener {
 	struct madcm_cm_listen_attr attr;
 	struct irdma_cm_qhash qh;
 	bool destroyed;
+	struct madcm_cm_listener handle;
+};
+
+/**
+ * struct madcm_cm_core - what consumers and backends hold of a core
+ * @refs: one for the backend that registered the core, one per
+ *	madcm_cm_get_core(); the core's memory goes with the last
+ * @bops: the backend's ops when it registered through
+ *	madcm_cm_backend_register(), else NULL
+ * @bpriv: that backend's private data
+ */
+struct madcm_cm_core {
+	refcount_t refs;
+	const struct madcm_cm_backend_ops *bops;
+	void *bpriv;
 };
 
 /**
  * struct irdma_cm_core - the CM of one link
+ * @handle: what consumers and the backend hold
+ * @api_rwsem: held for reading by the calls that start something on the
+ *	core (a listener, an active open); irdma_cm_core_stop() takes it for
+ *	writing to set @dying, so none runs on a stopped core
  * @ops: the wire below
  * @priv: the wire's private data
  * @cfg: tunables, defaults filled in
@@ -196,9 +185,11 @@ struct irdma_cm_listener {
  * @seg_stats: frames refused by irdma_cm_parse_seg(), by reason
  */
 struct irdma_cm_core {
+	struct madcm_cm_core handle;
+	struct rw_semaphore api_rwsem;
 	const struct irdma_cm_wire_ops *ops;
 	void *priv;
-	struct irdma_cm_config cfg;
+	struct madcm_cm_config cfg;
 	unsigned long rto_min;
 	unsigned long rto_max;
 	unsigned long time_wait;
@@ -226,6 +217,22 @@ struct irdma_cm_core {
 #define IRDMA_CM_RCV_WND	(65535U << IRDMA_CM_RCV_WSCALE)
 #define IRDMA_CM_DEFAULT_TTL	64
 
+static inline struct irdma_cm_core *irdma_cm_core_of(struct madcm_cm_core *h)
+{
+	return container_of(h, struct irdma_cm_core, handle);
+}
+
+static inline struct irdma_cm_listener *
+irdma_cm_listener_of(struct madcm_cm_listener *h)
+{
+	return container_of(h, struct irdma_cm_listener, handle);
+}
+
+static inline struct irdma_cm_node *irdma_cm_node_of(struct madcm_cm_conn *h)
+{
+	return container_of(h, struct irdma_cm_node, handle);
+}
+
 static inline void irdma_cm_count(struct irdma_cm_core *core,
 				  enum irdma_cm_counter c)
 {
@@ -241,9 +248,10 @@ static inline u64 irdma_cm_counter_read(struct irdma_cm_core *core,
 /* cm_core.c */
 struct irdma_cm_core *irdma_setup_cm_core(const struct irdma_cm_wire_ops *ops,
 					  void *priv,
-					  const struct irdma_cm_config *cfg);
+					  const struct madcm_cm_config *cfg);
 void irdma_cm_core_stop(struct irdma_cm_core *core);
 void irdma_cleanup_cm_core(struct irdma_cm_core *core);
+void irdma_cm_core_put(struct irdma_cm_core *core);
 void *irdma_cm_core_priv(struct irdma_cm_core *core);
 void irdma_cm_core_show(struct irdma_cm_core *core, struct seq_file *m);
 const char *irdma_cm_counter_name(enum irdma_cm_counter c);
@@ -312,7 +320,8 @@ int irdma_send_mpa_reject(struct irdma_cm_node *node, const void *pdata,
 void irdma_init_tcp_ctx(struct irdma_cm_node *node,
 			struct madcm_cm_tcp_ctx *ctx);
 
-/* cm_api.c: consumer events */
+/* cm_api.c: consumer events, listeners */
+void irdma_destroy_listener(struct irdma_cm_listener *listener);
 void irdma_cm_event_init(struct irdma_cm_node *node);
 void irdma_cm_event(struct irdma_cm_node *node, enum madcm_cm_event_type type,
 		    int status);

@@ -16,6 +16,7 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 #include <madcm/cm.h>
+#include "irdma_cm/cm_handle.h"
 #include "irdma_cm/mpa.h"
 #include "irdma_cm/rtr.h"
 #include "irdma_cm/tcp_seg.h"
@@ -228,6 +229,7 @@ struct irdma_cm_event_slot {
  * @close_armed: a close timer runs
  * @handler: the consumer's event handler
  * @context: its argument
+ * @handle: what the consumer holds
  */
 struct irdma_cm_node {
 	enum irdma_cm_role role;
@@ -318,6 +320,7 @@ struct irdma_cm_node {
 
 	madcm_cm_event_handler handler;
 	void *context;
+	struct madcm_cm_conn handle;
 };
 
 #endif /* _MADCM_IRDMA_CM_CM_NODE_H */

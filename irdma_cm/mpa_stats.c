@@ -10,6 +10,7 @@
 #include <linux/printk.h>
 #include <linux/seq_file.h>
 #include "madcm.h"
+#include "irdma_cm/cm_main.h"
 #include "irdma_cm/mpa.h"
 
 static const struct {
@@ -68,11 +69,11 @@ static int mpa_rejects_show(struct seq_file *m, void *unused)
 DEFINE_SHOW_ATTRIBUTE(mpa_rejects);
 
 /**
- * madcm_mpa_init - publish the MPA refusal counters in debugfs
+ * irdma_mpa_stats_init - publish the MPA refusal counters in debugfs
  *
  * Return: 0; a debugfs failure is not fatal to the module.
  */
-int madcm_mpa_init(void)
+int irdma_mpa_stats_init(void)
 {
 	irdma_mpa_rejects_file = debugfs_create_file("mpa_rejects", 0444,
 						     madcm_debugfs_root, NULL,
@@ -81,9 +82,9 @@ int madcm_mpa_init(void)
 }
 
 /**
- * madcm_mpa_exit - remove what madcm_mpa_init() published
+ * irdma_mpa_stats_exit - remove what irdma_mpa_stats_init() published
  */
-void madcm_mpa_exit(void)
+void irdma_mpa_stats_exit(void)
 {
 	debugfs_remove(irdma_mpa_rejects_file);
 	irdma_mpa_rejects_file = NULL;

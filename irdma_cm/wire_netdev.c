@@ -529,33 +529,19 @@ static unsigned int nd_hook(void *priv, struct sk_buff *skb,
 
 /* ---- attach, detach, device events ---- */
 
-static struct irdma_cm_netdev *nd_find(struct net *net, const char *ifname)
+static struct irdma_cm_netdev *nd_find(struct net_device *dev)
 {
 	struct irdma_cm_netdev *nd;
 
 	lockdep_assert_held(&nd_mutex);
 	list_for_each_entry(nd, &nd_list, list)
-		if (net_eq(nd->net, net) && !strcmp(nd->dev->name, ifname))
+		if (nd->dev == dev)
 			return nd;
 	return NULL;
 }
 
-static void (*nd_gone_cb)(struct irdma_cm_core *core);
-
-/**
- * irdma_cm_netdev_set_gone_cb() - learn when a core goes away by itself
- * @cb: called, in process context, after a core was freed because its
- *	device was unregistered or the module is unloading (not after
- *	irdma_cm_netdev_detach()); the pointer only identifies the core
- */
-void irdma_cm_netdev_set_gone_cb(void (*cb)(struct irdma_cm_core *core))
+static void nd_free(struct irdma_cm_netdev *nd)
 {
-	nd_gone_cb = cb;
-}
-
-static void nd_free(struct irdma_cm_netdev *nd, bool notify)
-{
-	struct irdma_cm_core *core = nd->core;
 	struct nd_reservation *r, *tmp;
 
 	nf_unregister_net_hooks(nd->net, nd->hooks, ARRAY_SIZE(nd->hooks));
@@ -571,14 +557,11 @@ static void nd_free(struct irdma_cm_netdev *nd, bool notify)
 	netdev_put(nd->dev, &nd->dev_tracker);
 	mutex_destroy(&nd->resv_lock);
 	kfree(nd);
-	if (notify && nd_gone_cb)
-		nd_gone_cb(core);
 }
 
 /**
  * irdma_cm_netdev_attach() - run a CM on a net_device
- * @net: the namespace the device is in
- * @ifname: the device's name
+ * @dev: the device
  * @cfg: the core's tunables, or NULL for the defaults
  *
  * Creates a cm_core whose wire is the device, and starts stealing the
@@ -588,11 +571,10 @@ static void nd_free(struct irdma_cm_netdev *nd, bool notify)
  * Return: 0, -ENODEV, -EEXIST when a CM already runs on it, -EINVAL for a
  * device that is not Ethernet, or another negative errno.
  */
-int irdma_cm_netdev_attach(struct net *net, const char *ifname,
-			   const struct irdma_cm_config *cfg)
+int irdma_cm_netdev_attach(struct net_device *dev,
+			   const struct madcm_cm_config *cfg)
 {
 	struct irdma_cm_netdev *nd;
-	struct net_device *dev;
 	int ret, i;
 
 	nd = kzalloc(sizeof(*nd), GFP_KERNEL);
@@ -606,13 +588,9 @@ int irdma_cm_netdev_attach(struct net *net, const char *ifname,
 
 	mutex_lock(&nd_mutex);
 	ret = -EEXIST;
-	if (nd_find(net, ifname))
+	if (nd_find(dev))
 		goto err_unlock;
-	ret = -ENODEV;
-	dev = dev_get_by_name(net, ifname);
-	if (!dev)
-		goto err_unlock;
-	netdev_tracker_alloc(dev, &nd->dev_tracker, GFP_KERNEL);
+	netdev_hold(dev, &nd->dev_tracker, GFP_KERNEL);
 	nd->dev = dev;
 	nd->net = dev_net(dev);
 	ret = -EINVAL;
@@ -653,8 +631,7 @@ err_free:
 
 /**
  * irdma_cm_netdev_detach() - stop the CM running on a net_device
- * @net: the namespace the device is in
- * @ifname: the device's name
+ * @dev: the device
  *
  * Resets every connection (their consumers get their terminal events),
  * releases the steering entries and reserved ports and frees the core.
@@ -662,41 +639,45 @@ err_free:
  * Context: Process context.
  * Return: 0 or -ENODEV when no CM runs on such a device.
  */
-int irdma_cm_netdev_detach(struct net *net, const char *ifname)
+int irdma_cm_netdev_detach(struct net_device *dev)
 {
 	struct irdma_cm_netdev *nd;
 
 	mutex_lock(&nd_mutex);
-	nd = nd_find(net, ifname);
+	nd = nd_find(dev);
 	if (nd)
 		list_del(&nd->list);
 	mutex_unlock(&nd_mutex);
 	if (!nd)
 		return -ENODEV;
 	netdev_info(nd->dev, "madcm: CM detached\n");
-	nd_free(nd, false);
+	nd_free(nd);
 	return 0;
 }
 
 /**
- * irdma_cm_netdev_core_get() - the CM core running on a device
- * @net: the namespace the device is in
- * @ifname: the device's name
+ * irdma_cm_netdev_core_get() - the CM core running on a device, counted
+ * @dev: the device
  *
- * The core stays valid until the device is detached; callers (the control
- * interface) serialise with detach through their own lock.
+ * The reference keeps the core's memory, not the core running: the core
+ * stops when the device is detached or goes away, and its holders' calls
+ * then fail. irdma_cm_core_put() drops the reference.
  *
- * Return: the core, or NULL.
+ * Return: the core, or NULL when no CM runs on @dev.
  */
-struct irdma_cm_core *irdma_cm_netdev_core_get(struct net *net,
-					       const char *ifname)
+struct irdma_cm_core *irdma_cm_netdev_core_get(struct net_device *dev)
 {
+	struct irdma_cm_core *core = NULL;
 	struct irdma_cm_netdev *nd;
 
 	mutex_lock(&nd_mutex);
-	nd = nd_find(net, ifname);
+	nd = nd_find(dev);
+	if (nd) {
+		core = nd->core;
+		refcount_inc(&core->handle.refs);
+	}
 	mutex_unlock(&nd_mutex);
-	return nd ? nd->core : NULL;
+	return core;
 }
 
 /**
@@ -744,7 +725,7 @@ static int nd_netdev_event(struct notifier_block *nb, unsigned long event,
 	mutex_unlock(&nd_mutex);
 	list_for_each_entry_safe(nd, tmp, &gone, list) {
 		netdev_info(dev, "madcm: device going away, CM detached\n");
-		nd_free(nd, true);
+		nd_free(nd);
 	}
 	return NOTIFY_DONE;
 }
@@ -866,5 +847,5 @@ void irdma_cm_netdev_exit(void)
 	list_splice_init(&nd_list, &gone);
 	mutex_unlock(&nd_mutex);
 	list_for_each_entry_safe(nd, tmp, &gone, list)
-		nd_free(nd, true);
+		nd_free(nd);
 }

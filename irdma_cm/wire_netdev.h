@@ -9,19 +9,17 @@
 
 #include <linux/types.h>
 
-struct net;
+struct net_device;
 struct seq_file;
-struct irdma_cm_config;
+struct madcm_cm_config;
 struct irdma_cm_core;
 struct irdma_cm_netdev;
 
-int irdma_cm_netdev_attach(struct net *net, const char *ifname,
-			   const struct irdma_cm_config *cfg);
-int irdma_cm_netdev_detach(struct net *net, const char *ifname);
-struct irdma_cm_core *irdma_cm_netdev_core_get(struct net *net,
-					       const char *ifname);
+int irdma_cm_netdev_attach(struct net_device *dev,
+			   const struct madcm_cm_config *cfg);
+int irdma_cm_netdev_detach(struct net_device *dev);
+struct irdma_cm_core *irdma_cm_netdev_core_get(struct net_device *dev);
 void irdma_cm_netdev_show(struct seq_file *m);
-void irdma_cm_netdev_set_gone_cb(void (*cb)(struct irdma_cm_core *core));
 int irdma_cm_netdev_init(void);
 void irdma_cm_netdev_exit(void);
 

@@ -29,8 +29,6 @@ int madcm_mad_init(void)
 		madcm_mad_wq = NULL;
 		return ret;
 	}
-	/* Last: nothing to undo, and the bench runs only on a complete core. */
-	madcm_rmpp_bench_init();
 	return 0;
 }
 

@@ -669,7 +669,7 @@ static struct madcm_ib_port *madcm_ib_port_open(struct ib_device *device,
 	pattr.opa = rdma_cap_opa_mad(device, port_num);
 	pattr.qpn = ip->qp->qp_num;
 	pattr.max_solicited = MADCM_IB_MAX_SOLICITED;
-	port = madcm_port_create(&madcm_ib_ops, &pattr, ip);
+	port = madcm_port_register(&madcm_ib_ops, &pattr, ip);
 	if (IS_ERR(port)) {
 		ret = PTR_ERR(port);
 		goto err_res;
@@ -678,7 +678,7 @@ static struct madcm_ib_port *madcm_ib_port_open(struct ib_device *device,
 	ret = madcm_ib_qp_start(ip);
 	if (ret) {
 		madcm_ib_free_res(ip);
-		madcm_port_destroy(port);	/* frees ip */
+		madcm_port_unregister(port);	/* frees ip */
 		return ERR_PTR(ret);
 	}
 	if (port->debugfs)

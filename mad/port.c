@@ -9,6 +9,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <madcm/mad.h>
+#include <madcm/mad_transport.h>
 
 #include "fault.h"
 #include "mad_priv.h"
@@ -73,17 +74,17 @@ static int madcm_port_counters_show(struct seq_file *s, void *unused)
 DEFINE_SHOW_ATTRIBUTE(madcm_port_counters);
 
 /**
- * madcm_port_create() - create the core's side of a transport's port
+ * madcm_port_register() - register a transport's port with the MAD core
  * @ops: the transport's operations
  * @attr: what the port is
- * @priv: the transport's data, kept in port->priv
+ * @priv: the transport's data, madcm_port_priv() returns it
  *
  * Context: Process context; may sleep.
  * Return: the port, or an ERR_PTR() on failure.
  */
-struct madcm_port *madcm_port_create(const struct madcm_port_ops *ops,
-				     const struct madcm_port_attr *attr,
-				     void *priv)
+struct madcm_port *madcm_port_register(const struct madcm_port_ops *ops,
+				       const struct madcm_port_attr *attr,
+				       void *priv)
 {
 	struct madcm_port *port;
 
@@ -107,6 +108,7 @@ struct madcm_port *madcm_port_create(const struct madcm_port_ops *ops,
 	}
 	return port;
 }
+EXPORT_SYMBOL_GPL(madcm_port_register);
 
 void madcm_port_get(struct madcm_port *port)
 {
@@ -124,13 +126,13 @@ void madcm_port_put(struct madcm_port *port)
 }
 
 /**
- * madcm_port_destroy() - release a port nothing uses any more
+ * madcm_port_unregister() - end a port nothing uses any more
  * @port: the port; every agent on it is unregistered, every address
  *	handle destroyed, every received MAD freed
  *
  * Context: Process context; may sleep.
  */
-void madcm_port_destroy(struct madcm_port *port)
+void madcm_port_unregister(struct madcm_port *port)
 {
 	WARN_ON(atomic_read(&port->nr_agents));
 	WARN_ON(atomic_read(&port->live_recvs));
@@ -140,6 +142,7 @@ void madcm_port_destroy(struct madcm_port *port)
 	port->debugfs = NULL;
 	madcm_port_put(port);
 }
+EXPORT_SYMBOL_GPL(madcm_port_unregister);
 
 /**
  * madcm_port_remove() - the transport of a port is gone
@@ -318,3 +321,66 @@ void madcm_ports_exit(void)
 	debugfs_remove_recursive(madcm_ports_dir);
 	madcm_ports_dir = NULL;
 }
+
+/**
+ * madcm_port_priv() - a transport's data of its port
+ * @port: the port
+ *
+ * Context: Any context.
+ * Return: what madcm_port_register() was given.
+ */
+void *madcm_port_priv(const struct madcm_port *port)
+{
+	return port->priv;
+}
+EXPORT_SYMBOL_GPL(madcm_port_priv);
+
+/**
+ * madcm_port_is() - whether a port is a given transport's
+ * @port: the port
+ * @ops: the transport's ops table
+ *
+ * Context: Any context.
+ * Return: true when @port was registered with @ops.
+ */
+bool madcm_port_is(const struct madcm_port *port,
+		   const struct madcm_port_ops *ops)
+{
+	return port->ops == ops;
+}
+EXPORT_SYMBOL_GPL(madcm_port_is);
+
+/**
+ * madcm_port_name() - a port's name, as in logs and debugfs
+ * @port: the port
+ *
+ * Context: Any context.
+ * Return: the name; it lives as long as the port.
+ */
+const char *madcm_port_name(const struct madcm_port *port)
+{
+	return port->name;
+}
+EXPORT_SYMBOL_GPL(madcm_port_name);
+
+/**
+ * madcm_port_counter() - read one of a port's counters by name
+ * @port: the port
+ * @name: the counter's name, as its line in the port's debugfs file
+ *	"counters" says (rx, rx_dispatched, rmpp_tx_segments, ...)
+ *
+ * For tools and tests that report what a port did.
+ *
+ * Context: Any context.
+ * Return: the counter's value, or -ENOENT for an unknown name.
+ */
+long madcm_port_counter(const struct madcm_port *port, const char *name)
+{
+	int i;
+
+	for (i = 0; i < MADCM_CNT_MAX; i++)
+		if (!strcmp(madcm_counter_names[i], name))
+			return atomic_long_read(&port->counters[i]);
+	return -ENOENT;
+}
+EXPORT_SYMBOL_GPL(madcm_port_counter);

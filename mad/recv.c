@@ -372,3 +372,4 @@ void madcm_port_deliver(struct madcm_port *port,
 	else
 		madcm_recv_request(port, rv, rx->qpn);
 }
+EXPORT_SYMBOL_GPL(madcm_port_deliver);

@@ -82,7 +82,4 @@ void madcm_rmpp_recv(struct madcm_agent *ag, struct madcm_recv *rv);
 u32 madcm_rmpp_repwin(struct madcm_agent *ag, const struct madcm_tid_key *key);
 void madcm_rmpp_port_show(struct seq_file *s, struct madcm_port *port);
 
-/* rmpp_bench.c */
-void madcm_rmpp_bench_init(void);
-
 #endif /* _MADCM_RMPP_H */

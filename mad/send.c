@@ -398,6 +398,7 @@ void madcm_port_send_complete(struct madcm_port *port,
 	spin_unlock_bh(&ag->lock);
 	madcm_send_finish_list(&done);
 }
+EXPORT_SYMBOL_GPL(madcm_port_send_complete);
 
 /*
  * A send ran out of time; the agent's lock is held. Resend it when it has

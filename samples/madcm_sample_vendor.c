@@ -7,13 +7,15 @@
  *   madcm_sample_vendor: Get sent, TID 0x...
  *   madcm_sample_vendor: GetResp from LID 2, status 0x0000: "..."
  * The code is what a ULP written for ib_core looks like with the ib_
- * calls renamed; only the ports come from madcm_loop_* instead of an
- * ib_device.
+ * calls renamed; only the ports come from the test fabric's madcm_loop_*
+ * (madcm_test_fabric.ko, loaded first) instead of an ib_device, so the
+ * sample runs without RDMA hardware.
  */
 #include <linux/completion.h>
 #include <linux/module.h>
 #include <linux/string.h>
 #include <madcm/mad.h>
+#include "tests/fabric/mad_loop.h"
 
 #define SAMPLE_CLASS	0x30		/* vendor range 2: RMPP header, OUI */
 #define SAMPLE_VERSION	1

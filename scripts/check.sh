@@ -83,6 +83,17 @@ awk '$2 !~ /^madcm_/ || $4 != "EXPORT_SYMBOL_GPL"' "$MADCM_ROOT/Module.symvers" 
 [ -s "$MADCM_ROOT/Module.symvers" ] || echo "no Module.symvers" >>"$OUT/exports.log"
 result "exports are madcm_* and EXPORT_SYMBOL_GPL ($(wc -l <"$MADCM_ROOT/Module.symvers" 2>/dev/null || echo 0))" "$OUT/exports.log"
 
+# madcm.ko holds production code only: no symbol of a benchmark, demo, test
+# fabric or control interface (they are modules of their own, tests/).
+if [ -f "$MADCM_ROOT/madcm.ko" ]; then
+	nm "$MADCM_ROOT/madcm.ko" |
+		grep -iE 'bench|demo|fabric|madcm_loop_|wire_loop|cm_ctl|ctl_(exec|write|conn|listener)|ibtest|sample' \
+		>"$OUT/nm.log"
+else
+	echo "no madcm.ko" >"$OUT/nm.log"
+fi
+result "nm madcm.ko: no bench, demo, fabric or ctl symbols" "$OUT/nm.log"
+
 # The KUnit suites only compile where the kernel has KUnit: check them, with
 # the rest of the module, in the KUnit tree that make kunit configured.
 kbuild=$MADCM_CACHE/kunit-build

@@ -2,7 +2,9 @@
 /*
  * madcm's iWARP connection manager: the consumer API.
  *
- * A consumer listens on a cm_core (one per link) or connects through it;
+ * A consumer takes the core of a link with madcm_cm_get_core() (one core
+ * per link, counted; madcm_cm_put_core() gives it back), then listens on
+ * it or connects through it;
  * the CM runs TCP's handshake and MPA's request/reply exchange (RFC 5044,
  * RFC 6581) and reports progress through one event handler per
  * connection. Documentation/irdma_cm.rst describes the events in order.
@@ -13,9 +15,15 @@
 #include <linux/in6.h>
 #include <linux/types.h>
 
-struct irdma_cm_core;
-struct irdma_cm_listener;
-struct irdma_cm_node;
+struct net_device;
+
+/*
+ * The consumer's handles, opaque: the CM of one link (a core), a listener
+ * and a connection.
+ */
+struct madcm_cm_core;
+struct madcm_cm_listener;
+struct madcm_cm_conn;
 
 /* No 802.1Q tag (same value as the CM's IRDMA_NO_VLAN). */
 #define MADCM_CM_NO_VLAN	0xffff
@@ -149,8 +157,8 @@ struct madcm_cm_tcp_ctx {
  */
 struct madcm_cm_event {
 	enum madcm_cm_event_type type;
-	struct irdma_cm_node *conn;
-	struct irdma_cm_listener *listener;
+	struct madcm_cm_conn *conn;
+	struct madcm_cm_listener *listener;
 	int status;
 	const void *private_data;
 	u16 private_data_len;
@@ -255,20 +263,61 @@ struct madcm_cm_accept_attr {
 	void *context;
 };
 
-int madcm_cm_create_listener(struct irdma_cm_core *core,
+/**
+ * struct madcm_cm_config - a core's tunables (0: the default)
+ * @rto_min_ms: first retransmission timeout (default 1000, RFC 6298)
+ * @rto_max_ms: the backoff's ceiling (default 60000)
+ * @max_retrans: retransmissions before the connection is reset
+ *	(default 6)
+ * @time_wait_ms: TIME-WAIT, 2 * MSL (default 60000)
+ * @fin_wait2_ms: how long FIN-WAIT-2 waits for the peer's FIN (default
+ *	60000)
+ * @mpa_timeout_ms: how long the MPA exchange may take once TCP is
+ *	established (default 10000)
+ * @backlog: default listener backlog (default 128)
+ * @max_ird: the most IRD a connection gets (default 127)
+ * @max_ord: the most ORD a connection gets (default 127)
+ * @rtr_delay_ms: how long a peer-to-peer initiator waits after the reply
+ *	before it sends the RTR message (default 0: as soon as the core's
+ *	event workqueue runs; at most 1000, since a core being stopped waits
+ *	for its pending RTRs; see Documentation/irdma_cm.rst)
+ */
+struct madcm_cm_config {
+	u32 rto_min_ms;
+	u32 rto_max_ms;
+	u32 max_retrans;
+	u32 time_wait_ms;
+	u32 fin_wait2_ms;
+	u32 mpa_timeout_ms;
+	u32 backlog;
+	u16 max_ird;
+	u16 max_ord;
+	u32 rtr_delay_ms;
+};
+
+/* The way in: a core by its link, counted. */
+struct madcm_cm_core *madcm_cm_get_core(struct net_device *netdev);
+void madcm_cm_put_core(struct madcm_cm_core *core);
+
+/* The software backend on an Ethernet net_device. */
+int madcm_cm_netdev_attach(struct net_device *netdev,
+			   const struct madcm_cm_config *cfg);
+int madcm_cm_netdev_detach(struct net_device *netdev);
+
+int madcm_cm_create_listener(struct madcm_cm_core *core,
 			     const struct madcm_cm_listen_attr *attr,
-			     struct irdma_cm_listener **listener);
-void madcm_cm_destroy_listener(struct irdma_cm_listener *listener);
-int madcm_cm_connect(struct irdma_cm_core *core,
+			     struct madcm_cm_listener **listener);
+void madcm_cm_destroy_listener(struct madcm_cm_listener *listener);
+int madcm_cm_connect(struct madcm_cm_core *core,
 		     const struct madcm_cm_connect_attr *attr,
-		     struct irdma_cm_node **conn);
-int madcm_cm_accept(struct irdma_cm_node *conn,
+		     struct madcm_cm_conn **conn);
+int madcm_cm_accept(struct madcm_cm_conn *conn,
 		    const struct madcm_cm_accept_attr *attr);
-int madcm_cm_reject(struct irdma_cm_node *conn, const void *private_data,
+int madcm_cm_reject(struct madcm_cm_conn *conn, const void *private_data,
 		    u16 private_data_len);
-int madcm_cm_close(struct irdma_cm_node *conn);
-int madcm_cm_abort(struct irdma_cm_node *conn);
-void madcm_cm_release(struct irdma_cm_node *conn);
+int madcm_cm_close(struct madcm_cm_conn *conn);
+int madcm_cm_abort(struct madcm_cm_conn *conn);
+void madcm_cm_release(struct madcm_cm_conn *conn);
 const char *madcm_cm_event_name(enum madcm_cm_event_type type);
 
 #endif /* _MADCM_CM_H */

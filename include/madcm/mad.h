@@ -16,8 +16,9 @@
 #include <rdma/ib_verbs.h>
 
 /*
- * A port MADs are sent and received on. Transports create ports: the
- * loopback fabric below (madcm_loop_*), an ib_core UD QP.
+ * A port MADs are sent and received on. Transports register ports
+ * (<madcm/mad_transport.h>): madcm.ko's own on ib_core devices, below;
+ * the test fabric's (tests/fabric).
  */
 struct madcm_port;
 
@@ -38,34 +39,6 @@ struct ib_ah *madcm_create_ah_from_wc(struct madcm_port *port,
 				      const struct ib_wc *wc,
 				      const struct ib_grh *grh);
 void madcm_destroy_ah(struct ib_ah *ah);
-
-/* The loopback fabric (mad/loopback.c). */
-struct madcm_loop_fabric;
-
-/**
- * struct madcm_loop_faults - what goes wrong on a loopback link
- * @drop: MADs lost, per thousand
- * @duplicate: MADs delivered twice, per thousand
- * @reorder: MADs overtaken by the next MAD on the link, per thousand
- * @delay: MADs delayed, per thousand
- * @delay_max_ms: the longest delay, in milliseconds
- */
-struct madcm_loop_faults {
-	u16 drop;
-	u16 duplicate;
-	u16 reorder;
-	u16 delay;
-	u32 delay_max_ms;
-};
-
-struct madcm_loop_fabric *madcm_loop_fabric_create(u64 seed);
-void madcm_loop_fabric_destroy(struct madcm_loop_fabric *fab);
-void madcm_loop_quiesce(struct madcm_loop_fabric *fab);
-struct madcm_port *madcm_loop_port_create(struct madcm_loop_fabric *fab,
-					  u32 lid, bool opa);
-void madcm_loop_port_destroy(struct madcm_port *port);
-int madcm_loop_set_faults(struct madcm_port *from, u32 to_lid,
-			  const struct madcm_loop_faults *faults);
 
 /* Pure helpers (mad/helpers.c). */
 int madcm_response_mad(const struct ib_mad_hdr *hdr);

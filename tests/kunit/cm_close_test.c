@@ -12,7 +12,7 @@
 #define RPORT	33000
 
 /* Long retransmission timers, a short TIME-WAIT. */
-static const struct irdma_cm_config close_cfg = {
+static const struct madcm_cm_config close_cfg = {
 	.rto_min_ms = 600000,
 	.rto_max_ms = 600000,
 	.time_wait_ms = 30,
@@ -63,14 +63,14 @@ static void cm_close_from_passive(struct kunit *test)
 /* Both close at once; each gets exactly one CLOSE. */
 static void cm_close_both_at_once(struct kunit *test)
 {
-	struct irdma_wire_faults slow = { .delay_ms = 5 };
+	struct madcm_wire_faults slow = { .delay_ms = 5 };
 	struct cm_fix *fix;
 	struct cm_rec *a, *p;
 
 	fix = cm_fix_create(test, 2, false, &cm_test_fast_cfg, 2);
 	connect_pair(test, fix, &a, &p);
-	irdma_wire_loop_set_faults(fix->port[0], &slow);
-	irdma_wire_loop_set_faults(fix->port[1], &slow);
+	madcm_wire_loop_set_faults(fix->port[0], &slow);
+	madcm_wire_loop_set_faults(fix->port[1], &slow);
 	KUNIT_EXPECT_EQ(test, madcm_cm_close(a->conn), 0);
 	KUNIT_EXPECT_EQ(test, madcm_cm_close(p->conn), 0);
 	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
@@ -173,7 +173,7 @@ static void cm_close_time_wait(struct kunit *test)
 /* A retransmitted FIN during TIME-WAIT is acknowledged again. */
 static void cm_close_time_wait_reacks(struct kunit *test)
 {
-	const struct irdma_cm_config cfg = {
+	const struct madcm_cm_config cfg = {
 		.rto_min_ms = 600000, .rto_max_ms = 600000,
 		.time_wait_ms = 600000, .fin_wait2_ms = 600000,
 		.mpa_timeout_ms = 600000,

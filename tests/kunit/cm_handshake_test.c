@@ -120,8 +120,8 @@ static void cm_connect_accept_close(struct kunit *test)
 	cm_expect_events(test, p, want_p, ARRAY_SIZE(want_p));
 	cm_expect_drained(test, fix->core[0]);
 	cm_expect_drained(test, fix->core[1]);
-	KUNIT_EXPECT_EQ(test, irdma_wire_loop_qhash_count(fix->port[0]), 0);
-	KUNIT_EXPECT_EQ(test, irdma_wire_loop_qhash_count(fix->port[1]), 0);
+	KUNIT_EXPECT_EQ(test, madcm_wire_loop_qhash_count(fix->port[0]), 0);
+	KUNIT_EXPECT_EQ(test, madcm_wire_loop_qhash_count(fix->port[1]), 0);
 }
 
 /* A reject carries its private data back and ends both sides cleanly. */
@@ -225,31 +225,31 @@ static void cm_listener_keys(struct kunit *test)
 		.mpa_rev = 2,
 		.handler = cm_test_handler,
 	};
-	struct irdma_cm_listener *l1, *l2, *l3;
+	struct madcm_cm_listener *l1, *l2, *l3;
 	struct cm_fix *fix;
 
 	fix = cm_fix_create(test, 1, false, &cm_test_fast_cfg, 1);
 	attr.context = &fix->side[0];
-	KUNIT_ASSERT_EQ(test, madcm_cm_create_listener(fix->core[0], &attr,
+	KUNIT_ASSERT_EQ(test, madcm_cm_create_listener(&fix->core[0]->handle, &attr,
 						       &l1), 0);
-	KUNIT_EXPECT_EQ(test, madcm_cm_create_listener(fix->core[0], &attr,
+	KUNIT_EXPECT_EQ(test, madcm_cm_create_listener(&fix->core[0]->handle, &attr,
 						       &l2), -EADDRINUSE);
 	attr.vlan_id = 5;
-	KUNIT_EXPECT_EQ(test, madcm_cm_create_listener(fix->core[0], &attr,
+	KUNIT_EXPECT_EQ(test, madcm_cm_create_listener(&fix->core[0]->handle, &attr,
 						       &l2), 0);
 	attr.vlan_id = MADCM_CM_NO_VLAN;
 	attr.addr.ip = fix->v4[0];
-	KUNIT_EXPECT_EQ(test, madcm_cm_create_listener(fix->core[0], &attr,
+	KUNIT_EXPECT_EQ(test, madcm_cm_create_listener(&fix->core[0]->handle, &attr,
 						       &l3), 0);
 	attr.addr.port = 0;
-	KUNIT_EXPECT_EQ(test, madcm_cm_create_listener(fix->core[0], &attr,
+	KUNIT_EXPECT_EQ(test, madcm_cm_create_listener(&fix->core[0]->handle, &attr,
 						       &l3), -EINVAL);
-	KUNIT_EXPECT_EQ(test, irdma_wire_loop_qhash_count(fix->port[0]), 3);
+	KUNIT_EXPECT_EQ(test, madcm_wire_loop_qhash_count(fix->port[0]), 3);
 	madcm_cm_destroy_listener(l1);
-	KUNIT_EXPECT_EQ(test, irdma_wire_loop_qhash_count(fix->port[0]), 2);
+	KUNIT_EXPECT_EQ(test, madcm_wire_loop_qhash_count(fix->port[0]), 2);
 	/* The rest go with the core. */
 	cm_expect_drained(test, fix->core[0]);
-	KUNIT_EXPECT_EQ(test, irdma_wire_loop_qhash_count(fix->port[0]), 0);
+	KUNIT_EXPECT_EQ(test, madcm_wire_loop_qhash_count(fix->port[0]), 0);
 }
 
 /* While the neighbour is unresolved the SYN waits for the retry timer. */
@@ -260,7 +260,7 @@ static void cm_connect_waits_for_resolution(struct kunit *test)
 	struct cm_rec *a;
 
 	fix = cm_fix_create(test, 2, false, &cm_test_fast_cfg, 4);
-	irdma_wire_loop_set_resolve_delay(fix->port[0], 3);
+	madcm_wire_loop_set_resolve_delay(fix->port[0], 3);
 	cm_listen(test, fix, 1, NULL, LPORT, MADCM_CM_NO_VLAN, 2);
 	cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], LPORT,
 			MADCM_CM_NO_VLAN, 2, &fix->side[0]);
@@ -324,7 +324,7 @@ static void cm_connect_loopback(struct kunit *test)
 
 	fix = cm_fix_create(test, 1, false, &cm_test_fast_cfg, 4);
 	cm_addr4(&second, 11);
-	KUNIT_ASSERT_EQ(test, irdma_wire_loop_add_addr(fix->port[0], &second),
+	KUNIT_ASSERT_EQ(test, madcm_wire_loop_add_addr(fix->port[0], &second),
 			0);
 	cm_listen(test, fix, 0, NULL, LPORT, MADCM_CM_NO_VLAN, 2);
 	for (round = 0; round < 2; round++) {

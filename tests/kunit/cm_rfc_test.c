@@ -16,7 +16,7 @@
 #define LPORT	4200
 #define RPORT	34000
 
-static const struct irdma_cm_config short_rto_cfg = {
+static const struct madcm_cm_config short_rto_cfg = {
 	.rto_min_ms = 10,
 	.rto_max_ms = 40,
 	.max_retrans = 3,
@@ -214,12 +214,12 @@ static void cm_rfc_backlog(struct kunit *test)
 		.handler = cm_test_handler,
 		.context = &fix->side[0],
 	};
-	struct irdma_cm_listener *l;
+	struct madcm_cm_listener *l;
 	struct irdma_cm_seg seg;
 	struct cm_raw raw;
 	int i;
 
-	KUNIT_ASSERT_EQ(test, madcm_cm_create_listener(fix->core[0], &la, &l),
+	KUNIT_ASSERT_EQ(test, madcm_cm_create_listener(&fix->core[0]->handle, &la, &l),
 			0);
 	cm_raw_init(&raw, fix, 0, true, RPORT, LPORT, MADCM_CM_NO_VLAN);
 	for (i = 0; i < 3; i++) {
@@ -299,7 +299,7 @@ static bool wait_cnt(struct irdma_cm_core *core, enum irdma_cm_counter c,
  */
 static void cm_rfc_partial_ack_restarts_budget(struct kunit *test)
 {
-	const struct irdma_cm_config cfg = {
+	const struct madcm_cm_config cfg = {
 		/* No backoff: 300 ms between copies, room to answer in. */
 		.rto_min_ms = 300, .rto_max_ms = 300, .max_retrans = 3,
 		.time_wait_ms = 600000, .fin_wait2_ms = 600000,
@@ -341,7 +341,7 @@ static void cm_rfc_partial_ack_restarts_budget(struct kunit *test)
  */
 static void cm_rfc_request_retrans_reply_split(struct kunit *test)
 {
-	const struct irdma_cm_config cfg = {
+	const struct madcm_cm_config cfg = {
 		.rto_min_ms = 10, .rto_max_ms = 40, .max_retrans = 50,
 		.time_wait_ms = 600000, .fin_wait2_ms = 600000,
 		.mpa_timeout_ms = 600000,
@@ -487,7 +487,7 @@ static void cm_rfc_request_split_out_of_order(struct kunit *test)
 /* No request within the MPA timeout: RST, counted, nobody told. */
 static void cm_rfc_mpa_timeout(struct kunit *test)
 {
-	const struct irdma_cm_config cfg = {
+	const struct madcm_cm_config cfg = {
 		.rto_min_ms = 600000, .rto_max_ms = 600000,
 		.time_wait_ms = 600000, .fin_wait2_ms = 600000,
 		.mpa_timeout_ms = 20,
@@ -531,7 +531,7 @@ static void cm_rfc_bad_request(struct kunit *test)
 static void cm_rfc_destroy_listener_pending(struct kunit *test)
 {
 	struct cm_fix *fix = cm_fix_create(test, 1, true, &cm_test_quiet_cfg, 2);
-	struct irdma_cm_listener *l;
+	struct madcm_cm_listener *l;
 	struct irdma_cm_seg seg;
 	struct cm_raw raw;
 	struct cm_rec *p;
@@ -556,7 +556,7 @@ static void cm_rfc_destroy_listener_pending(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->status[1], -ECONNABORTED);
 	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
 	KUNIT_EXPECT_TRUE(test, seg.flags & IRDMA_TCP_RST);
-	KUNIT_EXPECT_EQ(test, irdma_wire_loop_qhash_count(fix->port[0]), 0);
+	KUNIT_EXPECT_EQ(test, madcm_wire_loop_qhash_count(fix->port[0]), 0);
 	cm_expect_drained(test, fix->core[0]);
 }
 

@@ -59,7 +59,7 @@ static void expect_all_closed(struct kunit *test, struct cm_fix *fix, int n)
 }
 
 /* Core 1's end of a connection of core 0. */
-static struct irdma_cm_node *peer_of(struct cm_fix *fix,
+static struct madcm_cm_conn *peer_of(struct cm_fix *fix,
 				     const struct cm_rec *a)
 {
 	int i;
@@ -71,7 +71,7 @@ static struct irdma_cm_node *peer_of(struct cm_fix *fix,
 }
 
 /* Timers long enough that a slow (emulated) machine does not retransmit. */
-static const struct irdma_cm_config many_cfg = {
+static const struct madcm_cm_config many_cfg = {
 	.rto_min_ms = 1000,
 	.rto_max_ms = 4000,
 	.max_retrans = 8,
@@ -98,13 +98,13 @@ static void cm_stress_many(struct kunit *test)
 	expect_all_closed(test, fix, n);
 	cm_expect_drained(test, fix->core[0]);
 	cm_expect_drained(test, fix->core[1]);
-	KUNIT_EXPECT_EQ(test, irdma_wire_loop_qhash_count(fix->port[0]), 0);
-	KUNIT_EXPECT_EQ(test, irdma_wire_loop_qhash_count(fix->port[1]), 0);
+	KUNIT_EXPECT_EQ(test, madcm_wire_loop_qhash_count(fix->port[0]), 0);
+	KUNIT_EXPECT_EQ(test, madcm_wire_loop_qhash_count(fix->port[1]), 0);
 }
 
 struct lossy_case {
 	const char *name;
-	struct irdma_wire_faults f;
+	struct madcm_wire_faults f;
 };
 
 static const struct lossy_case lossy_cases[] = {
@@ -125,7 +125,7 @@ static void lossy_desc(const struct lossy_case *c, char *desc)
 KUNIT_ARRAY_PARAM(lossy, lossy_cases, lossy_desc);
 
 /* A TIME-WAIT longer than the backoff, so late FINs find it. */
-static const struct irdma_cm_config lossy_cfg = {
+static const struct madcm_cm_config lossy_cfg = {
 	.rto_min_ms = 50,
 	.rto_max_ms = 400,
 	.max_retrans = 15,
@@ -140,20 +140,20 @@ static void cm_stress_lossy(struct kunit *test)
 	const struct lossy_case *c = test->param_value;
 	const int n = 40;
 	struct cm_fix *fix = cm_fix_create(test, 2, false, &lossy_cfg, n);
-	struct irdma_wire_loop_stats st;
+	struct madcm_wire_loop_stats st;
 	u64 retrans, refused = 0;
 	int i;
 
-	irdma_wire_loop_set_faults(fix->port[0], &c->f);
-	irdma_wire_loop_set_faults(fix->port[1], &c->f);
+	madcm_wire_loop_set_faults(fix->port[0], &c->f);
+	madcm_wire_loop_set_faults(fix->port[1], &c->f);
 	open_many(test, fix, n, false);
 	for (i = 0; i < n; i++)
 		madcm_cm_close(fix->side[0].recs[i].conn);
 	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], n));
 	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[1], n));
 	expect_all_closed(test, fix, n);
-	irdma_wire_loop_quiesce(fix->loop);
-	irdma_wire_loop_stats(fix->loop, &st);
+	madcm_wire_loop_quiesce(fix->loop);
+	madcm_wire_loop_stats(fix->loop, &st);
 	retrans = cm_cnt(fix->core[0], IRDMA_CM_CNT_RETRANS) +
 		  cm_cnt(fix->core[1], IRDMA_CM_CNT_RETRANS);
 	kunit_info(test, "sent %llu dropped %llu dup %llu reordered %llu corrupted %llu retrans %llu\n",
@@ -176,7 +176,7 @@ static void cm_stress_lossy(struct kunit *test)
  * and 15 retries (about 90 s) before a reset, and a TIME-WAIT longer than
  * the peer's backoff, so that late FINs still find their connection.
  */
-static const struct irdma_cm_config thousand_cfg = {
+static const struct madcm_cm_config thousand_cfg = {
 	.rto_min_ms = 1000,
 	.rto_max_ms = 8000,
 	.max_retrans = 15,
@@ -193,13 +193,13 @@ static const struct irdma_cm_config thousand_cfg = {
  */
 static void cm_stress_thousand_lossy(struct kunit *test)
 {
-	const struct irdma_wire_faults f = {
+	const struct madcm_wire_faults f = {
 		.drop_pct = 5, .dup_pct = 2, .reorder_pct = 10,
 		.delay_ms = 2, .reorder_ms = 8,
 	};
 	const int n = 1000;
 	struct cm_fix *fix = cm_fix_create(test, 2, false, &thousand_cfg, n);
-	struct irdma_wire_loop_stats st;
+	struct madcm_wire_loop_stats st;
 	unsigned long *seen;
 	u64 retrans;
 	int i, v;
@@ -207,8 +207,8 @@ static void cm_stress_thousand_lossy(struct kunit *test)
 	seen = kunit_kcalloc(test, BITS_TO_LONGS(n), sizeof(long), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, seen);
 	fix->backlog = n;
-	irdma_wire_loop_set_faults(fix->port[0], &f);
-	irdma_wire_loop_set_faults(fix->port[1], &f);
+	madcm_wire_loop_set_faults(fix->port[0], &f);
+	madcm_wire_loop_set_faults(fix->port[1], &f);
 	open_many(test, fix, n, true);
 
 	/* Each connect's private data (its index) came through once. */
@@ -229,8 +229,8 @@ static void cm_stress_thousand_lossy(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, cm_wait_terminals_progress(&fix->side[1], n));
 	expect_all_closed(test, fix, n);
 
-	irdma_wire_loop_quiesce(fix->loop);
-	irdma_wire_loop_stats(fix->loop, &st);
+	madcm_wire_loop_quiesce(fix->loop);
+	madcm_wire_loop_stats(fix->loop, &st);
 	retrans = cm_cnt(fix->core[0], IRDMA_CM_CNT_RETRANS) +
 		  cm_cnt(fix->core[1], IRDMA_CM_CNT_RETRANS);
 	kunit_info(test, "sent %llu dropped %llu dup %llu reordered %llu retrans %llu\n",
@@ -242,8 +242,8 @@ static void cm_stress_thousand_lossy(struct kunit *test)
 	KUNIT_EXPECT_GT(test, retrans, 0);
 	cm_expect_drained(test, fix->core[0]);
 	cm_expect_drained(test, fix->core[1]);
-	KUNIT_EXPECT_EQ(test, irdma_wire_loop_qhash_count(fix->port[0]), 0);
-	KUNIT_EXPECT_EQ(test, irdma_wire_loop_qhash_count(fix->port[1]), 0);
+	KUNIT_EXPECT_EQ(test, madcm_wire_loop_qhash_count(fix->port[0]), 0);
+	KUNIT_EXPECT_EQ(test, madcm_wire_loop_qhash_count(fix->port[1]), 0);
 }
 
 /*
@@ -256,7 +256,7 @@ static void cm_stress_teardown_open(struct kunit *test)
 	const int n = 24;
 	struct cm_fix *fix = cm_fix_create(test, 2, false, &many_cfg,
 					   2 * n);
-	const struct irdma_wire_faults lose_all = { .drop_pct = 100 };
+	const struct madcm_wire_faults lose_all = { .drop_pct = 100 };
 	struct madcm_cm_connect_attr attr;
 	int i, s;
 
@@ -270,7 +270,7 @@ static void cm_stress_teardown_open(struct kunit *test)
 	}
 	KUNIT_ASSERT_TRUE(test, cm_wait_nrecs(&fix->side[1], n + n / 2));
 	/* And some still in the handshake: their SYNs are lost. */
-	irdma_wire_loop_set_faults(fix->port[0], &lose_all);
+	madcm_wire_loop_set_faults(fix->port[0], &lose_all);
 	for (i = 0; i < n / 2; i++) {
 		cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], LPORT,
 				MADCM_CM_NO_VLAN, 2, &fix->side[0]);
@@ -286,8 +286,8 @@ static void cm_stress_teardown_open(struct kunit *test)
 		}
 	}
 	KUNIT_EXPECT_EQ(test, fix->side[0].nrecs, 2 * n);
-	KUNIT_EXPECT_EQ(test, irdma_wire_loop_qhash_count(fix->port[0]), 0);
-	KUNIT_EXPECT_EQ(test, irdma_wire_loop_qhash_count(fix->port[1]), 0);
+	KUNIT_EXPECT_EQ(test, madcm_wire_loop_qhash_count(fix->port[0]), 0);
+	KUNIT_EXPECT_EQ(test, madcm_wire_loop_qhash_count(fix->port[1]), 0);
 }
 
 struct race_ctx {
@@ -301,14 +301,14 @@ static struct cm_rec *race_connect(struct cm_fix *fix, u16 port, u8 rev)
 {
 	struct cm_side *side = &fix->side[0];
 	struct madcm_cm_connect_attr attr;
-	struct irdma_cm_node *conn;
+	struct madcm_cm_conn *conn;
 	struct cm_rec *rec = NULL;
 
 	cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], port,
 			MADCM_CM_NO_VLAN, rev, side);
 	mutex_lock(&side->lock);
 	if (side->nrecs < side->max &&
-	    !madcm_cm_connect(fix->core[0], &attr, &conn)) {
+	    !madcm_cm_connect(&fix->core[0]->handle, &attr, &conn)) {
 		rec = &side->recs[side->nrecs++];
 		rec->conn = conn;
 	}
@@ -327,7 +327,7 @@ static int race_thread(void *arg)
 		.handler = cm_test_handler,
 		.context = &fix->side[1],
 	};
-	struct irdma_cm_listener *l;
+	struct madcm_cm_listener *l;
 	struct cm_rec *rec;
 	int i;
 
@@ -342,7 +342,7 @@ static int race_thread(void *arg)
 			break;
 		case 2:
 			/* A listener that comes and goes under connects. */
-			if (!madcm_cm_create_listener(fix->core[1], &la, &l)) {
+			if (!madcm_cm_create_listener(&fix->core[1]->handle, &la, &l)) {
 				usleep_range(500, 1000);
 				madcm_cm_destroy_listener(l);
 			}
@@ -401,8 +401,8 @@ static void cm_stress_threads(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, fix->side[1].recs[i].terminal, 1);
 		KUNIT_EXPECT_EQ(test, fix->side[1].recs[i].after_terminal, 0);
 	}
-	KUNIT_EXPECT_EQ(test, irdma_wire_loop_qhash_count(fix->port[0]), 0);
-	KUNIT_EXPECT_EQ(test, irdma_wire_loop_qhash_count(fix->port[1]), 0);
+	KUNIT_EXPECT_EQ(test, madcm_wire_loop_qhash_count(fix->port[0]), 0);
+	KUNIT_EXPECT_EQ(test, madcm_wire_loop_qhash_count(fix->port[1]), 0);
 }
 
 static struct kunit_case cm_stress_cases[] = {

@@ -9,7 +9,7 @@
 #include "tests/kunit/cm_test_util.h"
 #include "tests/kunit/mpa_spec.h"
 
-const struct irdma_cm_config cm_test_fast_cfg = {
+const struct madcm_cm_config cm_test_fast_cfg = {
 	.rto_min_ms = 20,
 	.rto_max_ms = 160,
 	.max_retrans = 12,
@@ -18,7 +18,7 @@ const struct irdma_cm_config cm_test_fast_cfg = {
 	.mpa_timeout_ms = 8000,
 };
 
-const struct irdma_cm_config cm_test_quiet_cfg = {
+const struct madcm_cm_config cm_test_quiet_cfg = {
 	.rto_min_ms = 600000,
 	.rto_max_ms = 600000,
 	.time_wait_ms = 600000,
@@ -47,7 +47,7 @@ static void cm_fix_free(struct kunit_resource *res)
 {
 	struct cm_fix *fix = res->data;
 
-	irdma_wire_loop_destroy(fix->loop);
+	madcm_wire_loop_destroy(fix->loop);
 }
 
 static int cm_fix_init(struct kunit_resource *res, void *context)
@@ -70,7 +70,7 @@ static int cm_fix_init(struct kunit_resource *res, void *context)
  * Return: the fixture (the test is aborted on failure).
  */
 struct cm_fix *cm_fix_create(struct kunit *test, int ncores, bool raw,
-			     const struct irdma_cm_config *cfg, int max_conns)
+			     const struct madcm_cm_config *cfg, int max_conns)
 {
 	struct cm_fix *fix = kunit_kzalloc(test, sizeof(*fix), GFP_KERNEL);
 	int i, n = ncores + raw;
@@ -87,31 +87,33 @@ struct cm_fix *cm_fix_create(struct kunit *test, int ncores, bool raw,
 					   GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, side->recs);
 	}
-	fix->loop = irdma_wire_loop_create(0x5eed + test->param_index);
+	fix->loop = madcm_wire_loop_create(0x5eed + test->param_index);
 	KUNIT_ASSERT_NOT_NULL(test, fix->loop);
 	KUNIT_ASSERT_NOT_NULL(test, kunit_alloc_resource(test, cm_fix_init,
 							 cm_fix_free,
 							 GFP_KERNEL, fix));
 	for (i = 0; i < n; i++) {
-		fix->port[i] = irdma_wire_loop_add_port(fix->loop, 1500);
+		fix->port[i] = madcm_wire_loop_add_port(fix->loop, 1500);
 		KUNIT_ASSERT_NOT_NULL(test, fix->port[i]);
 		cm_addr4(&fix->v4[i], i + 1);
 		cm_addr6(&fix->v6[i], i + 1);
-		irdma_wire_loop_add_addr(fix->port[i], &fix->v4[i]);
-		irdma_wire_loop_add_addr(fix->port[i], &fix->v6[i]);
+		madcm_wire_loop_add_addr(fix->port[i], &fix->v4[i]);
+		madcm_wire_loop_add_addr(fix->port[i], &fix->v6[i]);
 		if (i < ncores) {
-			fix->core[i] = irdma_wire_loop_attach_core(fix->port[i],
-								   cfg);
-			KUNIT_ASSERT_FALSE(test, IS_ERR(fix->core[i]));
+			struct madcm_cm_core *core;
+
+			core = madcm_wire_loop_attach_core(fix->port[i], cfg);
+			KUNIT_ASSERT_FALSE(test, IS_ERR(core));
+			fix->core[i] = irdma_cm_core_of(core);
 		} else {
-			irdma_wire_loop_capture(fix->port[i], true);
+			madcm_wire_loop_capture(fix->port[i], true);
 		}
 	}
 	return fix;
 }
 
 static struct cm_rec *cm_find_rec(struct cm_side *side,
-				  struct irdma_cm_node *conn, bool create)
+				  struct madcm_cm_conn *conn, bool create)
 {
 	int i;
 
@@ -208,7 +210,7 @@ void cm_test_handler(const struct madcm_cm_event *ev, void *context)
  *
  * Return: the listener (the test is aborted on failure).
  */
-struct irdma_cm_listener *cm_listen(struct kunit *test, struct cm_fix *fix,
+struct madcm_cm_listener *cm_listen(struct kunit *test, struct cm_fix *fix,
 				    int idx, const struct in6_addr *ip,
 				    u16 port, u16 vlan, u8 rev)
 {
@@ -222,9 +224,9 @@ struct irdma_cm_listener *cm_listen(struct kunit *test, struct cm_fix *fix,
 		.handler = cm_test_handler,
 		.context = &fix->side[idx],
 	};
-	struct irdma_cm_listener *l = NULL;
+	struct madcm_cm_listener *l = NULL;
 
-	KUNIT_ASSERT_EQ(test, madcm_cm_create_listener(fix->core[idx], &attr,
+	KUNIT_ASSERT_EQ(test, madcm_cm_create_listener(&fix->core[idx]->handle, &attr,
 						       &l), 0);
 	return l;
 }
@@ -268,13 +270,13 @@ struct cm_rec *cm_connect(struct kunit *test, struct cm_fix *fix, int from,
 			  const struct madcm_cm_connect_attr *attr)
 {
 	struct cm_side *side = &fix->side[from];
-	struct irdma_cm_node *conn = NULL;
+	struct madcm_cm_conn *conn = NULL;
 	struct cm_rec *rec;
 	int ret;
 
 	/* Hold the lock so that no event finds the record missing. */
 	mutex_lock(&side->lock);
-	ret = madcm_cm_connect(fix->core[from], attr, &conn);
+	ret = madcm_cm_connect(&fix->core[from]->handle, attr, &conn);
 	rec = ret ? NULL : cm_find_rec(side, conn, true);
 	mutex_unlock(&side->lock);
 	KUNIT_ASSERT_EQ(test, ret, 0);
@@ -450,8 +452,8 @@ void cm_raw_init(struct cm_raw *raw, struct cm_fix *fix, int target,
 	memset(raw, 0, sizeof(*raw));
 	raw->fix = fix;
 	raw->target = fix->core[target];
-	irdma_wire_loop_mac(fix->port[target], raw->tmpl.dst_mac);
-	irdma_wire_loop_mac(fix->port[me], raw->tmpl.src_mac);
+	madcm_wire_loop_mac(fix->port[target], raw->tmpl.dst_mac);
+	madcm_wire_loop_mac(fix->port[me], raw->tmpl.src_mac);
 	raw->tmpl.ipv4 = ipv4;
 	raw->tmpl.vlan = vlan != MADCM_CM_NO_VLAN;
 	raw->tmpl.vlan_tci = raw->tmpl.vlan ? vlan : 0;
@@ -523,7 +525,7 @@ bool cm_raw_recv(struct kunit *test, struct cm_raw *raw,
 		me++;
 	frame = kunit_kzalloc(test, 2048, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, frame);
-	n = irdma_wire_loop_take(raw->fix->port[me], frame, 2048,
+	n = madcm_wire_loop_take(raw->fix->port[me], frame, 2048,
 				 CM_TEST_WAIT);
 	if (n < 0 || irdma_cm_parse_seg(frame, n, seg) != IRDMA_SEG_OK) {
 		kunit_kfree(test, frame);
@@ -570,8 +572,8 @@ bool cm_raw_none(struct cm_raw *raw)
 
 	while (raw->fix->core[me])
 		me++;
-	irdma_wire_loop_quiesce(raw->fix->loop);
-	return irdma_wire_loop_take(raw->fix->port[me], buf, sizeof(buf),
+	madcm_wire_loop_quiesce(raw->fix->loop);
+	return madcm_wire_loop_take(raw->fix->port[me], buf, sizeof(buf),
 				    0) == -ETIMEDOUT;
 }
 

@@ -12,7 +12,7 @@
 #include <linux/wait.h>
 #include <madcm/cm.h>
 #include "irdma_cm/cm_core.h"
-#include "irdma_cm/wire_loop.h"
+#include "tests/fabric/cm_wire_loop.h"
 
 #define CM_TEST_MAX_EV	8
 #define CM_TEST_WAIT	(30 * HZ)
@@ -40,7 +40,7 @@ enum cm_test_policy {
  * @after_terminal: events seen after the terminal one (must stay 0)
  */
 struct cm_rec {
-	struct irdma_cm_node *conn;
+	struct madcm_cm_conn *conn;
 	int nev;
 	enum madcm_cm_event_type ev[CM_TEST_MAX_EV];
 	int status[CM_TEST_MAX_EV];
@@ -97,8 +97,8 @@ struct cm_side {
  * @backlog: the backlog cm_listen() asks for (0: the core's default)
  */
 struct cm_fix {
-	struct irdma_wire_loop *loop;
-	struct irdma_wire_loop_port *port[3];
+	struct madcm_wire_loop *loop;
+	struct madcm_wire_loop_port *port[3];
 	struct irdma_cm_core *core[3];
 	struct cm_side side[3];
 	struct in6_addr v4[3];
@@ -107,14 +107,14 @@ struct cm_fix {
 };
 
 /* Short timers, so that tests take well under a second each. */
-extern const struct irdma_cm_config cm_test_fast_cfg;
+extern const struct madcm_cm_config cm_test_fast_cfg;
 /* Timers that never fire within a test: no retransmission surprises. */
-extern const struct irdma_cm_config cm_test_quiet_cfg;
+extern const struct madcm_cm_config cm_test_quiet_cfg;
 
 struct cm_fix *cm_fix_create(struct kunit *test, int ncores, bool raw,
-			     const struct irdma_cm_config *cfg, int max_conns);
+			     const struct madcm_cm_config *cfg, int max_conns);
 void cm_test_handler(const struct madcm_cm_event *ev, void *context);
-struct irdma_cm_listener *cm_listen(struct kunit *test, struct cm_fix *fix,
+struct madcm_cm_listener *cm_listen(struct kunit *test, struct cm_fix *fix,
 				    int idx, const struct in6_addr *ip,
 				    u16 port, u16 vlan, u8 rev);
 struct cm_rec *cm_connect(struct kunit *test, struct cm_fix *fix, int from,

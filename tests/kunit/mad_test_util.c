@@ -207,7 +207,7 @@ static void mt_free_manual(struct kunit_resource *res)
 
 static void mt_free_manual_port(struct kunit_resource *res)
 {
-	madcm_port_destroy(res->data);
+	madcm_port_unregister(res->data);
 }
 
 struct mt_manual *mt_manual_port(struct kunit *test, u32 lid, bool opa)
@@ -220,7 +220,7 @@ struct mt_manual *mt_manual_port(struct kunit *test, u32 lid, bool opa)
 	KUNIT_ASSERT_NOT_NULL(test, mm);
 	spin_lock_init(&mm->lock);
 	INIT_LIST_HEAD(&mm->posts);
-	mm->port = madcm_port_create(&mt_manual_ops, &attr, mm);
+	mm->port = madcm_port_register(&mt_manual_ops, &attr, mm);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mm->port));
 	kunit_alloc_resource(test, mt_res_init, mt_free_manual_port,
 			     GFP_KERNEL, mm->port);

@@ -12,6 +12,7 @@
 #include <linux/list.h>
 #include <linux/spinlock.h>
 #include <madcm/mad.h>
+#include "tests/fabric/mad_loop.h"
 
 #include "mad/fault.h"
 #include "mad/mad_priv.h"

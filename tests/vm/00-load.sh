@@ -14,6 +14,11 @@ for m in madcm ib_core rdma_rxe; do
 	check "$m is loaded" grep -q "^$m " /proc/modules
 done
 check "madcm's debugfs directory" [ -d /sys/kernel/debug/madcm ]
+# Production code only: no benchmark, demo or control file in its debugfs,
+# and reading every file there is quick and harmless.
+find /sys/kernel/debug/madcm | sed 's/^/  /'
+check "no bench, demo or ctl file" sh -c '! find /sys/kernel/debug/madcm | grep -E "bench|demo|ctl|conns"'
+check "every madcm debugfs file reads" sh -c 'for f in $(find /sys/kernel/debug/madcm -type f -perm -0400); do timeout 5 cat $f >/dev/null || exit 1; done'
 # Exported symbols show in kallsyms through their modversions CRCs.
 exports=$(awk '$4 == "[madcm]" && $3 ~ /^__crc_/ { sub(/^__crc_/, "", $3); print $3 }' /proc/kallsyms)
 echo "madcm exports $(echo "$exports" | wc -l) symbols"

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The sample ULP (samples/madcm_sample_vendor.ko) on the stock kernel: it
-# sends a vendor-class Get across two loopback ports and its service
+# sends a vendor-class Get across two ports of the test fabric
+# (madcm_test_fabric.ko, which modprobe loads with it) and its service
 # answers it; the per-port counters show the exchange; it unloads clean.
 . /tests/common.sh
 
@@ -25,5 +26,5 @@ done
 check "the server dispatched one request" sh -c 'grep -q "^rx_dispatched 1$" /sys/kernel/debug/madcm/ports/loop*-2/counters'
 check "rmmod madcm_sample_vendor" rmmod madcm_sample_vendor
 check "no port left in debugfs" sh -c '[ -z "$(ls /sys/kernel/debug/madcm/ports)" ]'
-check "rmmod madcm" rmmod madcm
+check "rmmod madcm_test_fabric madcm" rmmod madcm_test_fabric madcm
 finish

@@ -5,7 +5,7 @@
 # graceful close from either side, a reject, IPv4 and IPv6.
 . /tests/common.sh
 
-modprobe madcm || { echo "modprobe madcm failed"; exit 1; }
+modprobe madcm_cm_ctl || { echo "modprobe madcm_cm_ctl failed"; exit 1; }
 setup_netns_pair
 check "attach the CM to veth0" cm a attach veth0
 
@@ -85,8 +85,8 @@ cat /tmp/p6.log
 
 # The host stack never answered for the CM: no RST from a's stack.
 cat $CM/conns
-cat $CM/stats
+cat $CM_STATS
 check "detach" cm a detach veth0
 teardown_netns_pair
-check "rmmod madcm" rmmod madcm
+check "rmmod madcm_cm_ctl madcm" rmmod madcm_cm_ctl madcm
 finish

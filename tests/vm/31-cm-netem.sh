@@ -4,7 +4,7 @@
 # and the CM's retransmission counter moves.
 . /tests/common.sh
 
-modprobe madcm || { echo "modprobe madcm failed"; exit 1; }
+modprobe madcm_cm_ctl || { echo "modprobe madcm_cm_ctl failed"; exit 1; }
 load_modules sch_netem
 setup_netns_pair
 for ns in a b; do
@@ -53,12 +53,12 @@ for i in $(seq 0 $((n - 1))); do
 	wait_event LN.$i CLOSE 60 || fail "LN.$i closed"
 done
 
-grep -E "^ *(retrans|rx_stolen|tx_frames|seq_drop|syn_dup) " $CM/stats
-retrans=$(awk '$1 == "retrans" { print $2 }' $CM/stats)
+grep -E "^ *(retrans|rx_stolen|tx_frames|seq_drop|syn_dup) " $CM_STATS
+retrans=$(awk '$1 == "retrans" { print $2 }' $CM_STATS)
 check "retransmissions happened under loss (retrans=$retrans)" [ "${retrans:-0}" -gt 0 ]
 sleep 2	# TIME-WAIT (1 s here) ends
-check "no connection left after TIME-WAIT" grep -q '^live_nodes 0' $CM/stats
+check "no connection left after TIME-WAIT" grep -q '^live_nodes 0' $CM_STATS
 check "detach" cm a detach veth0
 teardown_netns_pair
-check "rmmod madcm" rmmod madcm
+check "rmmod madcm_cm_ctl madcm" rmmod madcm_cm_ctl madcm
 finish

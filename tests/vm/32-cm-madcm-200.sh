@@ -5,7 +5,7 @@
 . /tests/common.sh
 
 N=200
-modprobe madcm || { echo "modprobe madcm failed"; exit 1; }
+modprobe madcm_cm_ctl || { echo "modprobe madcm_cm_ctl failed"; exit 1; }
 setup_netns_pair
 check "attach a" cm a attach veth0 time_wait_ms=1000
 check "attach b" cm b attach veth1 time_wait_ms=1000
@@ -39,10 +39,10 @@ check "$N active sides closed" wait_count '^c[0-9]* .*CLOSE nevents.*status=0' $
 check "$N passive sides closed" wait_count '^L\.[0-9]* .*CLOSE nevents.*status=0' $N
 check "no connection reset" sh -c "! grep -q RESET $CM/conns"
 sleep 2	# TIME-WAIT (1 s here) ends
-grep -E "^(live_nodes|established|passive_opens|active_opens|backlog_drop) " $CM/stats
-check "no connection left on either side" sh -c "[ \$(grep -c '^live_nodes 0' $CM/stats) -eq 2 ]"
+grep -E "^(live_nodes|established|passive_opens|active_opens|backlog_drop) " $CM_STATS
+check "no connection left on either side" sh -c "[ \$(grep -c '^live_nodes 0' $CM_STATS) -eq 2 ]"
 check "detach a" cm a detach veth0
 check "detach b" cm b detach veth1
 teardown_netns_pair
-check "rmmod madcm" rmmod madcm
+check "rmmod madcm_cm_ctl madcm" rmmod madcm_cm_ctl madcm
 finish

@@ -6,7 +6,7 @@
 # judge madcm's frames.
 . /tests/common.sh
 
-modprobe madcm || { echo "modprobe madcm failed"; exit 1; }
+modprobe madcm_cm_ctl || { echo "modprobe madcm_cm_ctl failed"; exit 1; }
 setup_netns_pair
 check "attach" cm a attach veth0 time_wait_ms=500
 in_ns b pcap_dump veth1 60 /tmp/cm.pcap >/tmp/cap.log 2>&1 &
@@ -44,5 +44,5 @@ echo
 echo "=== PCAP END"
 check "detach" cm a detach veth0
 teardown_netns_pair
-check "rmmod madcm" rmmod madcm
+check "rmmod madcm_cm_ctl madcm" rmmod madcm_cm_ctl madcm
 finish

@@ -4,7 +4,7 @@
 # the connections on it, and a device that goes away takes its CM with it.
 . /tests/common.sh
 
-modprobe madcm || { echo "modprobe madcm failed"; exit 1; }
+modprobe madcm_cm_ctl || { echo "modprobe madcm_cm_ctl failed"; exit 1; }
 setup_netns_pair
 check "attach" cm a attach veth0 time_wait_ms=500 rto_min_ms=200 max_retrans=2
 check "listen" cm a listen veth0 E 0.0.0.0 6400 policy=accept
@@ -27,12 +27,12 @@ check "E.2 established" wait_event E.2 ESTABLISHED
 check "remove 192.0.2.1" /bin/ip -n a addr del 192.0.2.1/24 dev veth0
 check "E.2 reset by address removal" wait_event E.2 RESET
 kill %1 2>/dev/null
-grep -E "^ *(dev_down|addr_removed) " $CM/stats
+grep -E "^ *(dev_down|addr_removed) " $CM_STATS
 
 # The device goes away with the CM attached and a listener up.
 check "delete namespace a (and veth0)" /bin/ip netns del a
 sleep 1
-check "CM detached with its device" sh -c "! grep -q '^dev veth0' $CM/stats"
+check "CM detached with its device" sh -c "! grep -q '^dev veth0' $CM_STATS"
 teardown_netns_pair
-check "rmmod madcm" rmmod madcm
+check "rmmod madcm_cm_ctl madcm" rmmod madcm_cm_ctl madcm
 finish

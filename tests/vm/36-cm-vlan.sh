@@ -4,7 +4,7 @@
 # VLAN device in the other namespace; frames leave with the tag inline.
 . /tests/common.sh
 
-modprobe madcm || { echo "modprobe madcm failed"; exit 1; }
+modprobe madcm_cm_ctl || { echo "modprobe madcm_cm_ctl failed"; exit 1; }
 load_modules 8021q
 setup_netns_pair
 /bin/ip -n a link add link veth0 name veth0.100 type vlan id 100 || fail "vlan a"
@@ -37,5 +37,5 @@ cat /tmp/v3.log
 check "untagged SYN to the VLAN listener's port is the host's" grep -q "error connect" /tmp/v3.log
 check "detach" cm a detach veth0
 teardown_netns_pair
-check "rmmod madcm" rmmod madcm
+check "rmmod madcm_cm_ctl madcm" rmmod madcm_cm_ctl madcm
 finish

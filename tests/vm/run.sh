@@ -60,7 +60,8 @@ done
 export MADCM_VM_BINDIR=$bindir
 
 kos=("$src/madcm.ko")
-for k in "$src"/samples/*.ko; do [ -e "$k" ] && kos+=("$k"); done
+# The sample, the test fabric, tools and helpers: every other module built.
+for k in "$src"/samples/*.ko "$src"/tests/*/*.ko; do [ -e "$k" ] && kos+=("$k"); done
 
 scripts=("$@")
 if [ ${#scripts[@]} -eq 0 ]; then

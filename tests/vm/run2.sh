@@ -35,7 +35,7 @@ say "building madcm.ko against $KVER"
 make -s -C "$src" KDIR="$STOCK_KDIR" CONFIG_DEBUG_INFO_BTF_MODULES= >"$vmdir/build.log" 2>&1 ||
 	{ cat "$vmdir/build.log" >&2; die "module build failed"; }
 kos=("$src/madcm.ko")
-for k in "$src"/samples/*.ko; do [ -e "$k" ] && kos+=("$k"); done
+for k in "$src"/samples/*.ko "$src"/tests/*/*.ko; do [ -e "$k" ] && kos+=("$k"); done
 
 scripts=("$@")
 if [ ${#scripts[@]} -eq 0 ]; then

@@ -3,7 +3,7 @@
 # program speaking MPA (namespace b), then a Linux client connects to a
 # madcm listener.
 . /tests/common.sh
-modprobe madcm
+modprobe madcm_cm_ctl
 setup_netns_pair
 echo "CM attached to veth0 in namespace a (192.0.2.1); Linux peer in b (192.0.2.2)"
 cm a attach veth0
@@ -22,7 +22,7 @@ wait_event L.0 CLOSE >/dev/null
 echo "madcm's view ($CM/conns):"
 cat $CM/conns
 echo "counters of veth0's CM:"
-grep -E "^ *(rx_stolen|tx_frames|established|active_opens|passive_opens|retrans) " $CM/stats
+grep -E "^ *(rx_stolen|tx_frames|established|active_opens|passive_opens|retrans) " $CM_STATS
 cm a detach veth0
 teardown_netns_pair
-rmmod madcm
+rmmod madcm_cm_ctl madcm

@@ -8,4 +8,4 @@ for f in /sys/kernel/debug/madcm/ports/*/counters; do
 	echo "$f:"
 	grep -v ' 0$' "$f" | sed 's/^/  /'
 done
-rmmod madcm_sample_vendor && rmmod madcm && echo "sample and madcm removed"
+rmmod madcm_sample_vendor && rmmod madcm_test_fabric madcm && echo "sample and madcm removed"

@@ -46,8 +46,10 @@ teardown_rxe_pair() {
 	/bin/ip link del veth0 2>/dev/null
 }
 
-# The CM's control files (debugfs, also reachable inside "ip netns exec").
-CM=/debug/madcm/cm
+# The CM's control files (the test tool madcm_cm_ctl.ko, debugfs, also
+# reachable inside "ip netns exec") and madcm's own CM counters.
+CM=/debug/madcm_cm_ctl
+CM_STATS=/debug/madcm/cm/stats
 
 # Two namespaces, a and b, joined by veth0 (a) and veth1 (b).
 setup_netns_pair() {
@@ -120,7 +122,7 @@ conn_field() {
 
 # cm_stat NAME: a counter of the CM's stats file, summed over devices.
 cm_stat() {
-	awk -v n="$1" '$1 == n { s += $2 } END { print s + 0 }' $CM/stats
+	awk -v n="$1" '$1 == n { s += $2 } END { print s + 0 }' $CM_STATS
 }
 
 # wait_for FILE PATTERN [SECONDS]: until FILE holds PATTERN.
@@ -133,4 +135,10 @@ wait_for() {
 	done
 	echo "no '$2' in $1"
 	return 1
+}
+
+# bench_row NAME MADCM REFERENCE RATIO UNIT: one row of make bench's table
+# (scripts/bench.sh collects them); "-" where there is no reference.
+bench_row() {
+	printf '=== BENCH %s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5"
 }

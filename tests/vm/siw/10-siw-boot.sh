@@ -5,7 +5,7 @@
 . /tests/common.sh
 
 check "siw is built in" grep -qw siw /lib/modules/$(uname -r)/modules.builtin
-modprobe madcm || { echo "modprobe madcm failed"; exit 1; }
+modprobe madcm_cm_ctl || { echo "modprobe madcm_cm_ctl failed"; exit 1; }
 setup_netns_pair
 setup_siw
 in_ns b /bin/rdma link show
@@ -17,5 +17,5 @@ check "attach madcm to veth0" cm a attach veth0
 check "detach" cm a detach veth0
 teardown_siw
 teardown_netns_pair
-check "rmmod madcm" rmmod madcm
+check "rmmod madcm_cm_ctl madcm" rmmod madcm_cm_ctl madcm
 finish

@@ -5,7 +5,7 @@
 # established, with IRD/ORD that agree with madcm's.
 . /tests/common.sh
 
-modprobe madcm || { echo "modprobe madcm failed"; exit 1; }
+modprobe madcm_cm_ctl || { echo "modprobe madcm_cm_ctl failed"; exit 1; }
 setup_netns_pair
 setup_siw
 check "attach" cm a attach veth0 time_wait_ms=500
@@ -30,10 +30,10 @@ check "madcm's IRD is siw's ORD" [ "$(conn_field L1.0 ird)" = "$sord" ]
 check "madcm's ORD is siw's IRD" [ "$(conn_field L1.0 ord)" = "$sird" ]
 check "L1.0 closed" wait_event L1.0 CLOSE
 check "L1.0 closed cleanly" grep -q "^L1.0 .*status=0 " $CM/conns
-cat $CM/stats
+cat $CM_STATS
 check "unlisten" cm a unlisten L1
 check "detach" cm a detach veth0
 teardown_siw
 teardown_netns_pair
-check "rmmod madcm" rmmod madcm
+check "rmmod madcm_cm_ctl madcm" rmmod madcm_cm_ctl madcm
 finish

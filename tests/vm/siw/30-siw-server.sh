@@ -9,7 +9,7 @@
 # the CRC too). So ESTABLISHED on the server means siw took madcm's RTR.
 . /tests/common.sh
 
-modprobe madcm || { echo "modprobe madcm failed"; exit 1; }
+modprobe madcm_cm_ctl || { echo "modprobe madcm_cm_ctl failed"; exit 1; }
 setup_netns_pair
 setup_siw
 # rtr_delay_ms: siw arms its wait for the RTR only after its reply is
@@ -63,9 +63,9 @@ check "s4: Write RTR chosen" [ "$(conn_field s4 rtr)" = 2 ]
 check "three RTR messages sent" [ "$(cm_stat rtr_sent)" -eq $((sent0 + 3)) ]
 check "no RTR failed" [ "$(cm_stat rtr_fail)" -eq 0 ]
 
-cat $CM/stats
+cat $CM_STATS
 check "detach" cm a detach veth0
 teardown_siw
 teardown_netns_pair
-check "rmmod madcm" rmmod madcm
+check "rmmod madcm_cm_ctl madcm" rmmod madcm_cm_ctl madcm
 finish

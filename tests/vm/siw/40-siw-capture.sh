@@ -7,7 +7,7 @@
 # tests/vm/run-siw.sh.)
 . /tests/common.sh
 
-modprobe madcm || { echo "modprobe madcm failed"; exit 1; }
+modprobe madcm_cm_ctl || { echo "modprobe madcm_cm_ctl failed"; exit 1; }
 setup_netns_pair
 setup_siw
 check "attach veth0" cm a attach veth0 time_wait_ms=500 rtr_delay_ms=50
@@ -59,5 +59,5 @@ check "detach veth1" cm b detach veth1
 check "detach veth0" cm a detach veth0
 teardown_siw
 teardown_netns_pair
-check "rmmod madcm" rmmod madcm
+check "rmmod madcm_cm_ctl madcm" rmmod madcm_cm_ctl madcm
 finish

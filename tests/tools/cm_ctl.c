@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The CM's control interface, for tests and users, in debugfs under
- * /sys/kernel/debug/madcm/cm/:
+ * madcm_cm_ctl.ko: a text control interface to the CM, for tests and
+ * people, on the consumer API only (<madcm/cm.h>), in debugfs under
+ * /sys/kernel/debug/madcm_cm_ctl/:
  *
  *   ctl    write one command per write(2):
  *            attach DEV [rto_min_ms=N] [max_retrans=N] [time_wait_ms=N]
@@ -16,16 +17,20 @@
  *          opts: backlog=N rev=1|2 ird=N ord=N p2p=0|1 rtr=MASK crc=0|1
  *                vlan=N lport=N pdata=HEX policy=...
  *   conns  one line per connection: its events, state and parameters
- *   stats  every attached device: its counters and its CM core's
  *
- * DEV is looked up in the writer's network namespace. Documentation/
- * irdma_cm.rst describes the grammar and the output.
+ * DEV is looked up in the writer's network namespace. The counters of
+ * every attached device and its core are madcm's own, in
+ * /sys/kernel/debug/madcm/cm/stats. Unloading this module detaches the
+ * devices it attached. Documentation/irdma_cm.rst describes the grammar
+ * and the output.
  */
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/inet.h>
 #include <linux/list.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/netdevice.h>
 #include <linux/nsproxy.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -34,11 +39,6 @@
 #include <net/ipv6.h>
 #include <net/net_namespace.h>
 #include <madcm/cm.h>
-#include "madcm.h"
-#include "irdma_cm/cm_bench.h"
-#include "irdma_cm/cm_core.h"
-#include "irdma_cm/cm_ctl.h"
-#include "irdma_cm/wire_netdev.h"
 
 #define CTL_NAME_LEN	32
 #define CTL_CMD_MAX	2048
@@ -46,11 +46,19 @@
 
 enum ctl_policy { CTL_ACCEPT, CTL_REJECT, CTL_MANUAL };
 
+/* A device this module attached the CM to; a reference is held. */
+struct ctl_dev {
+	struct list_head list;
+	struct net_device *dev;
+	netdevice_tracker tracker;
+};
+
 struct ctl_listener {
 	struct list_head list;
 	char name[CTL_NAME_LEN];
-	struct irdma_cm_core *core;
-	struct irdma_cm_listener *listener;
+	struct net_device *dev;		/* only compared */
+	struct madcm_cm_core *core;	/* a reference */
+	struct madcm_cm_listener *listener;
 	enum ctl_policy policy;
 	u8 pdata[MADCM_CM_MAX_PDATA];
 	u16 pdata_len;
@@ -62,7 +70,7 @@ struct ctl_conn {
 	struct list_head list;
 	/* A listener's name, a dot and its accept count. */
 	char name[CTL_NAME_LEN + sizeof(".4294967295")];
-	struct irdma_cm_node *conn;	/* NULL once released */
+	struct madcm_cm_conn *conn;	/* NULL once released */
 	struct {
 		u8 n;
 		u8 type[CTL_MAX_EVENTS];
@@ -83,6 +91,7 @@ static DEFINE_MUTEX(ctl_mutex);
 static DEFINE_SPINLOCK(ctl_lock);
 static LIST_HEAD(ctl_listeners);
 static LIST_HEAD(ctl_conns);
+static LIST_HEAD(ctl_devs);	/* under ctl_mutex */
 static struct dentry *ctl_dir;
 
 static struct ctl_conn *conn_find(const char *name)
@@ -112,10 +121,10 @@ static bool is_terminal(enum madcm_cm_event_type t)
 }
 
 /* Record an event; returns the connection to release, if terminal. */
-static struct irdma_cm_node *conn_record(struct ctl_conn *c,
+static struct madcm_cm_conn *conn_record(struct ctl_conn *c,
 					 const struct madcm_cm_event *ev)
 {
-	struct irdma_cm_node *release = NULL;
+	struct madcm_cm_conn *release = NULL;
 
 	spin_lock_bh(&ctl_lock);
 	if (c->events.n < CTL_MAX_EVENTS)
@@ -147,7 +156,7 @@ static struct irdma_cm_node *conn_record(struct ctl_conn *c,
 
 static void conn_event(const struct madcm_cm_event *ev, void *context)
 {
-	struct irdma_cm_node *release = conn_record(context, ev);
+	struct madcm_cm_conn *release = conn_record(context, ev);
 
 	if (release)
 		madcm_cm_release(release);
@@ -321,10 +330,35 @@ static bool valid_name(const char *name)
 	return n && n < CTL_NAME_LEN - 8 && !strchr(name, '.');
 }
 
+/* The core of device @ifname, counted; @devp: the device, only to compare. */
+static struct madcm_cm_core *ctl_get_core(struct net *net, const char *ifname,
+					  struct net_device **devp)
+{
+	struct madcm_cm_core *core;
+	struct net_device *dev;
+
+	dev = dev_get_by_name(net, ifname);
+	if (!dev)
+		return ERR_PTR(-ENODEV);
+	core = madcm_cm_get_core(dev);
+	if (devp)
+		*devp = dev;
+	dev_put(dev);
+	return core;
+}
+
+/* Destroy a listener we no longer list, and give back its core. */
+static void ctl_listener_free(struct ctl_listener *l)
+{
+	madcm_cm_destroy_listener(l->listener);
+	madcm_cm_put_core(l->core);
+	kfree(l);
+}
+
 static int cmd_listen(struct net *net, char **argv, int argc)
 {
 	struct madcm_cm_listen_attr la = {};
-	struct irdma_cm_core *core;
+	struct madcm_cm_core *core;
 	struct ctl_listener *l;
 	struct ctl_opts *o;
 	u32 port;
@@ -346,10 +380,11 @@ static int cmd_listen(struct net *net, char **argv, int argc)
 	ret = -EEXIST;
 	if (listener_find(argv[2]))
 		goto out;
-	ret = -ENODEV;
-	core = irdma_cm_netdev_core_get(net, argv[1]);
-	if (!core)
+	core = ctl_get_core(net, argv[1], &l->dev);
+	if (IS_ERR(core)) {
+		ret = PTR_ERR(core);
 		goto out;
+	}
 
 	strscpy(l->name, argv[2], sizeof(l->name));
 	l->core = core;
@@ -368,8 +403,10 @@ static int cmd_listen(struct net *net, char **argv, int argc)
 	la.handler = listener_event;
 	la.context = l;
 	ret = madcm_cm_create_listener(core, &la, &l->listener);
-	if (ret)
+	if (ret) {
+		madcm_cm_put_core(core);
 		goto out;
+	}
 	spin_lock_bh(&ctl_lock);
 	list_add_tail(&l->list, &ctl_listeners);
 	spin_unlock_bh(&ctl_lock);
@@ -392,16 +429,15 @@ static int cmd_unlisten(char **argv, int argc)
 	spin_lock_bh(&ctl_lock);
 	list_del(&l->list);
 	spin_unlock_bh(&ctl_lock);
-	madcm_cm_destroy_listener(l->listener);
-	kfree(l);
+	ctl_listener_free(l);
 	return 0;
 }
 
 static int cmd_connect(struct net *net, char **argv, int argc)
 {
 	struct madcm_cm_connect_attr ca = {};
-	struct irdma_cm_core *core;
-	struct irdma_cm_node *conn;
+	struct madcm_cm_core *core;
+	struct madcm_cm_conn *conn;
 	struct ctl_conn *c;
 	struct ctl_opts *o;
 	u32 port;
@@ -425,10 +461,11 @@ static int cmd_connect(struct net *net, char **argv, int argc)
 	ret = -EEXIST;
 	if (conn_find(argv[2]))
 		goto out;
-	ret = -ENODEV;
-	core = irdma_cm_netdev_core_get(net, argv[1]);
-	if (!core)
+	core = ctl_get_core(net, argv[1], NULL);
+	if (IS_ERR(core)) {
+		ret = PTR_ERR(core);
 		goto out;
+	}
 
 	strscpy(c->name, argv[2], sizeof(c->name));
 	ca.loc.port = o->lport;
@@ -449,6 +486,8 @@ static int cmd_connect(struct net *net, char **argv, int argc)
 	list_add_tail(&c->list, &ctl_conns);
 	spin_unlock_bh(&ctl_lock);
 	ret = madcm_cm_connect(core, &ca, &conn);
+	/* The connection does not need the core's reference. */
+	madcm_cm_put_core(core);
 	spin_lock_bh(&ctl_lock);
 	if (ret)
 		list_del(&c->list);
@@ -464,12 +503,12 @@ out:
 }
 
 /* Run @fn on a live connection, outside ctl_lock. */
-static int with_conn(const char *name, int (*fn)(struct irdma_cm_node *conn,
+static int with_conn(const char *name, int (*fn)(struct madcm_cm_conn *conn,
 						 struct ctl_conn *c, void *arg),
 		     void *arg)
 {
 	struct ctl_conn *c = conn_find(name);
-	struct irdma_cm_node *conn;
+	struct madcm_cm_conn *conn;
 
 	if (!c)
 		return -ENOENT;
@@ -482,7 +521,7 @@ static int with_conn(const char *name, int (*fn)(struct irdma_cm_node *conn,
 	return fn(conn, c, arg);
 }
 
-static int ctl_do_accept(struct irdma_cm_node *conn, struct ctl_conn *c, void *arg)
+static int ctl_do_accept(struct madcm_cm_conn *conn, struct ctl_conn *c, void *arg)
 {
 	struct ctl_opts *o = arg;
 	struct madcm_cm_accept_attr aa = {
@@ -497,19 +536,19 @@ static int ctl_do_accept(struct irdma_cm_node *conn, struct ctl_conn *c, void *a
 	return madcm_cm_accept(conn, &aa);
 }
 
-static int ctl_do_reject(struct irdma_cm_node *conn, struct ctl_conn *c, void *arg)
+static int ctl_do_reject(struct madcm_cm_conn *conn, struct ctl_conn *c, void *arg)
 {
 	struct ctl_opts *o = arg;
 
 	return madcm_cm_reject(conn, o->pdata, o->pdata_len);
 }
 
-static int ctl_do_close(struct irdma_cm_node *conn, struct ctl_conn *c, void *arg)
+static int ctl_do_close(struct madcm_cm_conn *conn, struct ctl_conn *c, void *arg)
 {
 	return madcm_cm_close(conn);
 }
 
-static int ctl_do_abort(struct irdma_cm_node *conn, struct ctl_conn *c, void *arg)
+static int ctl_do_abort(struct madcm_cm_conn *conn, struct ctl_conn *c, void *arg)
 {
 	return madcm_cm_abort(conn);
 }
@@ -555,7 +594,7 @@ static int cmd_on_conn(char **argv, int argc)
 static int cmd_forget(char **argv, int argc)
 {
 	struct ctl_conn *c;
-	struct irdma_cm_node *conn;
+	struct madcm_cm_conn *conn;
 
 	if (argc != 2)
 		return -EINVAL;
@@ -573,36 +612,48 @@ static int cmd_forget(char **argv, int argc)
 	return 0;
 }
 
-/*
- * Forget the listeners of a core that is gone: stopping a core destroys
- * its listeners, so only our records of them are left to free. @core is
- * only compared, never followed.
- */
-static void ctl_drop_listeners(struct irdma_cm_core *core)
+/* Destroy our listeners on @dev; ctl_mutex held. */
+static void ctl_drop_listeners(struct net_device *dev)
 {
 	struct ctl_listener *l, *tmp;
 	LIST_HEAD(gone);
 
 	spin_lock_bh(&ctl_lock);
 	list_for_each_entry_safe(l, tmp, &ctl_listeners, list)
-		if (l->core == core)
+		if (l->dev == dev)
 			list_move(&l->list, &gone);
 	spin_unlock_bh(&ctl_lock);
 	list_for_each_entry_safe(l, tmp, &gone, list)
-		kfree(l);
+		ctl_listener_free(l);
 }
 
-static void ctl_core_gone(struct irdma_cm_core *core)
+static struct ctl_dev *ctl_dev_find(struct net_device *dev)
 {
-	mutex_lock(&ctl_mutex);
-	ctl_drop_listeners(core);
-	mutex_unlock(&ctl_mutex);
+	struct ctl_dev *d;
+
+	list_for_each_entry(d, &ctl_devs, list)
+		if (d->dev == dev)
+			return d;
+	return NULL;
+}
+
+/* Forget a device: our listeners on it, our reference; ctl_mutex held. */
+static void ctl_dev_forget(struct ctl_dev *d, bool detach)
+{
+	ctl_drop_listeners(d->dev);
+	if (detach)
+		madcm_cm_netdev_detach(d->dev);
+	list_del(&d->list);
+	netdev_put(d->dev, &d->tracker);
+	kfree(d);
 }
 
 static int cmd_attach(struct net *net, char **argv, int argc)
 {
-	struct irdma_cm_config cfg = {};
-	int i;
+	struct madcm_cm_config cfg = {};
+	struct net_device *dev;
+	struct ctl_dev *d;
+	int i, ret;
 
 	for (i = 2; i < argc; i++) {
 		char *val = strchr(argv[i], '=');
@@ -626,19 +677,41 @@ static int cmd_attach(struct net *net, char **argv, int argc)
 		if (!field || parse_u32(val, 3600 * 1000, field))
 			return -EINVAL;
 	}
-	return irdma_cm_netdev_attach(net, argv[1], &cfg);
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	dev = dev_get_by_name(net, argv[1]);
+	if (!dev) {
+		kfree(d);
+		return -ENODEV;
+	}
+	netdev_tracker_alloc(dev, &d->tracker, GFP_KERNEL);
+	ret = madcm_cm_netdev_attach(dev, &cfg);
+	if (ret) {
+		netdev_put(dev, &d->tracker);
+		kfree(d);
+		return ret;
+	}
+	d->dev = dev;
+	list_add(&d->list, &ctl_devs);
+	return 0;
 }
 
 static int cmd_detach(struct net *net, const char *ifname)
 {
-	struct irdma_cm_core *core = irdma_cm_netdev_core_get(net, ifname);
-	int ret;
+	struct net_device *dev;
+	struct ctl_dev *d;
+	int ret = -ENODEV;
 
-	if (!core)
+	dev = dev_get_by_name(net, ifname);
+	if (!dev)
 		return -ENODEV;
-	ret = irdma_cm_netdev_detach(net, ifname);
-	if (!ret)
-		ctl_drop_listeners(core);
+	d = ctl_dev_find(dev);
+	if (d) {
+		ctl_dev_forget(d, true);
+		ret = 0;
+	}
+	dev_put(dev);
 	return ret;
 }
 
@@ -737,52 +810,60 @@ static int conns_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(conns);
 
-static int stats_show(struct seq_file *m, void *v)
+/* A device going away: forget it before madcm's own notifier detaches it. */
+static int ctl_netdev_event(struct notifier_block *nb, unsigned long event,
+			    void *ptr)
 {
-	irdma_cm_netdev_show(m);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(stats);
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	struct ctl_dev *d;
 
-/**
- * madcm_cm_ctl_init() - create the control files and watch devices
- *
- * Return: 0 or a negative errno.
- */
-int madcm_cm_ctl_init(void)
+	if (event != NETDEV_UNREGISTER)
+		return NOTIFY_DONE;
+	mutex_lock(&ctl_mutex);
+	/* Our listeners on it, also where someone else attached the CM. */
+	ctl_drop_listeners(dev);
+	d = ctl_dev_find(dev);
+	if (d)
+		ctl_dev_forget(d, false);
+	mutex_unlock(&ctl_mutex);
+	return NOTIFY_DONE;
+}
+
+/* Called before madcm's notifier, which has the default priority 0. */
+static struct notifier_block ctl_netdev_nb = {
+	.notifier_call = ctl_netdev_event,
+	.priority = 1,
+};
+
+static int __init ctl_init(void)
 {
-	int ret = irdma_cm_netdev_init();
+	int ret = register_netdevice_notifier(&ctl_netdev_nb);
 
 	if (ret)
 		return ret;
-	irdma_cm_netdev_set_gone_cb(ctl_core_gone);
-	ctl_dir = debugfs_create_dir("cm", madcm_debugfs_root);
+	ctl_dir = debugfs_create_dir("madcm_cm_ctl", NULL);
 	debugfs_create_file("ctl", 0200, ctl_dir, NULL, &ctl_fops);
 	debugfs_create_file("conns", 0400, ctl_dir, NULL, &conns_fops);
-	debugfs_create_file("stats", 0400, ctl_dir, NULL, &stats_fops);
-	madcm_cm_bench_init(ctl_dir);
 	return 0;
 }
 
-/**
- * madcm_cm_ctl_exit() - remove the control files, detach every device
- */
-void madcm_cm_ctl_exit(void)
+/* Destroy our listeners, detach what we attached, release what is left. */
+static void __exit ctl_exit(void)
 {
 	struct ctl_listener *l, *lt;
 	struct ctl_conn *c, *ct;
+	struct ctl_dev *d, *dt;
 
 	debugfs_remove_recursive(ctl_dir);
+	unregister_netdevice_notifier(&ctl_netdev_nb);
 	mutex_lock(&ctl_mutex);
 	list_for_each_entry_safe(l, lt, &ctl_listeners, list) {
 		list_del(&l->list);
-		madcm_cm_destroy_listener(l->listener);
-		kfree(l);
+		ctl_listener_free(l);
 	}
-	mutex_unlock(&ctl_mutex);
 	/* Detaching resets every connection: their handlers release them. */
-	irdma_cm_netdev_exit();
-	mutex_lock(&ctl_mutex);
+	list_for_each_entry_safe(d, dt, &ctl_devs, list)
+		ctl_dev_forget(d, true);
 	list_for_each_entry_safe(c, ct, &ctl_conns, list) {
 		list_del(&c->list);
 		if (c->conn)
@@ -791,3 +872,9 @@ void madcm_cm_ctl_exit(void)
 	}
 	mutex_unlock(&ctl_mutex);
 }
+
+module_init(ctl_init);
+module_exit(ctl_exit);
+
+MODULE_DESCRIPTION("madcm test tool: a text control interface to the CM");
+MODULE_LICENSE("GPL");

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The CM over the in-kernel software wire, outside KUnit, for people:
+ * madcm_cm_bench.ko: the CM over the test fabric's software wire, outside
+ * KUnit, for people, on exported API only (<madcm/cm.h>, the fabric's
+ * madcm_wire_loop_*):
  *
- *   /sys/kernel/debug/madcm/cm/loopdemo  reading it runs one connection
- *	between two cm_cores joined by the software wire and prints its
- *	events, states, negotiated IRD/ORD, private data and TCP context;
- *   /sys/kernel/debug/madcm/cm/bench     reading it measures connections
- *	set up and torn down per second over the software wire and the
- *	memory an idle connection holds. A benchmark, not a test: it
- *	prints figures and judges nothing.
+ *   /sys/kernel/debug/madcm_cm_bench/loopdemo  reading it runs one
+ *	connection between two CM cores joined by the software wire and
+ *	prints its events, states, negotiated IRD/ORD, private data and TCP
+ *	context;
+ *   /sys/kernel/debug/madcm_cm_bench/bench  reading it measures
+ *	connections set up and torn down per second over the software wire.
+ *	A benchmark, not a test: it prints figures and judges nothing.
  */
 #include <linux/debugfs.h>
 #include <linux/ktime.h>
@@ -16,11 +18,9 @@
 #include <linux/slab.h>
 #include <linux/wait.h>
 #include <net/ipv6.h>
+#include <linux/module.h>
 #include <madcm/cm.h>
-#include "madcm.h"
-#include "irdma_cm/cm_bench.h"
-#include "irdma_cm/cm_core.h"
-#include "irdma_cm/wire_loop.h"
+#include "tests/fabric/cm_wire_loop.h"
 
 #define BENCH_CONNS	256
 #define BENCH_ROUNDS	4
@@ -34,7 +34,7 @@ struct bench_side {
 	wait_queue_head_t wq;
 	struct seq_file *log;	/* loopdemo only, under log_lock */
 	struct mutex *log_lock;
-	struct irdma_cm_node *conns[BENCH_CONNS];
+	struct madcm_cm_conn *conns[BENCH_CONNS];
 	atomic_t nconns;
 	u8 pdata[8];
 };
@@ -98,11 +98,11 @@ static void bench_handler(const struct madcm_cm_event *ev, void *context)
 }
 
 struct bench_env {
-	struct irdma_wire_loop *loop;
-	struct irdma_wire_loop_port *port[2];
-	struct irdma_cm_core *core[2];
+	struct madcm_wire_loop *loop;
+	struct madcm_wire_loop_port *port[2];
+	struct madcm_cm_core *core[2];
 	struct in6_addr ip[2];
-	struct irdma_cm_listener *listener;
+	struct madcm_cm_listener *listener;
 	struct bench_side side[2];
 	struct mutex log_lock;	/* serialises the loopdemo's log lines */
 };
@@ -115,16 +115,16 @@ static void bench_env_free(struct bench_env *e)
 		madcm_cm_destroy_listener(e->listener);
 	for (i = 0; i < 2; i++)
 		if (e->core[i])
-			irdma_wire_loop_detach_core(e->port[i]);
+			madcm_wire_loop_detach_core(e->port[i]);
 	if (e->loop)
-		irdma_wire_loop_destroy(e->loop);
+		madcm_wire_loop_destroy(e->loop);
 	mutex_destroy(&e->log_lock);
 	kfree(e);
 }
 
 static struct bench_env *bench_env_new(struct seq_file *log)
 {
-	struct irdma_cm_config cfg = { .time_wait_ms = 100, .backlog = BENCH_CONNS };
+	struct madcm_cm_config cfg = { .time_wait_ms = 100, .backlog = BENCH_CONNS };
 	struct madcm_cm_listen_attr la = {};
 	struct bench_env *e;
 	int i;
@@ -133,7 +133,7 @@ static struct bench_env *bench_env_new(struct seq_file *log)
 	if (!e)
 		return NULL;
 	mutex_init(&e->log_lock);
-	e->loop = irdma_wire_loop_create(0x6d61);
+	e->loop = madcm_wire_loop_create(0x6d61);
 	if (!e->loop)
 		goto err;
 	for (i = 0; i < 2; i++) {
@@ -145,10 +145,10 @@ static struct bench_env *bench_env_new(struct seq_file *log)
 		s->log_lock = &e->log_lock;
 		memcpy(s->pdata, i ? "passive!" : "active!!", sizeof(s->pdata));
 		ipv6_addr_set_v4mapped(htonl(0xc0000201 + i), &e->ip[i]);
-		e->port[i] = irdma_wire_loop_add_port(e->loop, 1500);
-		if (!e->port[i] || irdma_wire_loop_add_addr(e->port[i], &e->ip[i]))
+		e->port[i] = madcm_wire_loop_add_port(e->loop, 1500);
+		if (!e->port[i] || madcm_wire_loop_add_addr(e->port[i], &e->ip[i]))
 			goto err;
-		e->core[i] = irdma_wire_loop_attach_core(e->port[i], &cfg);
+		e->core[i] = madcm_wire_loop_attach_core(e->port[i], &cfg);
 		if (IS_ERR(e->core[i])) {
 			e->core[i] = NULL;
 			goto err;
@@ -174,7 +174,7 @@ err:
 	return NULL;
 }
 
-static int bench_connect(struct bench_env *e, struct irdma_cm_node **conn)
+static int bench_connect(struct bench_env *e, struct madcm_cm_conn **conn)
 {
 	struct madcm_cm_connect_attr ca = {};
 
@@ -200,7 +200,7 @@ static bool bench_wait(struct bench_side *s, atomic_t *what, int n)
 
 static int loopdemo_show(struct seq_file *m, void *v)
 {
-	struct irdma_cm_node *conn;
+	struct madcm_cm_conn *conn;
 	struct bench_env *e;
 
 	e = bench_env_new(m);
@@ -232,9 +232,8 @@ DEFINE_SHOW_ATTRIBUTE(loopdemo);
 
 static int bench_show(struct seq_file *m, void *v)
 {
-	struct irdma_cm_node **conns;
+	struct madcm_cm_conn **conns;
 	u64 setup_ns = 0, down_ns = 0;
-	size_t node_mem = 0;
 	struct bench_env *e;
 	int r, i;
 
@@ -260,8 +259,6 @@ static int bench_show(struct seq_file *m, void *v)
 			goto out;
 		}
 		t1 = ktime_get();
-		if (!r)
-			node_mem = ksize(conns[0]);
 		for (i = 0; i < BENCH_CONNS; i++)
 			madcm_cm_close(conns[i]);
 		bench_wait(&e->side[0], &e->side[0].terminal, BENCH_CONNS);
@@ -281,20 +278,29 @@ static int bench_show(struct seq_file *m, void *v)
 		   div64_u64((u64)BENCH_CONNS * BENCH_ROUNDS * NSEC_PER_SEC, setup_ns ?: 1));
 	seq_printf(m, "teardown (close to CLOSE on both sides):  %llu connections/s\n",
 		   div64_u64((u64)BENCH_CONNS * BENCH_ROUNDS * NSEC_PER_SEC, down_ns ?: 1));
-	seq_printf(m, "memory per idle connection and side: %zu bytes (its node, from the slab)\n",
-		   node_mem);
 out:
 	kfree(conns);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(bench);
 
-/**
- * madcm_cm_bench_init() - create the loopdemo and bench files
- * @dir: the CM's debugfs directory
- */
-void madcm_cm_bench_init(struct dentry *dir)
+static struct dentry *bench_dir;
+
+static int __init bench_init(void)
 {
-	debugfs_create_file("loopdemo", 0400, dir, NULL, &loopdemo_fops);
-	debugfs_create_file("bench", 0400, dir, NULL, &bench_fops);
+	bench_dir = debugfs_create_dir("madcm_cm_bench", NULL);
+	debugfs_create_file("loopdemo", 0400, bench_dir, NULL, &loopdemo_fops);
+	debugfs_create_file("bench", 0400, bench_dir, NULL, &bench_fops);
+	return 0;
 }
+
+static void __exit bench_exit(void)
+{
+	debugfs_remove_recursive(bench_dir);
+}
+
+module_init(bench_init);
+module_exit(bench_exit);
+
+MODULE_DESCRIPTION("madcm test tool: CM demo and benchmark over the test wire");
+MODULE_LICENSE("GPL");

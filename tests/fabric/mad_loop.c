@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The loopback fabric: an in-kernel transport whose ports reach each other
+ * The MAD test fabric: an in-kernel transport whose ports reach each other
  * by LID, with QP0 and QP1 on every port. It behaves as hardware would:
  * sends complete asynchronously, from a workqueue, and MADs arrive the same
  * way. Each link (ordered pair of ports) can drop, duplicate, reorder and
@@ -17,9 +17,10 @@
 #include <linux/wait.h>
 #include <linux/xarray.h>
 #include <madcm/mad.h>
+#include <madcm/mad_transport.h>
 
-#include "fault.h"
-#include "mad_priv.h"
+#include "mad/fault.h"
+#include "tests/fabric/mad_loop.h"
 
 /* How long a held-back (reordered) MAD waits for a successor at most. */
 #define MADCM_LOOP_HOLD_MS	10
@@ -75,7 +76,7 @@ static atomic_t madcm_loop_ids = ATOMIC_INIT(0);
 
 static struct madcm_loop_port *madcm_loop_port(struct madcm_port *port)
 {
-	return port->priv;
+	return madcm_port_priv(port);
 }
 
 static void madcm_loop_ev_free(struct madcm_loop_ev *ev)
@@ -387,7 +388,7 @@ struct madcm_port *madcm_loop_port_create(struct madcm_loop_fabric *fab,
 
 	snprintf(name, sizeof(name), "loop%u-%u", fab->id, lid);
 	attr.name = name;
-	port = madcm_port_create(&madcm_loop_ops, &attr, lp);
+	port = madcm_port_register(&madcm_loop_ops, &attr, lp);
 	if (IS_ERR(port)) {
 		kfree(lp);
 		return port;
@@ -395,7 +396,7 @@ struct madcm_port *madcm_loop_port_create(struct madcm_loop_fabric *fab,
 	lp->port = port;
 	ret = xa_insert(&fab->ports, lid, lp, GFP_KERNEL);
 	if (ret) {
-		madcm_port_destroy(port);
+		madcm_port_unregister(port);
 		kfree(lp);
 		return ERR_PTR(ret == -EBUSY ? -EEXIST : ret);
 	}
@@ -446,7 +447,7 @@ void madcm_loop_port_destroy(struct madcm_port *port)
 		WARN_ON(ev->type != MADCM_LOOP_DELIVER);
 		madcm_loop_ev_free(ev);
 	}
-	madcm_port_destroy(port);
+	madcm_port_unregister(port);
 	kfree_rcu(lp, rcu);
 }
 EXPORT_SYMBOL_GPL(madcm_loop_port_destroy);
@@ -476,7 +477,7 @@ int madcm_loop_set_faults(struct madcm_port *from, u32 to_lid,
 	struct madcm_loop_port *lp;
 	int ret;
 
-	if (IS_ERR_OR_NULL(from) || from->ops != &madcm_loop_ops)
+	if (IS_ERR_OR_NULL(from) || !madcm_port_is(from, &madcm_loop_ops))
 		return -EINVAL;
 	if (!faults)
 		faults = &none;

@@ -11,26 +11,25 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <net/ipv6.h>
-#include "irdma_cm/cm_core.h"
-#include "irdma_cm/wire.h"
-#include "irdma_cm/wire_loop.h"
+#include <madcm/cm_backend.h>
+#include "tests/fabric/cm_wire_loop.h"
 
 /* Captured frames a port keeps before it drops the newest. */
-#define IRDMA_WIRE_LOOP_CAPTURE_MAX	256
+#define MADCM_WIRE_LOOP_CAPTURE_MAX	256
 
-struct irdma_wire_loop_qh {
+struct madcm_wire_loop_qh {
 	struct list_head list;
-	struct irdma_cm_qhash qh;
+	struct madcm_cm_steer qh;
 };
 
-struct irdma_wire_loop_port {
-	struct irdma_wire_loop *loop;
+struct madcm_wire_loop_port {
+	struct madcm_wire_loop *loop;
 	u8 mac[ETH_ALEN];
 	u32 mtu;
-	struct in6_addr addrs[IRDMA_WIRE_LOOP_ADDRS];
+	struct in6_addr addrs[MADCM_WIRE_LOOP_ADDRS];
 	int naddrs;
-	struct irdma_cm_core *core;
-	struct irdma_wire_faults faults;
+	struct madcm_cm_core *core;
+	struct madcm_wire_faults faults;
 	u32 resolve_eagain;
 	bool capture;
 	struct list_head captured;
@@ -45,7 +44,7 @@ struct irdma_wire_loop_port {
  * entries, the PRNG and the stats; @deliver_lock serialises delivery
  * with the attaching and detaching of cores.
  */
-struct irdma_wire_loop {
+struct madcm_wire_loop {
 	spinlock_t lock;		/* see above */
 	struct rnd_state rnd;
 	struct mutex deliver_lock;	/* see above */
@@ -54,48 +53,48 @@ struct irdma_wire_loop {
 	wait_queue_head_t idle;
 	bool dead;
 	int nports;
-	struct irdma_wire_loop_port ports[IRDMA_WIRE_LOOP_PORTS];
-	struct irdma_wire_loop_stats stats;
+	struct madcm_wire_loop_port ports[MADCM_WIRE_LOOP_PORTS];
+	struct madcm_wire_loop_stats stats;
 };
 
-struct irdma_wire_loop_frame {
+struct madcm_wire_loop_frame {
 	struct delayed_work dw;
 	struct list_head list;
-	struct irdma_wire_loop *loop;
-	struct irdma_wire_loop_port *dst;
+	struct madcm_wire_loop *loop;
+	struct madcm_wire_loop_port *dst;
 	u32 len;
 	u8 data[];
 };
 
-static u32 loop_rand(struct irdma_wire_loop *loop, u32 n)
+static u32 loop_rand(struct madcm_wire_loop *loop, u32 n)
 {
 	return n ? prandom_u32_state(&loop->rnd) % n : 0;
 }
 
-static bool loop_chance(struct irdma_wire_loop *loop, u32 pct)
+static bool loop_chance(struct madcm_wire_loop *loop, u32 pct)
 {
 	return pct && loop_rand(loop, 100) < pct;
 }
 
 static void loop_deliver(struct work_struct *work)
 {
-	struct irdma_wire_loop_frame *f =
-		container_of(to_delayed_work(work), struct irdma_wire_loop_frame,
+	struct madcm_wire_loop_frame *f =
+		container_of(to_delayed_work(work), struct madcm_wire_loop_frame,
 			     dw);
-	struct irdma_wire_loop *loop = f->loop;
-	struct irdma_wire_loop_port *dst = f->dst;
+	struct madcm_wire_loop *loop = f->loop;
+	struct madcm_wire_loop_port *dst = f->dst;
 	bool kept = false;
 
 	mutex_lock(&loop->deliver_lock);
 	if (!loop->dead && dst->core) {
-		irdma_receive_ilq(dst->core, f->data, f->len);
+		madcm_cm_backend_receive(dst->core, f->data, f->len);
 		spin_lock_bh(&loop->lock);
 		loop->stats.delivered++;
 		spin_unlock_bh(&loop->lock);
 	} else {
 		spin_lock_bh(&loop->lock);
 		if (!loop->dead && dst->capture &&
-		    dst->ncaptured < IRDMA_WIRE_LOOP_CAPTURE_MAX) {
+		    dst->ncaptured < MADCM_WIRE_LOOP_CAPTURE_MAX) {
 			list_add_tail(&f->list, &dst->captured);
 			dst->ncaptured++;
 			loop->stats.delivered++;
@@ -114,11 +113,11 @@ static void loop_deliver(struct work_struct *work)
 		wake_up(&loop->idle);
 }
 
-static void loop_queue(struct irdma_wire_loop *loop,
-		       struct irdma_wire_loop_port *dst, const u8 *frame,
+static void loop_queue(struct madcm_wire_loop *loop,
+		       struct madcm_wire_loop_port *dst, const u8 *frame,
 		       u32 len, u32 delay_ms, s32 corrupt_at)
 {
-	struct irdma_wire_loop_frame *f;
+	struct madcm_wire_loop_frame *f;
 
 	f = kmalloc(struct_size(f, data, len), GFP_ATOMIC);
 	if (!f)
@@ -135,12 +134,12 @@ static void loop_queue(struct irdma_wire_loop *loop,
 	queue_delayed_work(loop->wq, &f->dw, msecs_to_jiffies(delay_ms));
 }
 
-static int loop_xmit(struct irdma_cm_core *core, const u8 *frame, u32 len)
+static int loop_xmit(struct madcm_cm_core *core, const u8 *frame, u32 len)
 {
-	struct irdma_wire_loop_port *port = irdma_cm_core_priv(core);
-	struct irdma_wire_loop *loop = port->loop;
-	const struct irdma_wire_faults *fl = &port->faults;
-	struct irdma_wire_loop_port *dst = NULL;
+	struct madcm_wire_loop_port *port = madcm_cm_backend_priv(core);
+	struct madcm_wire_loop *loop = port->loop;
+	const struct madcm_wire_faults *fl = &port->faults;
+	struct madcm_wire_loop_port *dst = NULL;
 	s32 corrupt[2] = { -1, -1 };
 	u32 delay[2] = {}, copies = 0, i;
 	unsigned long flags;
@@ -182,11 +181,11 @@ static int loop_xmit(struct irdma_cm_core *core, const u8 *frame, u32 len)
 	return 0;
 }
 
-static int loop_resolve(struct irdma_cm_core *core, const struct in6_addr *rem,
+static int loop_resolve(struct madcm_cm_core *core, const struct in6_addr *rem,
 			u16 vlan_id, u8 *mac)
 {
-	struct irdma_wire_loop_port *port = irdma_cm_core_priv(core);
-	struct irdma_wire_loop *loop = port->loop;
+	struct madcm_wire_loop_port *port = madcm_cm_backend_priv(core);
+	struct madcm_wire_loop *loop = port->loop;
 	int i, j, ret = -EHOSTUNREACH;
 
 	spin_lock_bh(&loop->lock);
@@ -196,7 +195,7 @@ static int loop_resolve(struct irdma_cm_core *core, const struct in6_addr *rem,
 		goto out;
 	}
 	for (i = 0; i < loop->nports; i++) {
-		struct irdma_wire_loop_port *p = &loop->ports[i];
+		struct madcm_wire_loop_port *p = &loop->ports[i];
 
 		for (j = 0; j < p->naddrs; j++) {
 			if (ipv6_addr_equal(&p->addrs[j], rem)) {
@@ -211,36 +210,36 @@ out:
 	return ret;
 }
 
-static void loop_local_mac(struct irdma_cm_core *core, u8 *mac)
+static void loop_local_mac(struct madcm_cm_core *core, u8 *mac)
 {
-	struct irdma_wire_loop_port *port = irdma_cm_core_priv(core);
+	struct madcm_wire_loop_port *port = madcm_cm_backend_priv(core);
 
 	ether_addr_copy(mac, port->mac);
 }
 
-static u32 loop_mtu(struct irdma_cm_core *core)
+static u32 loop_mtu(struct madcm_cm_core *core)
 {
-	struct irdma_wire_loop_port *port = irdma_cm_core_priv(core);
+	struct madcm_wire_loop_port *port = madcm_cm_backend_priv(core);
 
 	return port->mtu;
 }
 
-static bool loop_qh_equal(const struct irdma_cm_qhash *a,
-			  const struct irdma_cm_qhash *b)
+static bool loop_qh_equal(const struct madcm_cm_steer *a,
+			  const struct madcm_cm_steer *b)
 {
 	return a->type == b->type && a->vlan_id == b->vlan_id &&
 	       ipv6_addr_equal(&a->loc.ip, &b->loc.ip) &&
 	       a->loc.port == b->loc.port &&
-	       (a->type == IRDMA_QHASH_LISTEN ||
+	       (a->type == MADCM_CM_STEER_LISTEN ||
 		(ipv6_addr_equal(&a->rem.ip, &b->rem.ip) &&
 		 a->rem.port == b->rem.port));
 }
 
-static int loop_qhash_add(struct irdma_cm_core *core,
-			  const struct irdma_cm_qhash *qh)
+static int loop_qhash_add(struct madcm_cm_core *core,
+			  const struct madcm_cm_steer *qh)
 {
-	struct irdma_wire_loop_port *port = irdma_cm_core_priv(core);
-	struct irdma_wire_loop_qh *e = kmalloc(sizeof(*e), GFP_KERNEL);
+	struct madcm_wire_loop_port *port = madcm_cm_backend_priv(core);
+	struct madcm_wire_loop_qh *e = kmalloc(sizeof(*e), GFP_KERNEL);
 
 	might_sleep();
 	if (!e)
@@ -253,11 +252,11 @@ static int loop_qhash_add(struct irdma_cm_core *core,
 	return 0;
 }
 
-static void loop_qhash_del(struct irdma_cm_core *core,
-			   const struct irdma_cm_qhash *qh)
+static void loop_qhash_del(struct madcm_cm_core *core,
+			   const struct madcm_cm_steer *qh)
 {
-	struct irdma_wire_loop_port *port = irdma_cm_core_priv(core);
-	struct irdma_wire_loop_qh *e, *found = NULL;
+	struct madcm_wire_loop_port *port = madcm_cm_backend_priv(core);
+	struct madcm_wire_loop_qh *e, *found = NULL;
 
 	might_sleep();
 	spin_lock_bh(&port->loop->lock);
@@ -274,25 +273,25 @@ static void loop_qhash_del(struct irdma_cm_core *core,
 	kfree(found);
 }
 
-static const struct irdma_cm_wire_ops irdma_wire_loop_ops = {
+static const struct madcm_cm_backend_ops madcm_wire_loop_ops = {
 	.xmit = loop_xmit,
 	.resolve = loop_resolve,
 	.local_mac = loop_local_mac,
 	.mtu = loop_mtu,
-	.qhash_add = loop_qhash_add,
-	.qhash_del = loop_qhash_del,
+	.steer_add = loop_qhash_add,
+	.steer_del = loop_qhash_del,
 };
 
 /**
- * irdma_wire_loop_create() - a new software wire
+ * madcm_wire_loop_create() - a new software wire
  * @seed: the seed of every fault injection decision
  *
  * Context: Process context; may sleep.
  * Return: the wire, or NULL.
  */
-struct irdma_wire_loop *irdma_wire_loop_create(u64 seed)
+struct madcm_wire_loop *madcm_wire_loop_create(u64 seed)
 {
-	struct irdma_wire_loop *loop = kzalloc(sizeof(*loop), GFP_KERNEL);
+	struct madcm_wire_loop *loop = kzalloc(sizeof(*loop), GFP_KERNEL);
 
 	if (!loop)
 		return NULL;
@@ -307,9 +306,10 @@ struct irdma_wire_loop *irdma_wire_loop_create(u64 seed)
 	prandom_seed_state(&loop->rnd, seed);
 	return loop;
 }
+EXPORT_SYMBOL_GPL(madcm_wire_loop_create);
 
 /**
- * irdma_wire_loop_add_port() - plug a port into the wire
+ * madcm_wire_loop_add_port() - plug a port into the wire
  * @loop: the wire
  * @mtu: its MTU (0: 1500)
  *
@@ -317,13 +317,13 @@ struct irdma_wire_loop *irdma_wire_loop_create(u64 seed)
  *
  * Return: the port, or NULL when all are taken.
  */
-struct irdma_wire_loop_port *irdma_wire_loop_add_port(struct irdma_wire_loop *loop,
+struct madcm_wire_loop_port *madcm_wire_loop_add_port(struct madcm_wire_loop *loop,
 						      u32 mtu)
 {
-	struct irdma_wire_loop_port *port;
+	struct madcm_wire_loop_port *port;
 
 	spin_lock_bh(&loop->lock);
-	if (loop->nports == IRDMA_WIRE_LOOP_PORTS) {
+	if (loop->nports == MADCM_WIRE_LOOP_PORTS) {
 		spin_unlock_bh(&loop->lock);
 		return NULL;
 	}
@@ -338,42 +338,44 @@ struct irdma_wire_loop_port *irdma_wire_loop_add_port(struct irdma_wire_loop *lo
 	spin_unlock_bh(&loop->lock);
 	return port;
 }
+EXPORT_SYMBOL_GPL(madcm_wire_loop_add_port);
 
 /**
- * irdma_wire_loop_add_addr() - give a port an IP address
+ * madcm_wire_loop_add_addr() - give a port an IP address
  * @port: the port
  * @ip: the address (IPv4-mapped for IPv4)
  *
  * Return: 0, or -ENOSPC.
  */
-int irdma_wire_loop_add_addr(struct irdma_wire_loop_port *port,
+int madcm_wire_loop_add_addr(struct madcm_wire_loop_port *port,
 			     const struct in6_addr *ip)
 {
 	int ret = -ENOSPC;
 
 	spin_lock_bh(&port->loop->lock);
-	if (port->naddrs < IRDMA_WIRE_LOOP_ADDRS) {
+	if (port->naddrs < MADCM_WIRE_LOOP_ADDRS) {
 		port->addrs[port->naddrs++] = *ip;
 		ret = 0;
 	}
 	spin_unlock_bh(&port->loop->lock);
 	return ret;
 }
+EXPORT_SYMBOL_GPL(madcm_wire_loop_add_addr);
 
 /**
- * irdma_wire_loop_attach_core() - run a cm_core on a port
+ * madcm_wire_loop_attach_core() - run a cm_core on a port
  * @port: the port
  * @cfg: the core's tunables, or NULL
  *
  * Return: the core, or an ERR_PTR().
  */
-struct irdma_cm_core *
-irdma_wire_loop_attach_core(struct irdma_wire_loop_port *port,
-			    const struct irdma_cm_config *cfg)
+struct madcm_cm_core *
+madcm_wire_loop_attach_core(struct madcm_wire_loop_port *port,
+			    const struct madcm_cm_config *cfg)
 {
-	struct irdma_cm_core *core;
+	struct madcm_cm_core *core;
 
-	core = irdma_setup_cm_core(&irdma_wire_loop_ops, port, cfg);
+	core = madcm_cm_backend_register(&madcm_wire_loop_ops, port, cfg);
 	if (IS_ERR(core))
 		return core;
 	mutex_lock(&port->loop->deliver_lock);
@@ -381,72 +383,77 @@ irdma_wire_loop_attach_core(struct irdma_wire_loop_port *port,
 	mutex_unlock(&port->loop->deliver_lock);
 	return core;
 }
+EXPORT_SYMBOL_GPL(madcm_wire_loop_attach_core);
 
 /**
- * irdma_wire_loop_detach_core() - stop and free a port's cm_core
+ * madcm_wire_loop_detach_core() - stop and free a port's cm_core
  * @port: the port
  *
  * Frames still on their way to the port are dropped.
  *
  * Context: Process context; sleeps.
  */
-void irdma_wire_loop_detach_core(struct irdma_wire_loop_port *port)
+void madcm_wire_loop_detach_core(struct madcm_wire_loop_port *port)
 {
-	struct irdma_cm_core *core;
+	struct madcm_cm_core *core;
 
 	mutex_lock(&port->loop->deliver_lock);
 	core = port->core;
 	port->core = NULL;
 	mutex_unlock(&port->loop->deliver_lock);
-	irdma_cleanup_cm_core(core);
+	madcm_cm_backend_unregister(core);
 }
+EXPORT_SYMBOL_GPL(madcm_wire_loop_detach_core);
 
 /**
- * irdma_wire_loop_set_faults() - what happens to frames a port sends
+ * madcm_wire_loop_set_faults() - what happens to frames a port sends
  * @port: the port
  * @faults: the fault rates (copied)
  */
-void irdma_wire_loop_set_faults(struct irdma_wire_loop_port *port,
-				const struct irdma_wire_faults *faults)
+void madcm_wire_loop_set_faults(struct madcm_wire_loop_port *port,
+				const struct madcm_wire_faults *faults)
 {
 	spin_lock_bh(&port->loop->lock);
 	port->faults = *faults;
 	spin_unlock_bh(&port->loop->lock);
 }
+EXPORT_SYMBOL_GPL(madcm_wire_loop_set_faults);
 
 /**
- * irdma_wire_loop_set_resolve_delay() - make resolution take a while
+ * madcm_wire_loop_set_resolve_delay() - make resolution take a while
  * @port: the port whose core resolves
  * @eagain_calls: how many resolve calls answer -EAGAIN first
  */
-void irdma_wire_loop_set_resolve_delay(struct irdma_wire_loop_port *port,
+void madcm_wire_loop_set_resolve_delay(struct madcm_wire_loop_port *port,
 				       u32 eagain_calls)
 {
 	spin_lock_bh(&port->loop->lock);
 	port->resolve_eagain = eagain_calls;
 	spin_unlock_bh(&port->loop->lock);
 }
+EXPORT_SYMBOL_GPL(madcm_wire_loop_set_resolve_delay);
 
 /**
- * irdma_wire_loop_capture() - keep frames reaching a port without a core
+ * madcm_wire_loop_capture() - keep frames reaching a port without a core
  * @port: the port
  * @on: start or stop capturing
  */
-void irdma_wire_loop_capture(struct irdma_wire_loop_port *port, bool on)
+void madcm_wire_loop_capture(struct madcm_wire_loop_port *port, bool on)
 {
 	spin_lock_bh(&port->loop->lock);
 	port->capture = on;
 	spin_unlock_bh(&port->loop->lock);
 }
+EXPORT_SYMBOL_GPL(madcm_wire_loop_capture);
 
-static struct irdma_wire_loop_frame *
-loop_pop_captured(struct irdma_wire_loop_port *port)
+static struct madcm_wire_loop_frame *
+loop_pop_captured(struct madcm_wire_loop_port *port)
 {
-	struct irdma_wire_loop_frame *f;
+	struct madcm_wire_loop_frame *f;
 
 	spin_lock_bh(&port->loop->lock);
 	f = list_first_entry_or_null(&port->captured,
-				     struct irdma_wire_loop_frame, list);
+				     struct madcm_wire_loop_frame, list);
 	if (f) {
 		list_del(&f->list);
 		port->ncaptured--;
@@ -456,7 +463,7 @@ loop_pop_captured(struct irdma_wire_loop_port *port)
 }
 
 /**
- * irdma_wire_loop_take() - the next frame a capturing port received
+ * madcm_wire_loop_take() - the next frame a capturing port received
  * @port: the port
  * @buf: where to copy it
  * @size: room at @buf
@@ -465,10 +472,10 @@ loop_pop_captured(struct irdma_wire_loop_port *port)
  * Context: Process context; sleeps.
  * Return: the frame's length (copied up to @size), or -ETIMEDOUT.
  */
-int irdma_wire_loop_take(struct irdma_wire_loop_port *port, u8 *buf,
+int madcm_wire_loop_take(struct madcm_wire_loop_port *port, u8 *buf,
 			 u32 size, unsigned long timeout)
 {
-	struct irdma_wire_loop_frame *f = NULL;
+	struct madcm_wire_loop_frame *f = NULL;
 	int len;
 
 	wait_event_timeout(port->capq, (f = loop_pop_captured(port)), timeout);
@@ -479,48 +486,52 @@ int irdma_wire_loop_take(struct irdma_wire_loop_port *port, u8 *buf,
 	kfree(f);
 	return len;
 }
+EXPORT_SYMBOL_GPL(madcm_wire_loop_take);
 
 /**
- * irdma_wire_loop_mac() - a port's MAC address
+ * madcm_wire_loop_mac() - a port's MAC address
  * @port: the port
  * @mac: filled in
  */
-void irdma_wire_loop_mac(struct irdma_wire_loop_port *port, u8 *mac)
+void madcm_wire_loop_mac(struct madcm_wire_loop_port *port, u8 *mac)
 {
 	ether_addr_copy(mac, port->mac);
 }
+EXPORT_SYMBOL_GPL(madcm_wire_loop_mac);
 
 /**
- * irdma_wire_loop_quiesce() - wait until no frame is in flight
+ * madcm_wire_loop_quiesce() - wait until no frame is in flight
  * @loop: the wire
  *
  * Context: Process context; sleeps.
  */
-void irdma_wire_loop_quiesce(struct irdma_wire_loop *loop)
+void madcm_wire_loop_quiesce(struct madcm_wire_loop *loop)
 {
 	wait_event(loop->idle, !atomic_read(&loop->inflight));
 }
+EXPORT_SYMBOL_GPL(madcm_wire_loop_quiesce);
 
 /**
- * irdma_wire_loop_stats() - read the wire's counters
+ * madcm_wire_loop_stats() - read the wire's counters
  * @loop: the wire
  * @stats: filled in
  */
-void irdma_wire_loop_stats(struct irdma_wire_loop *loop,
-			   struct irdma_wire_loop_stats *stats)
+void madcm_wire_loop_stats(struct madcm_wire_loop *loop,
+			   struct madcm_wire_loop_stats *stats)
 {
 	spin_lock_bh(&loop->lock);
 	*stats = loop->stats;
 	spin_unlock_bh(&loop->lock);
 }
+EXPORT_SYMBOL_GPL(madcm_wire_loop_stats);
 
 /**
- * irdma_wire_loop_qhash_count() - steering entries a port's core holds
+ * madcm_wire_loop_qhash_count() - steering entries a port's core holds
  * @port: the port
  *
  * Return: entries added and not yet deleted.
  */
-u32 irdma_wire_loop_qhash_count(struct irdma_wire_loop_port *port)
+u32 madcm_wire_loop_qhash_count(struct madcm_wire_loop_port *port)
 {
 	u32 n;
 
@@ -529,9 +540,10 @@ u32 irdma_wire_loop_qhash_count(struct irdma_wire_loop_port *port)
 	spin_unlock_bh(&port->loop->lock);
 	return n;
 }
+EXPORT_SYMBOL_GPL(madcm_wire_loop_qhash_count);
 
 /**
- * irdma_wire_loop_destroy() - take the wire down
+ * madcm_wire_loop_destroy() - take the wire down
  * @loop: the wire, or NULL
  *
  * Stops and frees every core still attached, drops what is in flight and
@@ -539,24 +551,24 @@ u32 irdma_wire_loop_qhash_count(struct irdma_wire_loop_port *port)
  *
  * Context: Process context; sleeps.
  */
-void irdma_wire_loop_destroy(struct irdma_wire_loop *loop)
+void madcm_wire_loop_destroy(struct madcm_wire_loop *loop)
 {
-	struct irdma_wire_loop_frame *f;
-	struct irdma_wire_loop_qh *e, *tmp;
+	struct madcm_wire_loop_frame *f;
+	struct madcm_wire_loop_qh *e, *tmp;
 	int i;
 
 	if (!loop)
 		return;
 	for (i = 0; i < loop->nports; i++)
 		if (loop->ports[i].core)
-			irdma_wire_loop_detach_core(&loop->ports[i]);
+			madcm_wire_loop_detach_core(&loop->ports[i]);
 	mutex_lock(&loop->deliver_lock);
 	loop->dead = true;
 	mutex_unlock(&loop->deliver_lock);
-	irdma_wire_loop_quiesce(loop);
+	madcm_wire_loop_quiesce(loop);
 	destroy_workqueue(loop->wq);
 	for (i = 0; i < loop->nports; i++) {
-		struct irdma_wire_loop_port *port = &loop->ports[i];
+		struct madcm_wire_loop_port *port = &loop->ports[i];
 
 		while ((f = loop_pop_captured(port)))
 			kfree(f);
@@ -565,3 +577,4 @@ void irdma_wire_loop_destroy(struct irdma_wire_loop *loop)
 	}
 	kfree(loop);
 }
+EXPORT_SYMBOL_GPL(madcm_wire_loop_destroy);

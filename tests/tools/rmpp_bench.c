@@ -1,24 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * RMPP over the loopback fabric, outside KUnit, for people:
+ * madcm_rmpp_bench.ko: RMPP over the MAD test fabric, outside KUnit, for
+ * people, on exported API only (<madcm/mad.h>, the fabric's madcm_loop_*):
  *
- *   /sys/kernel/debug/madcm/rmpp_demo   reading it sends one 64 KiB RMPP
+ *   /sys/kernel/debug/madcm_rmpp_bench/demo   reading it sends one 64 KiB RMPP
  *	transfer between two loopback ports and prints what each side
  *	counted: segments, ACKs, resends, and whether every byte arrived;
- *   /sys/kernel/debug/madcm/rmpp_bench  reading it measures, for 64 KiB
+ *   /sys/kernel/debug/madcm_rmpp_bench/bench  reading it measures, for 64 KiB
  *	and 1 MiB payloads, the time to create and free a send buffer and
  *	the time of a whole transfer across two loopback ports. A benchmark,
  *	not a test: it prints figures and judges nothing.
  */
 #include <linux/debugfs.h>
 #include <linux/ktime.h>
+#include <linux/module.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <madcm/mad.h>
+#include <madcm/mad_transport.h>
 
-#include "madcm.h"
-#include "mad_priv.h"
-#include "rmpp.h"
+#include "tests/fabric/mad_loop.h"
 
 #define RB_CLASS	IB_MGMT_CLASS_SUBN_ADM
 #define RB_VERSION	2
@@ -192,9 +193,9 @@ static s64 rb_transfer(struct rb_env *e, size_t len, u32 tid)
 	return ktime_to_ns(ktime_sub(ktime_get(), t0));
 }
 
-static long rb_cnt(struct madcm_port *port, enum madcm_port_counter c)
+static long rb_cnt(struct madcm_port *port, const char *counter)
 {
-	return atomic_long_read(&port->counters[c]);
+	return madcm_port_counter(port, counter);
 }
 
 static int rmpp_demo_show(struct seq_file *m, void *v)
@@ -207,9 +208,9 @@ static int rmpp_demo_show(struct seq_file *m, void *v)
 		return -ENOMEM;
 	init_completion(&e->ctx.sent);
 	init_completion(&e->ctx.recvd);
-	seq_printf(m, "rmpp demo: %zu bytes, SA class Set, from %s (LID %u) to %s (LID %u), window %u\n",
-		   len, e->a->name, RB_LID_A, e->b->name, RB_LID_B,
-		   READ_ONCE(madcm_rmpp_window));
+	seq_printf(m, "rmpp demo: %zu bytes, SA class Set, from %s (LID %u) to %s (LID %u)\n",
+		   len, madcm_port_name(e->a), RB_LID_A, madcm_port_name(e->b),
+		   RB_LID_B);
 	ns = rb_transfer(e, len, 1);
 	madcm_loop_quiesce(e->fab);
 	if (ns < 0) {
@@ -217,15 +218,15 @@ static int rmpp_demo_show(struct seq_file *m, void *v)
 		goto out;
 	}
 	seq_printf(m, "sender   %s: segments %ld, resent %ld, acks received %ld, status %s\n",
-		   e->a->name, rb_cnt(e->a, MADCM_CNT_RMPP_TX_SEG),
-		   rb_cnt(e->a, MADCM_CNT_RMPP_TX_RESEG),
-		   rb_cnt(e->a, MADCM_CNT_RMPP_RX_ACK),
+		   madcm_port_name(e->a), rb_cnt(e->a, "rmpp_tx_segments"),
+		   rb_cnt(e->a, "rmpp_tx_resent_segments"),
+		   rb_cnt(e->a, "rmpp_rx_acks"),
 		   e->ctx.status == IB_WC_SUCCESS ? "success" : "error");
 	seq_printf(m, "receiver %s: segments %ld, duplicates %ld, acks sent %ld, transfers %ld\n",
-		   e->b->name, rb_cnt(e->b, MADCM_CNT_RMPP_RX_SEG),
-		   rb_cnt(e->b, MADCM_CNT_RMPP_RX_DUP),
-		   rb_cnt(e->b, MADCM_CNT_RMPP_TX_ACK),
-		   rb_cnt(e->b, MADCM_CNT_RMPP_RX_DONE));
+		   madcm_port_name(e->b), rb_cnt(e->b, "rmpp_rx_segments"),
+		   rb_cnt(e->b, "rmpp_rx_drop_duplicate"),
+		   rb_cnt(e->b, "rmpp_tx_acks"),
+		   rb_cnt(e->b, "rmpp_rx_transfers"));
 	seq_printf(m, "delivered: one receive completion, %u segments on rmpp_list, mad_len %zu, byte-exact %s\n",
 		   e->ctx.nseg, e->ctx.mad_len, e->ctx.exact ? "yes" : "no");
 	seq_printf(m, "time: %lld us\n", div_s64(ns, NSEC_PER_USEC));
@@ -238,8 +239,8 @@ DEFINE_SHOW_ATTRIBUTE(rmpp_demo);
 static void rb_bench_one(struct seq_file *m, struct rb_env *e, size_t len,
 			 int creates, int rounds)
 {
-	long segs0 = rb_cnt(e->a, MADCM_CNT_RMPP_TX_SEG);
-	long acks0 = rb_cnt(e->b, MADCM_CNT_RMPP_TX_ACK);
+	long segs0 = rb_cnt(e->a, "rmpp_tx_segments");
+	long acks0 = rb_cnt(e->b, "rmpp_tx_acks");
 	struct ib_mad_send_buf *sb;
 	s64 ns, total = 0;
 	ktime_t t0;
@@ -272,8 +273,8 @@ static void rb_bench_one(struct seq_file *m, struct rb_env *e, size_t len,
 	seq_printf(m, "%7zu bytes: transfer %lld us (mean of %d), %llu KiB/s, %ld segments and %ld ACKs each\n",
 		   len, div_s64(ns, NSEC_PER_USEC), rounds,
 		   div64_u64((u64)len * NSEC_PER_SEC, max_t(s64, ns, 1)) >> 10,
-		   (rb_cnt(e->a, MADCM_CNT_RMPP_TX_SEG) - segs0) / rounds,
-		   (rb_cnt(e->b, MADCM_CNT_RMPP_TX_ACK) - acks0) / rounds);
+		   (rb_cnt(e->a, "rmpp_tx_segments") - segs0) / rounds,
+		   (rb_cnt(e->b, "rmpp_tx_acks") - acks0) / rounds);
 }
 
 static int rmpp_bench_show(struct seq_file *m, void *v)
@@ -284,8 +285,7 @@ static int rmpp_bench_show(struct seq_file *m, void *v)
 		return -ENOMEM;
 	init_completion(&e->ctx.sent);
 	init_completion(&e->ctx.recvd);
-	seq_printf(m, "rmpp bench: loopback ports, SA class (200 data bytes a segment), window %u\n",
-		   READ_ONCE(madcm_rmpp_window));
+	seq_puts(m, "rmpp bench: loopback ports, SA class (200 data bytes a segment)\n");
 	rb_bench_one(m, e, 64 << 10, 200, 10);
 	rb_bench_one(m, e, 1 << 20, 20, 3);
 	rb_env_free(e);
@@ -293,13 +293,23 @@ static int rmpp_bench_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(rmpp_bench);
 
-/* Create the demo and bench files in the module's debugfs directory. */
-void madcm_rmpp_bench_init(void)
+static struct dentry *rb_dir;
+
+static int __init rb_init(void)
 {
-	if (!madcm_debugfs_root)
-		return;
-	debugfs_create_file("rmpp_demo", 0400, madcm_debugfs_root, NULL,
-			    &rmpp_demo_fops);
-	debugfs_create_file("rmpp_bench", 0400, madcm_debugfs_root, NULL,
-			    &rmpp_bench_fops);
+	rb_dir = debugfs_create_dir("madcm_rmpp_bench", NULL);
+	debugfs_create_file("demo", 0400, rb_dir, NULL, &rmpp_demo_fops);
+	debugfs_create_file("bench", 0400, rb_dir, NULL, &rmpp_bench_fops);
+	return 0;
 }
+
+static void __exit rb_exit(void)
+{
+	debugfs_remove_recursive(rb_dir);
+}
+
+module_init(rb_init);
+module_exit(rb_exit);
+
+MODULE_DESCRIPTION("madcm test tool: RMPP demo and benchmark over the MAD test fabric");
+MODULE_LICENSE("GPL");

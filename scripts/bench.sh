@@ -1,0 +1,29 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench: every benchmark in one boot of the stock kernel (QEMU, TCG):
+# tests/vm/bench/*.sh (MAD against ib_core's MAD layer on rxe, RMPP, CM).
+# Prints one table and writes it, tab-separated with a header line, to
+# $MADCM_CACHE/bench/results.tsv (or $MADCM_BENCH_OUT):
+#   name  madcm  reference  ratio  unit
+# "reference" is the kernel's own implementation measured in the same run,
+# "ratio" madcm/reference; "-" where there is none. Figures, not tests.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+cd "$MADCM_ROOT"
+vmdir=${MADCM_VM_DIR:-$MADCM_CACHE/vm-bench}
+out=${MADCM_BENCH_OUT:-$MADCM_CACHE/bench/results.tsv}
+mkdir -p "$(dirname "$out")"
+set +e
+MADCM_VM_DIR=$vmdir MADCM_VM_LAYER=bench tests/vm/run.sh tests/vm/bench/*.sh
+rc=$?
+set -e
+{
+	printf 'name\tmadcm\treference\tratio\tunit\n'
+	sed -n 's/^=== BENCH //p' "$vmdir/test.log.txt"
+} >"$out.tmp"
+mv "$out.tmp" "$out"
+echo
+column -t -s $'\t' "$out"
+say "bench: $(($(wc -l <"$out") - 1)) figures in $out"
+exit $rc

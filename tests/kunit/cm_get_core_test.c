@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit: the CM's way in. madcm_cm_get_core() finds the core of a
+ * net_device the CM runs on and counts the reference; a device without a
+ * CM has none; a core whose device is detached or unregistered while held
+ * stays a valid handle whose calls fail, until its last holder puts it.
+ * The devices are Ethernet devices of the test's own, registered in
+ * init_net, that drop what they are asked to send.
+ */
+#include <kunit/test.h>
+#include <linux/etherdevice.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <net/ipv6.h>
+#include <madcm/cm.h>
+#include <madcm/cm_backend.h>
+#include "irdma_cm/cm_core.h"
+
+static netdev_tx_t get_core_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	dev_kfree_skb_any(skb);
+	return NETDEV_TX_OK;
+}
+
+static const struct net_device_ops get_core_netdev_ops = {
+	.ndo_start_xmit = get_core_xmit,
+};
+
+static struct net_device *get_core_netdev(struct kunit *test)
+{
+	struct net_device *dev = alloc_etherdev(0);
+
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	dev->netdev_ops = &get_core_netdev_ops;
+	eth_hw_addr_random(dev);
+	strscpy(dev->name, "mcmtest%d", sizeof(dev->name));
+	if (register_netdev(dev)) {
+		free_netdev(dev);
+		KUNIT_FAIL(test, "register_netdev failed");
+		return NULL;
+	}
+	return dev;
+}
+
+static void get_core_netdev_free(struct net_device *dev)
+{
+	unregister_netdev(dev);
+	free_netdev(dev);
+}
+
+static unsigned int get_core_refs(struct madcm_cm_core *core)
+{
+	return refcount_read(&core->refs);
+}
+
+/* A registered device nothing is attached to has no core. */
+static void cm_get_core_unknown_netdev(struct kunit *test)
+{
+	struct net_device *dev = get_core_netdev(test);
+	struct madcm_cm_core *core;
+
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	core = madcm_cm_get_core(dev);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(core), -ENODEV);
+	KUNIT_EXPECT_EQ(test, madcm_cm_netdev_detach(dev), -ENODEV);
+	get_core_netdev_free(dev);
+}
+
+/*
+ * Every get finds the same core and adds one reference to the backend's;
+ * every put takes one away.
+ */
+static void cm_get_core_counts(struct kunit *test)
+{
+	struct net_device *dev = get_core_netdev(test);
+	struct madcm_cm_core *a, *b;
+
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	KUNIT_ASSERT_EQ(test, madcm_cm_netdev_attach(dev, NULL), 0);
+	KUNIT_EXPECT_EQ(test, madcm_cm_netdev_attach(dev, NULL), -EEXIST);
+	a = madcm_cm_get_core(dev);
+	b = madcm_cm_get_core(dev);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(a));
+	KUNIT_EXPECT_PTR_EQ(test, a, b);
+	if (!IS_ERR(a) && a == b) {
+		KUNIT_EXPECT_EQ(test, get_core_refs(a), 3);
+		madcm_cm_put_core(b);
+		KUNIT_EXPECT_EQ(test, get_core_refs(a), 2);
+		madcm_cm_put_core(a);
+		KUNIT_EXPECT_EQ(test, get_core_refs(a), 1);
+	}
+	KUNIT_EXPECT_EQ(test, madcm_cm_netdev_detach(dev), 0);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(madcm_cm_get_core(dev)), -ENODEV);
+	get_core_netdev_free(dev);
+}
+
+static void get_core_handler(const struct madcm_cm_event *ev, void *context)
+{
+}
+
+/* What a holder of a stopped core can still do: nothing that starts. */
+static void get_core_expect_stopped(struct kunit *test,
+				    struct madcm_cm_core *core)
+{
+	struct madcm_cm_listen_attr la = {
+		.addr = { .ip = IN6ADDR_ANY_INIT, .port = 4791 },
+		.vlan_id = MADCM_CM_NO_VLAN,
+		.mpa_rev = 2,
+		.handler = get_core_handler,
+	};
+	struct madcm_cm_connect_attr ca = {
+		.rem = { .port = 4791 },
+		.vlan_id = MADCM_CM_NO_VLAN,
+		.mpa_rev = 2,
+		.handler = get_core_handler,
+	};
+	struct madcm_cm_listener *l;
+	struct madcm_cm_conn *conn;
+
+	ipv6_addr_set_v4mapped(htonl(0xc0000201), &ca.loc.ip);
+	ipv6_addr_set_v4mapped(htonl(0xc0000202), &ca.rem.ip);
+	KUNIT_EXPECT_EQ(test, madcm_cm_create_listener(core, &la, &l),
+			-ESHUTDOWN);
+	KUNIT_EXPECT_EQ(test, madcm_cm_connect(core, &ca, &conn), -ESHUTDOWN);
+	/* Only the holder's reference is left. */
+	KUNIT_EXPECT_EQ(test, get_core_refs(core), 1);
+}
+
+/*
+ * The device is unregistered while a consumer holds its core: the CM
+ * detaches by itself, the core stops, and the handle stays valid (KASAN
+ * watches) until the holder puts it.
+ */
+static void cm_get_core_device_gone(struct kunit *test)
+{
+	struct net_device *dev = get_core_netdev(test);
+	struct madcm_cm_core *core;
+
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	KUNIT_ASSERT_EQ(test, madcm_cm_netdev_attach(dev, NULL), 0);
+	core = madcm_cm_get_core(dev);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(core));
+	unregister_netdev(dev);
+	get_core_expect_stopped(test, core);
+	madcm_cm_put_core(core);
+	free_netdev(dev);
+}
+
+/* The same after an explicit detach; the device itself stays. */
+static void cm_get_core_detached(struct kunit *test)
+{
+	struct net_device *dev = get_core_netdev(test);
+	struct madcm_cm_core *core;
+
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	KUNIT_ASSERT_EQ(test, madcm_cm_netdev_attach(dev, NULL), 0);
+	core = madcm_cm_get_core(dev);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(core));
+	KUNIT_EXPECT_EQ(test, madcm_cm_netdev_detach(dev), 0);
+	get_core_expect_stopped(test, core);
+	madcm_cm_put_core(core);
+	/* A new attach makes a new core. */
+	KUNIT_EXPECT_EQ(test, madcm_cm_netdev_attach(dev, NULL), 0);
+	KUNIT_EXPECT_EQ(test, madcm_cm_netdev_detach(dev), 0);
+	get_core_netdev_free(dev);
+}
+
+static int get_core_xmit_op(struct madcm_cm_core *core, const u8 *frame,
+			    u32 len)
+{
+	return 0;
+}
+
+/* A backend without the required ops gets no core. */
+static void cm_backend_register_needs_ops(struct kunit *test)
+{
+	static const struct madcm_cm_backend_ops partial = {
+		.xmit = get_core_xmit_op,
+	};
+
+	KUNIT_EXPECT_EQ(test,
+			PTR_ERR(madcm_cm_backend_register(&partial, NULL, NULL)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(madcm_cm_backend_register(NULL, NULL, NULL)),
+			-EINVAL);
+}
+
+static struct kunit_case cm_get_core_cases[] = {
+	KUNIT_CASE(cm_get_core_unknown_netdev),
+	KUNIT_CASE(cm_get_core_counts),
+	KUNIT_CASE(cm_get_core_device_gone),
+	KUNIT_CASE(cm_get_core_detached),
+	KUNIT_CASE(cm_backend_register_needs_ops),
+	{}
+};
+
+static struct kunit_suite cm_get_core_suite = {
+	.name = "madcm_cm_get_core",
+	.test_cases = cm_get_core_cases,
+};
+
+kunit_test_suite(cm_get_core_suite);
