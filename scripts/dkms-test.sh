@@ -7,6 +7,10 @@
 # /lib/modules, /usr/src or /var/lib/dkms. The build's module is signed
 # with a throw-away key made for the run (dkms' own signing step).
 #
+# Then, as root, make dkms and make dkms-remove run with dkms' default
+# trees in a private mount namespace whose /usr/lib, /usr/src and
+# /var/lib/dkms are overlays, thrown away with it.
+#
 # Usage: scripts/dkms-test.sh [KVER KDIR]...
 #   Without arguments: every line in the cache ($MADCM_CACHE/kernel.env
 #   and kernel-*.env, as scripts/fetch-kernel.sh writes them).
@@ -90,6 +94,52 @@ consumer() {
 	! grep -E 'WARNING|warning:|error:' "$c/build.log" &&
 		modinfo -F depends "$c/madcm_sample_vendor.ko" | grep -qw madcm
 }
+# make dkms and make dkms-remove as a user runs them, with dkms' default
+# trees (/usr/src, /var/lib/dkms, /lib/modules/KVER), in a private mount
+# namespace where those are overlays over the host's: every write goes to
+# $t/ns and vanishes with the namespace. /lib/modules/KVER/build points to
+# the stock headers, as Debian's linux-headers-KVER makes it. Prints
+# "step ok|FAIL NAME" lines.
+make_dkms_in_ns() {
+	local kver=$1 kdir=$2 ns=$t/ns d
+	for d in usr-lib usr-src var-lib-dkms; do
+		mkdir -p "$ns/$d/up" "$ns/$d/work"
+	done
+	mkdir -p /var/lib/dkms
+	unshare -m --propagation private bash -s "$kver" "$kdir" "$ns" \
+		"$MADCM_ROOT" "$VERSION" <<'EOS'
+kver=$1 kdir=$2 ns=$3 root=$4 version=$5
+step() {
+	local name=$1
+	shift
+	if "$@" >>"$ns/steps.log" 2>&1; then
+		echo "step ok $name"
+	else
+		echo "step FAIL $name"
+		tail -15 "$ns/steps.log"
+	fi
+}
+ov() { mount -t overlay overlay -o "lowerdir=$1,upperdir=$2/up,workdir=$2/work" "$1"; }
+ov /usr/lib "$ns/usr-lib" && ov /usr/src "$ns/usr-src" &&
+	ov /var/lib/dkms "$ns/var-lib-dkms" || { echo "step FAIL overlays"; exit; }
+mkdir -p "/lib/modules/$kver"
+ln -sfn "$kdir" "/lib/modules/$kver/build"
+installed() { dkms status -m madcm -v "$version" -k "$kver" | grep -q ': installed'; }
+in_dep() { grep -q 'updates/dkms/madcm.ko' "/lib/modules/$kver/modules.dep"; }
+gone() {
+	[ ! -e "/lib/modules/$kver/updates/dkms/madcm.ko" ] &&
+	[ ! -e "/usr/src/madcm-$version" ] &&
+	! dkms status -m madcm | grep -q .
+}
+step "make dkms KVER=$kver" make -C "$root" dkms KVER="$kver" KDIR="$kdir"
+step "dkms status: installed" installed
+step "depmod lists updates/dkms/madcm.ko" in_dep
+step "make dkms again (sources replaced)" make -C "$root" dkms KVER="$kver" KDIR="$kdir"
+step "make dkms-remove" make -C "$root" dkms-remove KDIR="$kdir"
+step "module, sources and registration gone" gone
+EOS
+}
+
 not_registered() { ! dk status -k "$kver" | grep -q .; }
 
 set -- "${lines[@]}"
@@ -129,6 +179,19 @@ while [ $# -gt 0 ]; do
 	check "$kver: dkms remove" dk remove -k "$kver" --no-depmod
 	check "$kver: removed from the install tree" test ! -e "$inst"
 	check "$kver: no longer registered" not_registered
+
+	if [ "$(id -u)" -ne 0 ] || ! unshare -m true 2>/dev/null; then
+		say "note: $kver: make dkms not tried (needs root and unshare -m)"
+		continue
+	fi
+	while read -r _ res name; do
+		case $res in
+		ok) say "ok: $kver: $name"; passed=$((passed + 1)) ;;
+		FAIL) say "FAIL: $kver: $name (log: $log)"; failed=$((failed + 1)) ;;
+		*) echo "$_ $res $name" >&2 ;;
+		esac
+	done < <(make_dkms_in_ns "$kver" "$kdir" 2>>"$log" | tee -a "$log")
+	cat "$t/ns/steps.log" >>"$log" 2>/dev/null
 done
 
 echo "dkms: $passed passed, $failed failed"
