@@ -15,7 +15,8 @@ set -euo pipefail
 [ $# -eq 1 ] || die "usage: $0 OUTDIR"
 out=$1
 if [ -z "${KERNELDOC:-}" ]; then
-	"$MADCM_ROOT/scripts/fetch-kernel.sh" >&2
+	# The 6.1 line's source tree, whichever line the build is for.
+	MADCM_KERNEL=6.1 "$MADCM_ROOT/scripts/fetch-kernel.sh" >&2
 	. "$MADCM_CACHE/kernel.env"
 	KERNELDOC=$KSRC/scripts/kernel-doc
 fi
