@@ -45,8 +45,8 @@ SYMVERSDIR ?= $(PREFIX)/lib/madcm/$(KRELEASE)
 # The kernel make dkms builds for: an installed one, the running by default.
 KVER ?= $(shell uname -r)
 
-.PHONY: all modules install install-module install-headers install-man \
-	man dkms dkms-remove clean check kunit vmtest vmtest-siw test run deps
+.PHONY: all modules install clean check kunit vmtest vmtest-siw test run deps
+.PHONY: install-module install-headers install-man man dkms dkms-remove
 
 all modules: deps
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules

@@ -90,11 +90,9 @@ result "kernel-doc -v (all warnings)" "$OUT/kernel-doc.log"
 # Manual pages: one per export, made by the kernel's kernel-doc -man, with
 # every section, and sections that agree with the code (scripts/man-check.py).
 man_dir=$OUT/man
-if "$MADCM_ROOT/scripts/man.sh" "$man_dir" >"$OUT/man-gen.log" 2>&1; then
-	"$MADCM_ROOT/scripts/man-check.py" "$man_dir" >"$OUT/man.log" 2>"$OUT/man-count.log"
-else
-	cat "$OUT/man-gen.log" >"$OUT/man.log"
-fi
+# A missing page is a finding of man-check.py too; the rest are checked.
+"$MADCM_ROOT/scripts/man.sh" "$man_dir" >"$OUT/man-gen.log" 2>&1
+"$MADCM_ROOT/scripts/man-check.py" "$man_dir" >"$OUT/man.log" 2>"$OUT/man-count.log"
 result "man pages: $(ls "$man_dir"/*.9 2>/dev/null | wc -l) pages, $(cat "$OUT/man-count.log" 2>/dev/null)" \
 	"$OUT/man.log"
 
