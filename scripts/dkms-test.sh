@@ -29,7 +29,9 @@ if [ $# -eq 0 ]; then
 		[ -f "$env" ] || continue
 		# shellcheck disable=SC1090
 		kver=$(. "$env" && echo "$KVER") kdir=$(. "$env" && echo "$STOCK_KDIR")
-		[ -n "$kver" ] && [ -z "${seen[$kver]+x}" ] || continue
+		if [ -z "$kver" ] || [ -n "${seen[$kver]+x}" ]; then
+			continue
+		fi
 		seen[$kver]=1
 		lines+=("$kver" "$kdir")
 	done
@@ -184,11 +186,11 @@ while [ $# -gt 0 ]; do
 		say "note: $kver: make dkms not tried (needs root and unshare -m)"
 		continue
 	fi
-	while read -r _ res name; do
-		case $res in
-		ok) say "ok: $kver: $name"; passed=$((passed + 1)) ;;
-		FAIL) say "FAIL: $kver: $name (log: $log)"; failed=$((failed + 1)) ;;
-		*) echo "$_ $res $name" >&2 ;;
+	while read -r tag res name; do
+		case $tag:$res in
+		step:ok) say "ok: $kver: $name"; passed=$((passed + 1)) ;;
+		step:FAIL) say "FAIL: $kver: $name (log: $log)"; failed=$((failed + 1)) ;;
+		*) echo "$tag $res $name" >&2 ;;
 		esac
 	done < <(make_dkms_in_ns "$kver" "$kdir" 2>>"$log" | tee -a "$log")
 	cat "$t/ns/steps.log" >>"$log" 2>/dev/null
