@@ -4,8 +4,13 @@
 # tree and out of tree alike; this file is only the wrapper.
 #
 #   make              build madcm.ko against KDIR
-#   make install      modules_install (honours INSTALL_MOD_PATH)
-#   make check        checkpatch --strict, sparse, W=1 and kernel-doc
+#   make install      madcm.ko (modules_install, honours INSTALL_MOD_PATH),
+#                     its public headers, Module.symvers and manual pages
+#                     (honour DESTDIR and PREFIX)
+#   make man          section-9 manual pages of the exports, in man/
+#   make dkms         register, build and install madcm with DKMS for KVER
+#   make dkms-remove  remove it from DKMS again
+#   make check        checkpatch --strict, sparse, W=1, kernel-doc, man pages
 #   make kunit        the KUnit suites under kunit.py, sanitizers on
 #   make vmtest       tests/vm/*.sh on Debian's stock kernel in QEMU
 #   make vmtest-siw   tests/vm/siw/*.sh on the custom siw test kernel
@@ -40,16 +45,57 @@ else ifeq ($(wildcard $(KDIR)/$(sig_key) $(sig_key)),)
 install_flags := CONFIG_MODULE_SIG_ALL=
 endif
 
+# Where make install puts what other out-of-tree modules build against.
+VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)
+PREFIX ?= /usr/local
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+KRELEASE = $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
+		   $(KDIR)/include/generated/utsrelease.h)
+SYMVERSDIR ?= $(PREFIX)/lib/madcm/$(KRELEASE)
+# The kernel make dkms builds for: an installed one, the running by default.
+KVER ?= $(shell uname -r)
+
 .PHONY: all modules install clean check kunit vmtest vmtest-siw test run bench deps
+.PHONY: install-module install-headers install-man man dkms dkms-remove
 
 all modules: deps
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
 
-install: all
-	$(MAKE) -C $(KDIR) M=$(CURDIR) $(install_flags) modules_install
+install: install-module install-headers install-man
+
+# madcm.ko only: the test and sample modules are not installed.
+# modules_install installs what modules.order lists (madcm.ko on 6.1,
+# madcm.o on 6.12), so it gets a list of madcm alone for the time.
+install-module: all
+	@[ -n "$(KRELEASE)" ] || { echo "no kernel release in $(KDIR)" >&2; exit 1; }
+	mv modules.order modules.order.all
+	grep -E '(^|/)madcm\.k?o$$' modules.order.all >modules.order
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(install_flags) modules_install; \
+		rc=$$?; mv modules.order.all modules.order; exit $$rc
+	install -d $(DESTDIR)$(SYMVERSDIR)
+	install -m 0644 Module.symvers $(DESTDIR)$(SYMVERSDIR)/
+
+install-headers:
+	install -d $(DESTDIR)$(INCLUDEDIR)/madcm
+	install -m 0644 include/madcm/*.h $(DESTDIR)$(INCLUDEDIR)/madcm/
+
+install-man: man
+	install -d $(DESTDIR)$(MANDIR)/man9
+	install -m 0644 man/*.9 $(DESTDIR)$(MANDIR)/man9/
+
+man:
+	@scripts/man.sh man
+
+dkms:
+	@scripts/dkms.sh install $(KVER)
+
+dkms-remove:
+	@scripts/dkms.sh remove
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	rm -rf man
 
 deps:
 	@scripts/deps.sh build

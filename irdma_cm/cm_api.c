@@ -39,6 +39,9 @@ static const char * const madcm_cm_event_names[] = {
  * madcm_cm_event_name() - the name of an event type
  * @type: the event type
  *
+ * For log messages and debugfs: the name of a MADCM_CM_EVENT_* value
+ * without its prefix. The string is static; the caller does not free it.
+ *
  * Context: Any context.
  * Return: its name ("CONNECT_REQUEST", ...), or "UNKNOWN".
  */
@@ -271,6 +274,7 @@ static struct irdma_cm_node *irdma_cm_next_pending(struct irdma_cm_listener *l)
  * given at accept (the listener's unless another was given).
  *
  * Context: Process context; sleeps. Not from an event handler.
+ * Return: Nothing.
  */
 void madcm_cm_destroy_listener(struct madcm_cm_listener *listener)
 {
@@ -626,6 +630,7 @@ EXPORT_SYMBOL_GPL(madcm_cm_abort);
  * in TIME-WAIT lives on inside the CM until the period ends.
  *
  * Context: Any context.
+ * Return: Nothing.
  */
 void madcm_cm_release(struct madcm_cm_conn *conn)
 {

@@ -368,6 +368,7 @@ EXPORT_SYMBOL_GPL(madcm_register_mad_agent);
  * or will run, and nothing of the agent is left allocated.
  *
  * Context: Process context; may sleep. Not from the agent's own handlers.
+ * Return: Nothing.
  */
 void madcm_unregister_mad_agent(struct ib_mad_agent *mad_agent)
 {

@@ -239,7 +239,8 @@ EXPORT_SYMBOL_GPL(madcm_create_ah);
  * with a GRH).
  *
  * Context: Process context; may sleep.
- * Return: the handle, or an ERR_PTR() as for madcm_create_ah().
+ * Return: the handle, or an ERR_PTR(): -EINVAL when @port or @wc is NULL,
+ * otherwise as for madcm_create_ah().
  */
 struct ib_ah *madcm_create_ah_from_wc(struct madcm_port *port,
 				      const struct ib_wc *wc,
@@ -269,6 +270,7 @@ EXPORT_SYMBOL_GPL(madcm_create_ah_from_wc);
  * No posted send may still use @ah.
  *
  * Context: Process context; may sleep.
+ * Return: Nothing.
  */
 void madcm_destroy_ah(struct ib_ah *ah)
 {
@@ -298,6 +300,12 @@ EXPORT_SYMBOL_GPL(madcm_port_qpn);
 /**
  * madcm_port_lid() - the LID of a port
  * @port: the port
+ *
+ * The LID that peers address the port's MADs to: the LID given to
+ * madcm_loop_port_create() on a loopback fabric; on an InfiniBand port of
+ * an ib_core device, the port's LID as it was when madcm opened the port
+ * (a later change of LID is not followed); 0 on RoCE, which addresses by
+ * GID.
  *
  * Context: Any context.
  * Return: the port's LID.

@@ -139,6 +139,7 @@ void madcm_recv_free(struct madcm_recv *rv)
  * @mad_recv_wc->rmpp_list.
  *
  * Context: Any context.
+ * Return: Nothing.
  */
 void madcm_free_recv_mad(struct ib_mad_recv_wc *mad_recv_wc)
 {

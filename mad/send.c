@@ -515,16 +515,24 @@ int madcm_modify_mad(struct ib_mad_send_buf *send_buf, u32 timeout_ms)
 EXPORT_SYMBOL_GPL(madcm_modify_mad);
 
 /**
- * madcm_cancel_mad() - cancel a posted send
- * @send_buf: the posted send buffer
+ * madcm_cancel_mad() - cancel an outstanding send MAD operation
+ * @send_buf: indicates the MAD to cancel: a send buffer posted with
+ *	madcm_post_send_mad()
  *
- * The madcm twin of ib_cancel_mad(). The send comes back through the
- * agent's send handler with IB_WC_WR_FLUSH_ERR: at once if it was queued
- * or waiting for its response; if the transport still holds it, as soon
- * as the transport gives it back. A send that is already done or already
- * has its response is left alone.
+ * The madcm twin of ib_cancel_mad(). The cancelled MAD is returned to
+ * its owner through the agent's send handler (the ib_mad_send_handler
+ * given to madcm_register_mad_agent()), with the status
+ * IB_WC_WR_FLUSH_ERR. A send that was queued or was waiting for its
+ * response comes back at once, from this call, so the caller must not
+ * hold a lock that its send handler takes; a send the transport still
+ * holds comes back as soon as the transport gives it back. A send that
+ * is already done or already has its response, a buffer that was never
+ * posted, and NULL are left alone. Either way the send handler runs
+ * exactly once per posted send. Same as madcm_modify_mad() with a
+ * timeout of 0.
  *
  * Context: Process or softirq context.
+ * Return: Nothing; the outcome reaches the send handler.
  */
 void madcm_cancel_mad(struct ib_mad_send_buf *send_buf)
 {

@@ -33,31 +33,51 @@ static int madcm_pad_size(int hdr_len, int data_len, int mad_size)
 }
 
 /**
- * madcm_create_send_mad() - allocate a send buffer for a MAD
- * @mad_agent: the agent that will send it
- * @remote_qpn: the destination QP
- * @pkey_index: the P_Key index to send with (meaningful for QP1 only)
- * @rmpp_active: the MAD is an RMPP transfer (kernel-RMPP agents only)
- * @hdr_len: bytes of headers: common MAD header, RMPP header and class
- *	header
- * @data_len: bytes of data after the headers
- * @gfp_mask: how to allocate
- * @base_version: the MAD's base version: 0x80 on an OPA port makes an OPA
- *	MAD of 2048 bytes, anything else an IB MAD of 256 bytes
+ * madcm_create_send_mad() - allocate and initialize a buffer for sending a MAD
+ * @mad_agent: the registered MAD agent (from madcm_register_mad_agent())
+ *	to associate with the MAD: its port sends it, its send handler gets
+ *	the completion and its recv handler any response
+ * @remote_qpn: the QP number of the receiving node: 0 for an SMP, 1 for a
+ *	GMP to a port's GSI, or the QP that madcm_port_qpn() gives for a
+ *	madcm peer on an ib_core device
+ * @pkey_index: the index of the P_Key to send the MAD with; valid only
+ *	when @remote_qpn is QP1
+ * @rmpp_active: non-zero to send the MAD as an RMPP transfer; the agent
+ *	must do kernel RMPP (see madcm_mad_kernel_rmpp_agent())
+ * @hdr_len: the size of the headers of the MAD: the common MAD header,
+ *	the RMPP header and any class-specific header, all three
+ * @data_len: the size of the data that follows the headers; the
+ *	allocation is rounded up for any padding that is needed
+ * @gfp_mask: the GFP mask of the memory allocation
+ * @base_version: the base version of the MAD: OPA_MGMT_BASE_VERSION (0x80)
+ *	on an OPA port makes an OPA MAD of 2048 bytes, anything else an IB
+ *	MAD of 256 bytes
  *
- * The madcm twin of ib_create_send_mad(), with its semantics. The data is
- * padded so that it fills a whole number of segments of (MAD size -
- * @hdr_len) bytes, at least one. Without @rmpp_active the headers, data
- * and padding must fit in one MAD; with it the agent must do kernel RMPP,
- * and the buffer holds the headers in send_buf->mad and the data in
- * send_buf->seg_count segments of send_buf->seg_size bytes, reached with
- * madcm_get_rmpp_segment(). The MAD header, the class header and the
- * padding are zeroed (so is the rest of the buffer); with @rmpp_active the
- * RMPP header is set up: the agent's RMPP version, type DATA, flag ACTIVE.
- * The caller fills in the rest, sets send_buf->ah, timeout_ms and retries,
- * then posts it. Whatever its size, a send buffer is one allocation.
+ * The madcm twin of ib_create_send_mad(), with its semantics. The send
+ * buffer returned references a data buffer usable for sending a MAD
+ * (send_buf->mad) and carries what the send needs besides the MAD:
+ * send_buf->ah, timeout_ms, retries and context[], which the caller sets.
+ * The caller may modify the data buffer as it likes until it posts the
+ * send with madcm_post_send_mad().
  *
- * Context: Any context allowed by @gfp_mask.
+ * The common MAD header, the class-specific header and any padding of the
+ * returned MAD are cleared (so is the rest of the buffer). The caller is
+ * responsible for initializing the common MAD header, any class-specific
+ * header and the data area. The one exception: with @rmpp_active, the RMPP
+ * header is initialized for sending (the agent's RMPP version, type DATA,
+ * flag ACTIVE); madcm fills in its segment number and length as it sends.
+ *
+ * The data is padded so that it fills a whole number of segments of (MAD
+ * size - @hdr_len) bytes, at least one. Without @rmpp_active, the headers,
+ * data and padding must fit in one MAD. With it, the buffer holds the
+ * headers in send_buf->mad and the data in send_buf->seg_count segments of
+ * send_buf->seg_size bytes, reached with madcm_get_rmpp_segment(). Whatever
+ * its size, a send buffer is one allocation. A buffer that is not posted,
+ * or that came back through the send handler, is freed with
+ * madcm_free_send_mad().
+ *
+ * Context: Any context allowed by @gfp_mask (GFP_ATOMIC from atomic
+ * context).
  * Return: the send buffer, or an ERR_PTR(): -EINVAL when @hdr_len or
  * @data_len is negative or does not fit the rules above, when the headers
  * are longer than a MAD (or, with @rmpp_active, shorter than the RMPP
@@ -192,14 +212,15 @@ void madcm_send_buf_release(struct madcm_send *ms)
 
 /**
  * madcm_free_send_mad() - free a send buffer
- * @send_buf: the buffer, not posted or already returned through the send
- *	handler
+ * @send_buf: the buffer, from madcm_create_send_mad(), not posted or
+ *	already returned through the send handler; NULL is ignored
  *
  * The madcm twin of ib_free_send_mad(). Freeing a buffer that is still
- * posted is a caller bug: it is reported once and the buffer is left
- * alone.
+ * posted is a caller bug: it is reported once (a kernel warning) and the
+ * buffer is left alone.
  *
  * Context: Any context.
+ * Return: Nothing.
  */
 void madcm_free_send_mad(struct ib_mad_send_buf *send_buf)
 {

@@ -5,6 +5,7 @@
 #  - a W=1 build with sparse on every file (C=2), against the stock
 #    headers of both kernel lines (6.1 and 6.12)
 #  - kernel-doc with all its warnings over every source
+#  - a manual page for every export, checked against the code
 # Logs go to MADCM_CHECK_DIR (default $MADCM_CACHE/check).
 # Prints one line per tool, "check: N passed, M failed" last.
 set -uo pipefail
@@ -117,6 +118,41 @@ fi
 "$KSRC/scripts/kernel-doc" -v -none "${files[@]}" 2>&1 |
 	grep -iE 'warning|error' >"$OUT/kernel-doc.log"
 result "kernel-doc -v (all warnings)" "$OUT/kernel-doc.log"
+
+# Manual pages: one per export, made by the kernel's kernel-doc -man, with
+# every section, and sections that agree with the code (scripts/man-check.py).
+man_dir=$OUT/man
+# A missing page is a finding of man-check.py too; the rest are checked.
+"$MADCM_ROOT/scripts/man.sh" "$man_dir" >"$OUT/man-gen.log" 2>&1
+"$MADCM_ROOT/scripts/man-check.py" "$man_dir" >"$OUT/man.log" 2>"$OUT/man-count.log"
+result "man pages: $(ls "$man_dir"/*.9 2>/dev/null | wc -l) pages, $(cat "$OUT/man-count.log" 2>/dev/null)" \
+	"$OUT/man.log"
+
+# The page checker itself: errors planted in a copy of the pages must each
+# be found.
+planted() {
+	local d=$OUT/man-planted want got
+	rm -rf "$d"
+	cp -r "$man_dir" "$d"
+	sed -i 's/^\.IP "send_buf" 12/.IP "sendbuf" 12/' "$d/madcm_cancel_mad.9"
+	sed -i '/^\.SH "CONTEXT"/,+1d' "$d/madcm_modify_mad.9"
+	sed -i 's/^Nothing\.$/The buffer./' "$d/madcm_free_recv_mad.9"
+	sed -i 's/-ENOMEM when out of memory/when out of memory/' "$d/madcm_create_send_mad.9"
+	sed -i 's/Process context; may sleep\./Any context./' "$d/madcm_unregister_mad_agent.9"
+	rm "$d/madcm_port_lid.9"
+	want="madcm_cancel_mad: ARGUMENTS
+madcm_create_send_mad: the body returns -ENOMEM
+madcm_free_recv_mad: void function
+madcm_modify_mad: page has no CONTEXT
+madcm_port_lid: no manual page
+madcm_unregister_mad_agent: the body sleeps"
+	got=$("$MADCM_ROOT/scripts/man-check.py" "$d" 2>/dev/null)
+	while read -r w; do
+		grep -qF "$w" <<<"$got" || echo "planted error not found: $w"
+	done <<<"$want"
+}
+planted >"$OUT/man-planted.log" 2>&1
+result "man page checker finds planted errors" "$OUT/man-planted.log"
 
 echo "check: $passed passed, $failed failed"
 [ $failed -eq 0 ]

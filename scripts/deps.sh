@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Install the Debian packages madcm's make targets need, only the missing ones.
-# Usage: scripts/deps.sh [group...]   groups: build kunit vm check (default: all)
+# Usage: scripts/deps.sh [group...]   groups: build kunit vm check dkms
+# (default: all)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -9,10 +10,11 @@ declare -A GROUP=(
 	[build]="make gcc gcc-12 libelf-dev libssl-dev bc flex bison kmod xz-utils dwarves"
 	[kunit]="python3 qemu-system-x86 flex bison bc libelf-dev libssl-dev rsync"
 	[vm]="qemu-system-x86 busybox-static cpio iproute2 rdma-core ibverbs-utils kmod tshark xxd gcc libc6-dev rsync libibverbs1 librdmacm1 ibverbs-providers libibverbs-dev librdmacm-dev"
-	[check]="sparse perl python3"
+	[check]="sparse perl python3 man-db"
+	[dkms]="dkms kmod openssl"
 )
 
-groups=${*:-build kunit vm check}
+groups=${*:-build kunit vm check dkms}
 want=()
 for g in $groups; do
 	[ -n "${GROUP[$g]+x}" ] || die "unknown package group '$g'"

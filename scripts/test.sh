@@ -79,6 +79,7 @@ run_layer kunit scripts/kunit.sh
 unset KUNIT_RAW_COPY
 # After kunit, so that the suites are checked in the KUnit tree as well.
 run_layer check scripts/check.sh
+run_layer dkms scripts/dkms-test.sh
 for t in tests/vm/*-tshark.sh; do
 	[ -x "$t" ] || continue
 	n=$(basename "$t" .sh)

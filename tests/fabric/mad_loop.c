@@ -293,6 +293,11 @@ static void madcm_loop_work(struct work_struct *work)
  * madcm_loop_fabric_create() - create a loopback fabric
  * @seed: the seed of every link's fault decisions
  *
+ * An in-kernel fabric without hardware: MADs sent from one of its ports
+ * (madcm_loop_port_create()) to the LID of another arrive there, through
+ * links whose faults madcm_loop_set_faults() sets. The same @seed gives
+ * the same fault decisions.
+ *
  * Context: Process context; may sleep.
  * Return: the fabric, or an ERR_PTR(): -ENOMEM when out of memory.
  */
@@ -326,6 +331,7 @@ EXPORT_SYMBOL_GPL(madcm_loop_fabric_create);
  * in turn. Response timeouts are not waited for.
  *
  * Context: Process context; may sleep. Not from a handler.
+ * Return: Nothing.
  */
 void madcm_loop_quiesce(struct madcm_loop_fabric *fab)
 {
@@ -335,9 +341,16 @@ EXPORT_SYMBOL_GPL(madcm_loop_quiesce);
 
 /**
  * madcm_loop_fabric_destroy() - destroy a loopback fabric
- * @fab: the fabric; its ports are all destroyed
+ * @fab: the fabric, whose ports are all destroyed already; NULL or an
+ *	ERR_PTR() is ignored
+ *
+ * Waits until nothing travels on @fab, as madcm_loop_quiesce() does, then
+ * frees it. Every port must have been destroyed first with
+ * madcm_loop_port_destroy(); a port left on the fabric is a caller bug,
+ * reported with a kernel warning.
  *
  * Context: Process context; may sleep.
+ * Return: Nothing.
  */
 void madcm_loop_fabric_destroy(struct madcm_loop_fabric *fab)
 {
@@ -412,6 +425,7 @@ EXPORT_SYMBOL_GPL(madcm_loop_port_create);
  * MADs still on their way to the port are lost.
  *
  * Context: Process context; may sleep.
+ * Return: Nothing.
  */
 void madcm_loop_port_destroy(struct madcm_port *port)
 {
