@@ -1,19 +1,41 @@
 # SPDX-License-Identifier: GPL-2.0
 # The benchmark (not a test) of madcm against ib_core's MAD layer on one
-# rxe port, in one boot: create+free of send buffers (256 B, 64 KiB and
-# 1 MiB RMPP buffers), random access to the segments of a 1 MiB RMPP
-# buffer (madcm_get_rmpp_segment() against ib_get_rmpp_segment()), and
-# 4000 request/response round trips posted at once and answered in random
-# order; each figure for both, and the ratio madcm/ib_core. Run it with
+# rxe port, in one boot (samples/ibtest_bench.c says what each figure
+# measures): create+free of send buffers (256 B, 64 KiB and 1 MiB RMPP),
+# random access to the segments of a 1 MiB RMPP buffer, round trips with
+# 1,000 to 100,000 requests outstanding answered in random order, 1 MiB
+# RMPP throughput on rxe and on madcm's loopback fabric, memory per
+# outstanding request and per RMPP reassembly. Each figure is one line
+#   bench: NAME MADCM IB_CORE RATIO UNIT
+# (RATIO = MADCM/IB_CORE), other output "bench-info: ...". Run it with
 #   MADCM_VM_DIR=... tests/vm/run.sh tests/vm/bench/mad-ib-bench.sh
+# The bench command's last argument caps the outstanding requests.
 . /tests/common.sh
 . /tests/ib.sh
 
 ib_setup_one
 gid6=$(ib_gid rxe0 ll)
 check "open rxe0" ibt open rxe0
-check "bench" ibt bench "$gid6" 4000
-dmesg | sed -n 's/.*madcm_ibtest: bench /bench: /p'
+check "bench" ibt bench "$gid6" 100000
+dmesg | sed -n 's/.*madcm_ibtest: bench /bench: /p; s/.*madcm_ibtest: bench-info /bench-info: /p' >/tmp/bench.out
+cat /tmp/bench.out
+
+# madcm on its loopback fabric (two ports in one kernel, no device): the
+# 1 MiB transfer of the RMPP bench file, against ib_core's 1 MiB on rxe
+# (ib_core has no loopback fabric of its own).
+rb=/sys/kernel/debug/madcm/rmpp_bench
+if [ -r $rb ]; then
+	cat $rb | sed 's/^/bench-info: loopback /'
+	us=$(sed -n 's/^ *1048576 bytes: transfer \([0-9]*\) us.*/\1/p' $rb | head -1)
+	ref=$(sed -n 's/^bench-info: ib_core rxe 1 MiB RMPP rate \([0-9.]*\) MB\/s/\1/p' /tmp/bench.out)
+	if [ -n "$us" ] && [ "$us" -gt 0 ] && [ -n "$ref" ]; then
+		awk -v us="$us" -v ref="$ref" 'BEGIN {
+			m = 1048576 / us
+			printf "bench: rmpp-1MiB-loopback %.1f %s %.3f MB/s\n", m, ref, ref > 0 ? m / ref : 0 }'
+	fi
+else
+	echo "bench-info: $rb absent: no loopback figure"
+fi
 echo "madcm's port counters (not zero):"
 grep -v ' 0$' /sys/kernel/debug/madcm/ports/rxe0-1/counters /sys/kernel/debug/madcm/ports/rxe0-1/ib | sed 's/^/  /'
 check "close" ibt close
