@@ -11,8 +11,9 @@
  * - request/response round trips, with 1,000, 10,000, 50,000 and 100,000
  *   requests outstanding (up to MAX): a client posts them all at once to a
  *   service on the same port (madcm: its own UD QP; ib_core: QP1), which
- *   holds the requests and answers them in random order, in batches of up
- *   to IBT_BENCH_BATCH, or whatever it holds once requests stop coming;
+ *   holds them all and answers them in random order (or, when the client
+ *   sends no more for IBT_BENCH_IDLE_MS because its agent's window is
+ *   full, what it holds then);
  * - RMPP throughput: a 1 MiB Set from a client to a sink on the same port,
  *   madcm to madcm and ib_core to ib_core;
  * - memory: per outstanding 256-byte request (posted to a QP that does not
@@ -36,7 +37,6 @@
 
 #define IBT_BENCH_CLASS		0x31	/* vendor range 2, RMPP */
 #define IBT_BENCH_ATTR		0x0031
-#define IBT_BENCH_BATCH		1000
 #define IBT_BENCH_MAX		100000
 #define IBT_BENCH_IDLE_MS	50
 #define IBT_BENCH_ROUNDS	3
@@ -77,8 +77,10 @@ struct ibt_stack {
 	struct ib_ah *client_ah;
 	struct ib_ah *server_ah;
 
-	spinlock_t lock;	/* held, nheld, last_rx */
+	spinlock_t lock;	/* held, answering, held_cap, nheld, last_rx */
 	struct ib_mad_recv_wc **held;
+	struct ib_mad_recv_wc **answering;
+	u32 held_cap;
 	u32 nheld;
 	unsigned long last_rx;
 	atomic_t completed, responses, errors, answers_out;
@@ -151,7 +153,11 @@ static struct ibt_stack ibt_stacks[2] = {
 	},
 };
 
-/* Answer every request the service holds, in random order. */
+/*
+ * Answer every request the service holds, in random order. Only the
+ * thread that runs the round trips calls it; the receive handler fills
+ * the other array meanwhile.
+ */
 static void ibt_bench_answer(struct ibt_stack *st)
 {
 	struct ib_mad_recv_wc **held, *wc;
@@ -161,7 +167,8 @@ static void ibt_bench_answer(struct ibt_stack *st)
 	spin_lock_bh(&st->lock);
 	held = st->held;
 	n = st->nheld;
-	st->held = NULL;
+	st->held = st->answering;
+	st->answering = held;
 	st->nheld = 0;
 	spin_unlock_bh(&st->lock);
 	if (!held)
@@ -194,8 +201,9 @@ static void ibt_bench_answer(struct ibt_stack *st)
 			}
 		}
 		st->free_recv(wc);
+		if (!(i % 256))
+			cond_resched();
 	}
-	kfree(held);
 }
 
 static struct ibt_stack *ibt_stack_of(struct ib_mad_agent *agent)
@@ -208,23 +216,16 @@ static void ibt_bs_recv(struct ib_mad_agent *agent,
 			struct ib_mad_recv_wc *wc)
 {
 	struct ibt_stack *st = ibt_stack_of(agent);
-	bool full = false;
 
 	spin_lock_bh(&st->lock);
-	if (!st->held)
-		st->held = kcalloc(IBT_BENCH_BATCH, sizeof(*st->held),
-				   GFP_ATOMIC);
-	if (st->held) {
+	if (st->held && st->nheld < st->held_cap) {
 		st->held[st->nheld++] = wc;
-		full = st->nheld == IBT_BENCH_BATCH;
 		wc = NULL;
 	}
 	st->last_rx = jiffies;
 	spin_unlock_bh(&st->lock);
 	if (wc)
 		st->free_recv(wc);
-	if (full)
-		ibt_bench_answer(st);
 }
 
 static void ibt_bs_send(struct ib_mad_agent *agent,
@@ -456,11 +457,13 @@ static u32 ibt_bench_rtt_wait_s(u32 n)
 static u64 ibt_bench_rtt(struct ibt_stack *st, const union ib_gid *gid,
 			 u32 n)
 {
-	struct ib_mad_send_buf *sb;
+	struct ib_mad_recv_wc **held, **answering;
+	struct ib_mad_send_buf *sb, **sbs;
 	unsigned long deadline;
+	u32 i, posted;
 	ktime_t t0;
 	u64 ns = 0;
-	u32 i;
+	u8 *gone;
 
 	st->n = n;
 	atomic_set(&st->completed, 0);
@@ -468,9 +471,29 @@ static u64 ibt_bench_rtt(struct ibt_stack *st, const union ib_gid *gid,
 	atomic_set(&st->errors, 0);
 	init_completion(&st->all);
 	st->server_ah = NULL;
+	/* The service holds up to all @n, then answers in random order. */
+	held = kvcalloc(n, sizeof(*held), GFP_KERNEL);
+	answering = kvcalloc(n, sizeof(*answering), GFP_KERNEL);
+	/* To cancel what is left should the stack not finish. */
+	sbs = kvcalloc(n, sizeof(*sbs), GFP_KERNEL);
+	gone = kvzalloc(n, GFP_KERNEL);
 	st->client_ah = st->ah_to(gid);
-	if (IS_ERR(st->client_ah))
+	if (!held || !answering || !sbs || !gone || IS_ERR(st->client_ah)) {
+		if (!IS_ERR(st->client_ah))
+			st->destroy_ah(st->client_ah);
+		st->client_ah = NULL;
+		kvfree(held);
+		kvfree(answering);
+		kvfree(sbs);
+		kvfree(gone);
 		return 0;
+	}
+	spin_lock_bh(&st->lock);
+	st->held = held;
+	st->answering = answering;
+	st->held_cap = n;
+	st->nheld = 0;
+	spin_unlock_bh(&st->lock);
 	t0 = ktime_get();
 	for (i = 0; i < n; i++) {
 		sb = st->create(st->client, st->server_qpn(), 0, 0,
@@ -484,11 +507,14 @@ static u64 ibt_bench_rtt(struct ibt_stack *st, const union ib_gid *gid,
 		/* The last answer may come after all the others. */
 		sb->timeout_ms = ibt_bench_rtt_timeout_ms(n);
 		sb->retries = 3;
+		sb->context[1] = &gone[i];
 		if (st->post(sb, NULL)) {
 			st->free_send(sb);
 			break;
 		}
+		sbs[i] = sb;
 	}
+	posted = i;
 	if (i < n) {
 		/* Count the ones never posted as done with errors. */
 		atomic_add(n - i, &st->errors);
@@ -498,22 +524,42 @@ static u64 ibt_bench_rtt(struct ibt_stack *st, const union ib_gid *gid,
 	deadline = jiffies + ibt_bench_rtt_wait_s(n) * HZ;
 	while (!wait_for_completion_timeout(&st->all,
 					    msecs_to_jiffies(IBT_BENCH_IDLE_MS))) {
-		bool idle;
+		bool ready;
 
-		if (time_after(jiffies, deadline))
+		if (time_after(jiffies, deadline)) {
+			/* Cancel the rest: nothing may outlive this round. */
+			for (i = 0; i < posted; i++)
+				if (!READ_ONCE(gone[i]))
+					st->cancel(sbs[i]);
 			goto out;
+		}
+		/* All of them, or all that came before requests stopped. */
 		spin_lock_bh(&st->lock);
-		idle = st->nheld &&
-		       time_after(jiffies, st->last_rx +
-				  msecs_to_jiffies(IBT_BENCH_IDLE_MS));
+		ready = st->nheld &&
+			(st->nheld == st->held_cap ||
+			 time_after(jiffies, st->last_rx +
+				    msecs_to_jiffies(IBT_BENCH_IDLE_MS)));
 		spin_unlock_bh(&st->lock);
-		if (idle)
+		if (ready)
 			ibt_bench_answer(st);
 	}
 	ns = ktime_to_ns(ktime_sub(ktime_get(), t0));
 out:
 	/* Answer any leftovers so the service holds nothing. */
 	ibt_bench_answer(st);
+	spin_lock_bh(&st->lock);
+	st->held = NULL;
+	st->answering = NULL;
+	st->held_cap = 0;
+	spin_unlock_bh(&st->lock);
+	/* A request that came meanwhile was freed by the handler. */
+	kvfree(held);
+	kvfree(answering);
+	if (!ns && !wait_for_completion_timeout(&st->all, 60 * HZ))
+		pr_info("madcm_ibtest: bench-info %s: cancelled requests did not all complete\n",
+			st->name);
+	kvfree(sbs);
+	kvfree(gone);
 	for (i = 0; i < 100 && atomic_read(&st->answers_out); i++)
 		msleep(50);
 	if (st->server_ah)
@@ -766,6 +812,20 @@ int ibt_bench(int argc, char **argv)
 	}
 	ibt_bench_seg_random();
 
+	/* Memory first, before the round trips leave deferred frees. */
+	for (s = 0; s < 2; s++) {
+		s64 b = ibt_bench_mem_sends(&ibt_stacks[s], &gid,
+					    IBT_BENCH_MEM_SENDS);
+
+		res[s] = max_t(s64, 0, b);
+	}
+	ibt_bench_row("mem-per-outstanding-256B-request", res[0], res[1], 0,
+		      "bytes");
+	for (s = 0; s < 2; s++)
+		res[s] = max_t(s64, 0, ibt_bench_mem_rmpp(&ibt_stacks[s], &gid));
+	ibt_bench_row("mem-per-1MiB-rmpp-reassembly", res[0], res[1], 0,
+		      "bytes");
+
 	/*
 	 * Round trips per outstanding count; the stacks alternate, the best
 	 * round counts (TCG guests are noisy), one round from 50,000 up.
@@ -804,17 +864,5 @@ int ibt_bench(int argc, char **argv)
 		ibt_stacks[s].client_ah = NULL;
 	}
 
-	for (s = 0; s < 2; s++) {
-		s64 b = ibt_bench_mem_sends(&ibt_stacks[s], &gid,
-					    IBT_BENCH_MEM_SENDS);
-
-		res[s] = max_t(s64, 0, b);
-	}
-	ibt_bench_row("mem-per-outstanding-256B-request", res[0], res[1], 0,
-		      "bytes");
-	for (s = 0; s < 2; s++)
-		res[s] = max_t(s64, 0, ibt_bench_mem_rmpp(&ibt_stacks[s], &gid));
-	ibt_bench_row("mem-per-1MiB-rmpp-reassembly", res[0], res[1], 0,
-		      "bytes");
 	return 0;
 }

@@ -9,11 +9,19 @@
 #   bench: NAME MADCM IB_CORE RATIO UNIT
 # (RATIO = MADCM/IB_CORE), other output "bench-info: ...". Run it with
 #   MADCM_VM_DIR=... tests/vm/run.sh tests/vm/bench/mad-ib-bench.sh
-# The bench command's last argument caps the outstanding requests.
+# The bench command's last argument caps the outstanding requests. It
+# takes 8 to 12 minutes under TCG; ib_core alone may take 6 at 100,000.
+# vm-timeout: 1200
 . /tests/common.sh
 . /tests/ib.sh
 
 ib_setup_one
+# An agent's window on the wire is half madcm's receive ring: raise the
+# ring from its default (2048) to the most madcm takes.
+rmmod madcm_ibtest madcm || fail "rmmod"
+modprobe madcm ib_recv_queue_size=16384 || fail "modprobe madcm"
+modprobe madcm_ibtest || fail "modprobe madcm_ibtest"
+echo "bench-info: madcm ib_recv_queue_size $(cat /sys/module/madcm/parameters/ib_recv_queue_size)"
 gid6=$(ib_gid rxe0 ll)
 check "open rxe0" ibt open rxe0
 check "bench" ibt bench "$gid6" 100000
@@ -25,13 +33,16 @@ cat /tmp/bench.out
 # (ib_core has no loopback fabric of its own).
 rb=/sys/kernel/debug/madcm/rmpp_bench
 if [ -r $rb ]; then
-	cat $rb | sed 's/^/bench-info: loopback /'
-	us=$(sed -n 's/^ *1048576 bytes: transfer \([0-9]*\) us.*/\1/p' $rb | head -1)
+	# Each read runs the bench once.
+	cat $rb >/tmp/rb.out
+	sed 's/^/bench-info: loopback /' /tmp/rb.out
+	us=$(sed -n 's/^ *1048576 bytes: transfer \([0-9]*\) us.*/\1/p' /tmp/rb.out | head -1)
 	ref=$(sed -n 's/^bench-info: ib_core rxe 1 MiB RMPP rate \([0-9.]*\) MB\/s/\1/p' /tmp/bench.out)
 	if [ -n "$us" ] && [ "$us" -gt 0 ] && [ -n "$ref" ]; then
 		awk -v us="$us" -v ref="$ref" 'BEGIN {
 			m = 1048576 / us
-			printf "bench: rmpp-1MiB-loopback %.1f %s %.3f MB/s\n", m, ref, ref > 0 ? m / ref : 0 }'
+			r = ref > 0 ? m / ref : 0
+			printf "bench: rmpp-1MiB-loopback %.1f %s %.3f MB/s\n", m, ref, r }'
 	fi
 else
 	echo "bench-info: $rb absent: no loopback figure"
