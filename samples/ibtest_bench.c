@@ -813,11 +813,21 @@ int ibt_bench(int argc, char **argv)
 	ibt_bench_seg_random();
 
 	/* Memory first, before the round trips leave deferred frees. */
-	for (s = 0; s < 2; s++) {
-		s64 b = ibt_bench_mem_sends(&ibt_stacks[s], &gid,
-					    IBT_BENCH_MEM_SENDS);
+	/*
+	 * Twice each, alternating, the larger figure counting: a free
+	 * deferred from an earlier phase can only make one look smaller.
+	 */
+	res[0] = 0;
+	res[1] = 0;
+	for (i = 0; i < 2; i++) {
+		for (s = 0; s < 2; s++) {
+			s64 b = ibt_bench_mem_sends(&ibt_stacks[s], &gid,
+						    IBT_BENCH_MEM_SENDS);
 
-		res[s] = max_t(s64, 0, b);
+			pr_info("madcm_ibtest: bench-info %s: %lld bytes per outstanding request\n",
+				ibt_stacks[s].name, b);
+			res[s] = max_t(s64, res[s], b);
+		}
 	}
 	ibt_bench_row("mem-per-outstanding-256B-request", res[0], res[1], 0,
 		      "bytes");
