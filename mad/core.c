@@ -18,15 +18,21 @@ int madcm_mad_init(void)
 {
 	int ret;
 
+	ret = madcm_send_buf_init();
+	if (ret)
+		return ret;
 	madcm_mad_wq = alloc_workqueue("madcm_mad", WQ_UNBOUND, 0);
-	if (!madcm_mad_wq)
+	if (!madcm_mad_wq) {
+		madcm_send_buf_exit();
 		return -ENOMEM;
+	}
 	madcm_ports_init();
 	ret = madcm_ib_init();
 	if (ret) {
 		madcm_ports_exit();
 		destroy_workqueue(madcm_mad_wq);
 		madcm_mad_wq = NULL;
+		madcm_send_buf_exit();
 		return ret;
 	}
 	return 0;
@@ -39,4 +45,5 @@ void madcm_mad_exit(void)
 	madcm_agents_exit();
 	destroy_workqueue(madcm_mad_wq);
 	madcm_mad_wq = NULL;
+	madcm_send_buf_exit();
 }

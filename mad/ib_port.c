@@ -42,6 +42,8 @@
 #include <linux/debugfs.h>
 #include <linux/export.h>
 #include <linux/ip.h>
+#include <linux/moduleparam.h>
+#include <linux/overflow.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
@@ -54,11 +56,15 @@
 #include "mad_priv.h"
 
 /*
- * Requests an agent may have waiting for responses: half the receive ring,
+ * The receive ring of each port's UD QP, in MADs; read when a port is
+ * opened. Requests an agent may have waiting for responses: half of it,
  * so that the responses find room even while the port serves as many
  * requests (a client and a service on one port, as in a loopback).
  */
-#define MADCM_IB_MAX_SOLICITED	(MADCM_IB_RQ_SIZE / 2)
+static unsigned int madcm_ib_rq_size = MADCM_IB_RQ_DEFAULT;
+module_param_named(ib_recv_queue_size, madcm_ib_rq_size, uint, 0644);
+MODULE_PARM_DESC(ib_recv_queue_size,
+		 "receive ring of a port's UD QP in MADs, 256 to 16384, for ports opened afterwards; half of it bounds the requests an agent has waiting for a response (default 2048)");
 #define MADCM_IB_GRH_AREA	sizeof(struct ib_grh)
 /* The largest UD payload: one packet of the largest MTU. */
 #define MADCM_IB_SINK_LEN	4096
@@ -474,7 +480,7 @@ static void madcm_ib_free_res(struct madcm_ib_port *ip)
 	for (i = 0; i < MADCM_IB_SQ_SIZE; i++)
 		madcm_ib_unmap(ip, &ip->tx[i].buf, ip->tx[i].dma,
 			       ip->mad_size, DMA_TO_DEVICE);
-	for (i = 0; i < MADCM_IB_RQ_SIZE; i++)
+	for (i = 0; i < ip->rq_size; i++)
 		madcm_ib_unmap(ip, &ip->rx[i].buf, ip->rx[i].dma,
 			       madcm_ib_rx_len(ip), DMA_FROM_DEVICE);
 	madcm_ib_unmap(ip, &ip->sink, ip->sink_dma, MADCM_IB_SINK_LEN,
@@ -491,7 +497,7 @@ static int madcm_ib_alloc_res(struct madcm_ib_port *ip)
 		.qp_type = IB_QPT_UD,
 		.cap = {
 			.max_send_wr = MADCM_IB_SQ_SIZE,
-			.max_recv_wr = MADCM_IB_RQ_SIZE,
+			.max_recv_wr = ip->rq_size,
 			.max_send_sge = 1,
 			.max_recv_sge = 2,
 		},
@@ -508,7 +514,7 @@ static int madcm_ib_alloc_res(struct madcm_ib_port *ip)
 	 * together, as they come, with fewer wakeups than two.
 	 */
 	ip->cq = ib_alloc_cq(ip->device, ip,
-			     MADCM_IB_SQ_SIZE + MADCM_IB_RQ_SIZE, 0,
+			     MADCM_IB_SQ_SIZE + ip->rq_size, 0,
 			     IB_POLL_UNBOUND_WORKQUEUE);
 	if (IS_ERR(ip->cq))
 		return PTR_ERR(ip->cq);
@@ -531,7 +537,7 @@ static int madcm_ib_alloc_res(struct madcm_ib_port *ip)
 			   DMA_FROM_DEVICE);
 	if (ret)
 		return ret;
-	for (i = 0; i < MADCM_IB_RQ_SIZE; i++) {
+	for (i = 0; i < ip->rq_size; i++) {
 		ip->rx[i].ip = ip;
 		ip->rx[i].cqe.done = madcm_ib_recv_done;
 		ret = madcm_ib_map(ip, &ip->rx[i].buf, &ip->rx[i].dma,
@@ -560,7 +566,7 @@ static int madcm_ib_qp_start(struct madcm_ib_port *ip)
 			   IB_QP_PORT | IB_QP_QKEY);
 	if (ret)
 		return ret;
-	for (i = 0; i < MADCM_IB_RQ_SIZE; i++) {
+	for (i = 0; i < ip->rq_size; i++) {
 		spin_lock_bh(&ip->lock);
 		ret = madcm_ib_post_recv(&ip->rx[i]);
 		if (!ret)
@@ -640,12 +646,22 @@ static struct madcm_ib_port *madcm_ib_port_open(struct ib_device *device,
 	struct ib_port_attr port_attr;
 	struct madcm_ib_port *ip;
 	struct madcm_port *port;
+	unsigned int rq_size;
 	char name[32];
 	int ret;
 
-	ip = kvzalloc(sizeof(*ip), GFP_KERNEL);
+	rq_size = clamp(READ_ONCE(madcm_ib_rq_size), MADCM_IB_RQ_MIN,
+			MADCM_IB_RQ_MAX);
+	/* Within what the device takes, too. */
+	if (device->attrs.max_qp_wr > 0)
+		rq_size = min_t(u32, rq_size, device->attrs.max_qp_wr);
+	if (device->attrs.max_cqe > MADCM_IB_SQ_SIZE)
+		rq_size = min_t(u32, rq_size,
+				device->attrs.max_cqe - MADCM_IB_SQ_SIZE);
+	ip = kvzalloc(struct_size(ip, rx, rq_size), GFP_KERNEL);
 	if (!ip)
 		return ERR_PTR(-ENOMEM);
+	ip->rq_size = rq_size;
 	ip->device = device;
 	ip->port_num = port_num;
 	ip->mad_size = rdma_max_mad_size(device, port_num);
@@ -668,7 +684,7 @@ static struct madcm_ib_port *madcm_ib_port_open(struct ib_device *device,
 		pattr.lid = port_attr.lid;
 	pattr.opa = rdma_cap_opa_mad(device, port_num);
 	pattr.qpn = ip->qp->qp_num;
-	pattr.max_solicited = MADCM_IB_MAX_SOLICITED;
+	pattr.max_solicited = ip->rq_size / 2;
 	port = madcm_port_register(&madcm_ib_ops, &pattr, ip);
 	if (IS_ERR(port)) {
 		ret = PTR_ERR(port);

@@ -17,7 +17,10 @@
 #include "port.h"
 
 #define MADCM_IB_SQ_SIZE	256
-#define MADCM_IB_RQ_SIZE	2048
+/* Receive ring: the ib_recv_queue_size parameter, within these bounds. */
+#define MADCM_IB_RQ_DEFAULT	2048
+#define MADCM_IB_RQ_MIN		256
+#define MADCM_IB_RQ_MAX		16384
 /* MADs that may wait for a send slot, or for the QP's recovery. */
 #define MADCM_IB_OVERFLOW_MAX	4096
 
@@ -132,7 +135,8 @@ struct madcm_ib_port {
 
 	atomic_long_t counters[MADCM_IB_CNT_MAX];
 	struct madcm_ib_tx tx[MADCM_IB_SQ_SIZE];
-	struct madcm_ib_rx rx[MADCM_IB_RQ_SIZE];
+	unsigned int rq_size;
+	struct madcm_ib_rx rx[];
 };
 
 int madcm_ib_init(void);

@@ -140,7 +140,10 @@ struct madcm_tid_key {
  * @pad: bytes of padding after the data
  * @payload_len: bytes after the header sent in a non-RMPP MAD
  * @rmpp: the buffer holds an RMPP payload in segments
- * @seg_base: where segment 1 starts, for RMPP
+ * @seg_per_page: whole segments in each page of @seg_pages, for RMPP
+ * @seg_pages: the pages that hold the segments, for RMPP
+ * @seg_used: a bit per segment, set once madcm_get_rmpp_segment() has
+ *	handed the segment out (and zeroed it), for RMPP
  * @max_retries: the retries the ULP asked for; an RMPP sender gets them
  *	back each time the receiver acknowledges progress
  * @rmpp_sent: the last segment sent in the current pass
@@ -149,7 +152,7 @@ struct madcm_tid_key {
  * @rmpp_newwin: the last segment the receiver's window lets us send
  * @rmpp_ack_ms: how long to wait for an ACK
  * @rmpp_done: the receiver acknowledged every segment
- * @buf: the MAD, then (for RMPP) the segments
+ * @buf: the MAD; for RMPP, the headers, then @seg_used and @seg_pages
  */
 struct madcm_send {
 	struct ib_mad_send_buf send_buf;
@@ -176,7 +179,9 @@ struct madcm_send {
 	u32 pad;
 	u32 payload_len;
 	bool rmpp;
-	u8 *seg_base;
+	u32 seg_per_page;
+	struct page **seg_pages;
+	unsigned long *seg_used;
 	int max_retries;
 	u32 rmpp_sent;
 	u32 rmpp_hi;
@@ -256,6 +261,8 @@ void madcm_recv_free(struct madcm_recv *rv);
 void madcm_recv_dispatch(struct madcm_agent *ag, struct madcm_recv *rv);
 
 /* send_buf.c */
+int madcm_send_buf_init(void);
+void madcm_send_buf_exit(void);
 void madcm_send_buf_release(struct madcm_send *ms);
 
 #endif /* _MADCM_MAD_PRIV_H */
