@@ -17,7 +17,6 @@
 #include <linux/workqueue.h>
 #include <madcm/cm.h>
 #include "irdma_cm/mpa.h"
-#include "irdma_cm/rtr.h"
 #include "irdma_cm/tcp_seg.h"
 
 /* Which side of the MPA exchange this node is. */

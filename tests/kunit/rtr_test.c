@@ -33,7 +33,7 @@
 #include <linux/string.h>
 #include <asm/unaligned.h>
 #include "irdma_cm/cm_node.h"
-#include "irdma_cm/rtr.h"
+#include "irdma_cm/mpa.h"
 #include "tests/kunit/rtr_spec.h"
 
 #define POISON	0xee
