@@ -247,7 +247,6 @@ void irdma_cleanup_cm_core(struct irdma_cm_core *core);
 void *irdma_cm_core_priv(struct irdma_cm_core *core);
 void irdma_cm_core_show(struct irdma_cm_core *core, struct seq_file *m);
 const char *irdma_cm_counter_name(enum irdma_cm_counter c);
-const char *irdma_cm_tcp_state_name(enum irdma_cm_tcp_state s);
 struct irdma_cm_node *irdma_make_cm_node(struct irdma_cm_core *core,
 					 const struct irdma_cm_tuple *key,
 					 enum irdma_cm_role role, gfp_t gfp);
@@ -267,6 +266,11 @@ void irdma_cm_node_unlock(struct irdma_cm_node *node);
 void irdma_cm_node_closed(struct irdma_cm_node *node);
 int irdma_cm_queue_frame(struct irdma_cm_node *node,
 			 const struct irdma_cm_seg *seg);
+
+/* cm_state.c */
+const char *irdma_cm_state_name(enum irdma_cm_state s);
+void irdma_cm_set_state(struct irdma_cm_node *node, enum irdma_cm_state s);
+void irdma_cm_mpa_failed(struct irdma_cm_node *node);
 
 /* cm_tcp.c */
 void irdma_cm_tuple_from_seg(const struct irdma_cm_seg *seg,

@@ -28,9 +28,9 @@ static u8 irdma_mpa_header_flags(const struct irdma_cm_node *cm_node,
 {
 	u8 flags = 0;
 
-	if (cm_node->rcv_mark_en)
+	if (cm_node->mpa_opts & IRDMA_MPA_OPT_MARKERS)
 		flags |= IETF_MPA_FLAGS_MARKERS;
-	if (cm_node->mpa_crc)
+	if (cm_node->mpa_opts & IRDMA_MPA_OPT_CRC)
 		flags |= IETF_MPA_FLAGS_CRC;
 	if (mpa_key == MPA_KEY_REJECT)
 		flags |= IETF_MPA_FLAGS_REJECT;
@@ -44,8 +44,8 @@ static u8 irdma_mpa_header_flags(const struct irdma_cm_node *cm_node,
  * @mpa_key: MPA_KEY_REQUEST, MPA_KEY_REPLY or MPA_KEY_REJECT
  *
  * Writes the 20-byte RFC 5044 header: the request key for MPA_KEY_REQUEST,
- * the reply key otherwise; M from @cm_node->rcv_mark_en, C from
- * @cm_node->mpa_crc, R for MPA_KEY_REJECT; the revision
+ * the reply key otherwise; M and C from IRDMA_MPA_OPT_MARKERS and
+ * IRDMA_MPA_OPT_CRC in @cm_node->mpa_opts, R for MPA_KEY_REJECT; the revision
  * @cm_node->mpa_frame_rev; the length of @cm_node->pdata. The caller has
  * checked the parameters (irdma_cm_build_mpa_frame() does) and provides
  * at least sizeof(struct ietf_mpa_v1) bytes at @start_addr.
@@ -70,7 +70,7 @@ void irdma_build_mpa_v1(struct irdma_cm_node *cm_node, void *start_addr,
 static u8 irdma_mpa_rtr_to_send(const struct irdma_cm_node *cm_node,
 				u8 mpa_key)
 {
-	if (!cm_node->peer_to_peer)
+	if (!(cm_node->mpa_opts & IRDMA_MPA_OPT_P2P))
 		return IRDMA_RTR_NONE;
 	if (mpa_key == MPA_KEY_REQUEST)
 		return cm_node->rtr_caps & IRDMA_RTR_ALL;
@@ -87,7 +87,7 @@ static u8 irdma_mpa_rtr_to_send(const struct irdma_cm_node *cm_node,
  * data length grown by the RFC 6581 IRD/ORD words, then those words: our
  * IRD and ORD (IETF_NO_IRD_ORD for both when @cm_node->mpav2_ird_ord says
  * so, else capped at IETF_MAX_IRD_ORD), the peer-to-peer flag from
- * @cm_node->peer_to_peer and, in peer-to-peer mode, the RTR types: every
+ * IRDMA_MPA_OPT_P2P and, in peer-to-peer mode, the RTR types: every
  * one of @cm_node->rtr_caps in a request, @cm_node->send_rdma0_op in a
  * reply or reject. The caller provides at least sizeof(struct ietf_mpa_v2)
  * bytes at @start_addr.
@@ -111,7 +111,7 @@ void irdma_build_mpa_v2(struct irdma_cm_node *cm_node, void *start_addr,
 		ctrl_ird = min_t(u16, cm_node->ird_size, IETF_MAX_IRD_ORD);
 		ctrl_ord = min_t(u16, cm_node->ord_size, IETF_MAX_IRD_ORD);
 	}
-	if (cm_node->peer_to_peer)
+	if (cm_node->mpa_opts & IRDMA_MPA_OPT_P2P)
 		ctrl_ird |= IETF_PEER_TO_PEER;
 	if (rtr & IRDMA_RTR_SEND)
 		ctrl_ird |= IETF_RTR_SEND_ZERO;
@@ -210,7 +210,8 @@ void irdma_record_ird_ord(struct irdma_cm_node *cm_node, u32 conn_ird,
 	conn_ird = min_t(u32, conn_ird, ird_cap);
 	conn_ord = min_t(u32, conn_ord, ord_cap);
 	if (!conn_ord && ord_cap && cm_node->role == IRDMA_CM_ROLE_INITIATOR &&
-	    cm_node->peer_to_peer && (cm_node->rtr_caps & IRDMA_RTR_READ))
+	    (cm_node->mpa_opts & IRDMA_MPA_OPT_P2P) &&
+	    (cm_node->rtr_caps & IRDMA_RTR_READ))
 		conn_ord = 1;
 
 	cm_node->ird_size = conn_ird;
@@ -235,8 +236,8 @@ static u8 irdma_mpa_choose_rtr(u8 common)
  * @rtr_msg: the peer's IRD/ORD words, from a frame irdma_parse_mpa()
  *	has checked to hold them
  *
- * The RTR type: when @cm_node->peer_to_peer is set the peer must have set
- * its peer-to-peer flag too. A responder then picks one of the types the
+ * The RTR type: in peer-to-peer mode (IRDMA_MPA_OPT_P2P) the peer must
+ * have set its peer-to-peer flag too. A responder then picks one of the types the
  * request offers and we can do: RDMA Read, else RDMA Write, else Send (a
  * Read only if we can accept one, an IRD of at least one). An initiator
  * needs the reply to name exactly one type, and one we offered. Without
@@ -280,7 +281,7 @@ int irdma_negotiate_mpa_v2_ird_ord(struct irdma_cm_node *cm_node,
 	if (ctrl_ord & IETF_RDMA0_READ)
 		peer_rtr |= IRDMA_RTR_READ;
 
-	if (cm_node->peer_to_peer) {
+	if (cm_node->mpa_opts & IRDMA_MPA_OPT_P2P) {
 		u8 common = peer_rtr & cm_node->rtr_caps;
 
 		if (!(ctrl_ird & IETF_PEER_TO_PEER))
@@ -419,8 +420,12 @@ int irdma_parse_mpa(struct irdma_cm_node *cm_node, const u8 *buf, u32 *type,
 	       cm_node->rcvd_pdata_len);
 
 	cm_node->mpa_frame_rev = mpa_frame->rev;
-	cm_node->peer_crc = mpa_frame->flags & IETF_MPA_FLAGS_CRC;
-	cm_node->snd_mark_en = mpa_frame->flags & IETF_MPA_FLAGS_MARKERS;
+	cm_node->mpa_opts &= ~(IRDMA_MPA_OPT_PEER_CRC |
+			       IRDMA_MPA_OPT_PEER_MARKERS);
+	if (mpa_frame->flags & IETF_MPA_FLAGS_CRC)
+		cm_node->mpa_opts |= IRDMA_MPA_OPT_PEER_CRC;
+	if (mpa_frame->flags & IETF_MPA_FLAGS_MARKERS)
+		cm_node->mpa_opts |= IRDMA_MPA_OPT_PEER_MARKERS;
 	*type = rejected ? IRDMA_MPA_REQUEST_REJECT : IRDMA_MPA_REQUEST_ACCEPT;
 	return 0;
 }
