@@ -7,6 +7,8 @@
  * RESET or CLOSE) is given exactly once. Events run on the core's
  * ordered workqueue.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": cm: " fmt
+
 #include <linux/if_vlan.h>
 #include <linux/module.h>
 #include <linux/random.h>

@@ -6,6 +6,8 @@
  * (refcounted, freed after an RCU grace period), the counters, and the
  * receive entry point irdma_receive_ilq().
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": cm: " fmt
+
 #include <linux/jiffies.h>
 #include <linux/in.h>
 #include <linux/rhashtable.h>
@@ -223,7 +225,7 @@ void irdma_cm_core_stop(struct irdma_cm_core *core)
 				   !atomic_read(&core->live_nodes) &&
 				   !atomic_read(&core->live_listeners),
 				   10 * HZ))
-		pr_warn_ratelimited("madcm: cm core waits for %d nodes, %d listeners\n",
+		pr_warn_ratelimited("core waits for %d nodes, %d listeners\n",
 				    atomic_read(&core->live_nodes),
 				    atomic_read(&core->live_listeners));
 	/* The last frees run as RCU callbacks that touch the core. */

@@ -226,6 +226,22 @@ struct irdma_cm_core {
 #define IRDMA_CM_RCV_WND	(65535U << IRDMA_CM_RCV_WSCALE)
 #define IRDMA_CM_DEFAULT_TTL	64
 
+/*
+ * Debug output about one connection, through dynamic debug: every line
+ * starts with the node, its state and its 4-tuple, then the function.
+ * The file that uses it defines pr_fmt.
+ */
+#define irdma_cm_dbg(node, fmt, ...)					\
+	do {								\
+		const struct irdma_cm_node *__n = (node);		\
+									\
+		pr_debug("node %p %s %pI6c:%u-%pI6c:%u %s: " fmt, __n,	\
+			 irdma_cm_state_name(__n->state),		\
+			 &__n->key.loc_ip, __n->key.loc_port,		\
+			 &__n->key.rem_ip, __n->key.rem_port, __func__,	\
+			 ##__VA_ARGS__);				\
+	} while (0)
+
 static inline void irdma_cm_count(struct irdma_cm_core *core,
 				  enum irdma_cm_counter c)
 {

@@ -6,10 +6,21 @@
  * the peer-to-peer initiator's RTR message, and the TCP context handed
  * over at ESTABLISHED.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": cm: " fmt
+
 #include <linux/minmax.h>
 #include <linux/string.h>
 #include <asm/byteorder.h>
 #include "irdma_cm/cm_core.h"
+#include "irdma_cm/cm_trace.h"
+
+/* Our MPA frame, built in tx_buf, enters the sequence space. */
+static void irdma_cm_send_frame(struct irdma_cm_node *node)
+{
+	trace_madcm_cm_mpa_tx(node, (const struct ietf_mpa_v1 *)node->tx_buf,
+			      node->tx_len, 0);
+	irdma_cm_send_data(node);
+}
 
 /**
  * irdma_send_mpa_request() - the initiator's MPA request
@@ -21,7 +32,7 @@
 void irdma_send_mpa_request(struct irdma_cm_node *node)
 {
 	irdma_cm_set_state(node, IRDMA_CM_STATE_MPA_REQ_SENT);
-	irdma_cm_send_data(node);
+	irdma_cm_send_frame(node);
 	irdma_cm_arm_mpa(node);
 }
 
@@ -96,7 +107,7 @@ int irdma_send_mpa_reply(struct irdma_cm_node *node,
 		node->context = attr->context;
 	}
 	irdma_cm_leave_backlog(node);
-	irdma_cm_send_data(node);
+	irdma_cm_send_frame(node);
 	node->mpa_result = IRDMA_MPA_ACCEPTED;
 	irdma_cm_set_state(node, IRDMA_CM_STATE_ESTABLISHED);
 	irdma_cm_count(node->core, IRDMA_CM_CNT_ESTABLISHED);
@@ -121,7 +132,7 @@ int irdma_send_mpa_reject(struct irdma_cm_node *node, const void *pdata,
 	if (ret)
 		return ret;
 	irdma_cm_leave_backlog(node);
-	irdma_cm_send_data(node);
+	irdma_cm_send_frame(node);
 	node->mpa_result = IRDMA_MPA_REJECTED;
 	irdma_cm_count(node->core, IRDMA_CM_CNT_REJECT_SENT);
 	irdma_cm_start_close(node);
@@ -184,6 +195,7 @@ static void irdma_cm_rtr_work(struct work_struct *work)
 	if (node->state == IRDMA_CM_STATE_MPA_RTR_WAIT) {
 		ret = irdma_send_rtr(node);
 		if (ret) {
+			irdma_cm_dbg(node, "RTR message not sent: %d\n", ret);
 			irdma_cm_count(node->core, IRDMA_CM_CNT_RTR_FAIL);
 			irdma_cm_reset_node(node, ret);
 		} else {
@@ -285,8 +297,11 @@ void irdma_cm_mpa_rcv(struct irdma_cm_node *node)
 	if (irdma_cm_mpa_want(node) && !irdma_cm_mpa_hdr_bad(node))
 		return;
 	ret = irdma_parse_mpa(node, node->rx_buf, &type, node->rx_len);
+	trace_madcm_cm_mpa_rx(node, (const struct ietf_mpa_v1 *)node->rx_buf,
+			      node->rx_len, ret);
 	node->rx_len = 0;
 	if (ret) {
+		irdma_cm_dbg(node, "MPA frame refused: %d\n", ret);
 		irdma_cm_count(node->core, IRDMA_CM_CNT_MPA_BAD);
 		irdma_cm_reset_node(node, ret);
 		return;

@@ -4,8 +4,11 @@
  * place it changes, which checks that the state and the MPA result agree
  * and records the change for tracing.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": cm: " fmt
+
 #include <linux/bug.h>
 #include "irdma_cm/cm_core.h"
+#include "irdma_cm/cm_trace.h"
 
 static const char * const irdma_cm_state_names[IRDMA_CM_STATE_NR] = {
 	[IRDMA_CM_STATE_CLOSED] = "CLOSED",
@@ -66,11 +69,15 @@ static bool irdma_cm_state_agrees(enum irdma_cm_state s,
  * @node: the node, locked (or not yet in the connection table)
  * @s: the new state
  *
- * Set the MPA result first when the move ends the exchange.
+ * Set the MPA result first when the move ends the exchange. Each change
+ * is a madcm_cm_state trace event.
  */
 void irdma_cm_set_state(struct irdma_cm_node *node, enum irdma_cm_state s)
 {
 	WARN_ON_ONCE(!irdma_cm_state_agrees(s, node->mpa_result));
+	if (node->state == s)
+		return;
+	trace_madcm_cm_state(node, node->state, s);
 	node->state = s;
 }
 

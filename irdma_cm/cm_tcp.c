@@ -7,12 +7,15 @@
  * Every function here runs with the node's lock held; frames are built
  * into the node's transmit queue and leave when the lock is dropped.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": cm: " fmt
+
 #include <linux/if_vlan.h>
 #include <linux/minmax.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "irdma_cm/cm_core.h"
+#include "irdma_cm/cm_trace.h"
 #include "irdma_cm/tcp_seq.h"
 
 /* RFC 9293 3.7.1 / RFC 8200 5: the MSS assumed without the option. */
@@ -288,6 +291,7 @@ void irdma_cm_reply_reset(struct irdma_cm_core *core,
 
 	if (seg->flags & IRDMA_TCP_RST)
 		return;
+	trace_madcm_cm_reply_rst(seg);
 	memcpy(rst.dst_mac, seg->src_mac, ETH_ALEN);
 	core->ops->local_mac(core, rst.src_mac);
 	rst.ipv4 = seg->ipv4;
@@ -331,6 +335,8 @@ void irdma_cm_reset_node(struct irdma_cm_node *node, int status)
 {
 	if (node->state == IRDMA_CM_STATE_CLOSED)
 		return;
+	trace_madcm_cm_reset(node, true, status);
+	irdma_cm_dbg(node, "reset, status %d\n", status);
 	if (irdma_cm_synchronized(node) &&
 	    node->state != IRDMA_CM_STATE_TIME_WAIT)
 		irdma_send_reset(node);
@@ -457,6 +463,7 @@ static void irdma_handle_synack_pkt(struct irdma_cm_node *node,
 			return;
 		}
 		irdma_cm_count(node->core, IRDMA_CM_CNT_RST_RCVD);
+		trace_madcm_cm_reset(node, false, -ECONNREFUSED);
 		irdma_cm_event(node, MADCM_CM_EVENT_RESET, -ECONNREFUSED);
 		irdma_cm_node_closed(node);
 		return;
@@ -483,6 +490,7 @@ static void irdma_handle_synack_pkt(struct irdma_cm_node *node,
 static void irdma_handle_rst_pkt(struct irdma_cm_node *node)
 {
 	irdma_cm_count(node->core, IRDMA_CM_CNT_RST_RCVD);
+	trace_madcm_cm_reset(node, false, -ECONNRESET);
 	irdma_cm_mpa_failed(node);
 	/* A passive open nobody was told about just goes away. */
 	irdma_cm_event(node, MADCM_CM_EVENT_RESET, -ECONNRESET);

@@ -6,9 +6,12 @@
  * FIN-WAIT-2). Arming and expiry are O(1); nothing scans a list. A
  * pending timer holds a reference on its node.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": cm: " fmt
+
 #include <linux/jiffies.h>
 #include <linux/minmax.h>
 #include "irdma_cm/cm_core.h"
+#include "irdma_cm/cm_trace.h"
 
 /* The earliest armed deadline; false when none is armed. */
 static bool irdma_cm_next_deadline(const struct irdma_cm_node *node,
@@ -138,6 +141,8 @@ static void irdma_retrans_expired(struct irdma_cm_node *node)
 	struct irdma_cm_core *core = node->core;
 
 	if (node->retrans >= core->cfg.max_retrans) {
+		irdma_cm_dbg(node, "%u retransmissions, giving up\n",
+			     node->retrans);
 		irdma_cm_count(core, IRDMA_CM_CNT_RETRANS_LIMIT);
 		irdma_cm_reset_node(node, -ETIMEDOUT);
 		return;
@@ -145,6 +150,7 @@ static void irdma_retrans_expired(struct irdma_cm_node *node)
 	node->retrans++;
 	node->rto = min(node->rto * 2, core->rto_max);
 	irdma_cm_count(core, IRDMA_CM_CNT_RETRANS);
+	trace_madcm_cm_retransmit(node, jiffies_to_msecs(node->rto));
 	irdma_cm_retransmit(node);
 	node->rexmit_at = jiffies + node->rto;
 }
@@ -166,6 +172,7 @@ static void irdma_handle_close_entry(struct irdma_cm_node *node)
 
 static void irdma_cm_mpa_expired(struct irdma_cm_node *node)
 {
+	irdma_cm_dbg(node, "MPA exchange timed out\n");
 	node->armed &= ~IRDMA_CM_TIMER_MPA;
 	node->mpa_result = IRDMA_MPA_FAILED;
 	irdma_cm_count(node->core, IRDMA_CM_CNT_MPA_TIMEOUT);

@@ -10,6 +10,8 @@
  * A received frame comes from the wire: every field is checked against
  * the buffer length before it is read, every refusal is counted.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": cm: " fmt
+
 #include <linux/bitops.h>
 #include <linux/crc32.h>
 #include <linux/errno.h>

@@ -9,6 +9,7 @@
 #define _MADCM_IRDMA_CM_MPA_H
 
 #include <linux/types.h>
+#include <asm/byteorder.h>
 #include "irdma_cm/iwarp.h"
 
 struct irdma_cm_node;
@@ -81,6 +82,25 @@ int irdma_negotiate_mpa_v2_ird_ord(struct irdma_cm_node *cm_node,
 u32 irdma_mpa_fpdu_len(u32 ulpdu_len);
 int irdma_mpa_frame_fpdu(u8 *fpdu, u32 size, u32 ulpdu_len, bool crc);
 int irdma_build_rtr_fpdu(u8 rtr_type, bool crc, u8 *buf, u32 size);
+
+/*
+ * The RFC 6581 words of a frame header, as sent, or 0 and 0 when it
+ * carries none. @len: how many bytes of the frame @hdr holds (at least
+ * the revision 1 header).
+ */
+static inline void irdma_mpa_rtr_words(const struct ietf_mpa_v1 *hdr,
+				       u32 len, u16 *ird, u16 *ord)
+{
+	const struct ietf_mpa_v2 *v2 = (const struct ietf_mpa_v2 *)hdr;
+
+	*ird = 0;
+	*ord = 0;
+	if (hdr->rev != IETF_MPA_V2 ||
+	    !(hdr->flags & IETF_MPA_FLAGS_ENHANCED) || len < sizeof(*v2))
+		return;
+	*ird = be16_to_cpu(v2->rtr_msg.ctrl_ird);
+	*ord = be16_to_cpu(v2->rtr_msg.ctrl_ord);
+}
 
 /* mpa_stats.c: rejection counters, /sys/kernel/debug/madcm/mpa_rejects. */
 int irdma_mpa_refuse(enum irdma_mpa_reject why);

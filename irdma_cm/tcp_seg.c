@@ -7,6 +7,8 @@
  * both checksums are verified, and each refusal has its own reason so the
  * caller can count it.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": cm: " fmt
+
 #include <asm/unaligned.h>
 #include <linux/if_vlan.h>
 #include <linux/in.h>

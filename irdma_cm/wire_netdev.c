@@ -23,6 +23,8 @@
  * resets the connections that depend on it; unregistering the device
  * detaches the CM from it.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": cm: " fmt
+
 #include <linux/debugfs.h>
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
@@ -44,6 +46,7 @@
 #include <net/sock.h>
 #include "irdma_cm/cm_core.h"
 #include "irdma_cm/cm_teardown.h"
+#include "irdma_cm/cm_trace.h"
 #include "irdma_cm/qhash.h"
 #include "irdma_cm/wire_netdev.h"
 
@@ -352,9 +355,11 @@ static int nd_qhash_add(struct irdma_cm_core *core,
 		goto err;
 	list_add(&r->list, &nd->resv);
 	mutex_unlock(&nd->resv_lock);
+	trace_madcm_cm_qhash(qh, true, 0);
 	return 0;
 err:
 	mutex_unlock(&nd->resv_lock);
+	trace_madcm_cm_qhash(qh, true, ret);
 	if (r->sock)
 		sock_release(r->sock);
 	kfree(r);
@@ -377,9 +382,11 @@ static void nd_qhash_del(struct irdma_cm_core *core,
 {
 	struct irdma_cm_netdev *nd = nd_of(core);
 	struct nd_reservation *r, *found = NULL;
+	int ret;
 
 	mutex_lock(&nd->resv_lock);
-	irdma_qhash_remove(&nd->qhash, qh);
+	ret = irdma_qhash_remove(&nd->qhash, qh);
+	trace_madcm_cm_qhash(qh, false, ret);
 	list_for_each_entry(r, &nd->resv, list) {
 		if (qh_equal(&r->qh, qh)) {
 			found = r;
@@ -410,7 +417,8 @@ static const struct irdma_cm_wire_ops nd_wire_ops = {
 static void nd_deliver_one(struct irdma_cm_netdev *nd, struct sk_buff *skb,
 			   u16 vlan_id)
 {
-	u32 l2 = ETH_HLEN + (vlan_id != IRDMA_NO_VLAN ? VLAN_HLEN : 0);
+	u32 l2 = vlan_id != IRDMA_NO_VLAN ? VLAN_ETH_HLEN : ETH_HLEN;
+	struct ethhdr *eth;
 	u8 *frame;
 
 	/* A segment from a local stack (veth) may still owe its checksum. */
@@ -426,15 +434,23 @@ static void nd_deliver_one(struct irdma_cm_netdev *nd, struct sk_buff *skb,
 		nd_count(nd, ND_RX_DROP_NOMEM);
 		goto out;
 	}
-	if (skb_mac_header_was_set(skb) && skb_mac_header_len(skb) >= ETH_HLEN)
-		memcpy(frame, eth_hdr(skb), 2 * ETH_ALEN);
-	else
-		memset(frame, 0, 2 * ETH_ALEN);
-	if (vlan_id != IRDMA_NO_VLAN) {
-		*(__be16 *)(frame + 12) = htons(ETH_P_8021Q);
-		*(__be16 *)(frame + 14) = htons(vlan_id);
+	eth = (struct ethhdr *)frame;
+	if (skb_mac_header_was_set(skb) && skb_mac_header_len(skb) >= ETH_HLEN) {
+		memcpy(eth->h_dest, eth_hdr(skb)->h_dest, ETH_ALEN);
+		memcpy(eth->h_source, eth_hdr(skb)->h_source, ETH_ALEN);
+	} else {
+		eth_zero_addr(eth->h_dest);
+		eth_zero_addr(eth->h_source);
 	}
-	*(__be16 *)(frame + l2 - 2) = skb->protocol;
+	if (vlan_id != IRDMA_NO_VLAN) {
+		struct vlan_ethhdr *veth = (struct vlan_ethhdr *)frame;
+
+		veth->h_vlan_proto = htons(ETH_P_8021Q);
+		veth->h_vlan_TCI = htons(vlan_id);
+		veth->h_vlan_encapsulated_proto = skb->protocol;
+	} else {
+		eth->h_proto = skb->protocol;
+	}
 	if (skb_copy_bits(skb, 0, frame + l2, skb->len)) {
 		kfree(frame);
 		nd_count(nd, ND_RX_DROP_NOMEM);
@@ -520,8 +536,11 @@ static unsigned int nd_hook(void *priv, struct sk_buff *skb,
 	}
 	if (!nd_tuple(skb, state->pf, &loc, &rem))
 		return NF_ACCEPT;
-	if (!irdma_qhash_match(&nd->qhash, &loc, &rem, vlan_id, &type))
+	if (!irdma_qhash_match(&nd->qhash, &loc, &rem, vlan_id, &type)) {
+		trace_madcm_cm_steer(&loc, &rem, vlan_id, false, type);
 		return NF_ACCEPT;
+	}
+	trace_madcm_cm_steer(&loc, &rem, vlan_id, true, type);
 	nd_deliver(nd, skb, vlan_id);
 	return NF_STOLEN;
 }

@@ -8,6 +8,8 @@
  * part (hdr_len bytes, rounded up to 8) followed by the segments, each
  * seg_size bytes, back to back. Segment n is at a computed offset: O(1).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": mad: " fmt
+
 #include <linux/export.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
