@@ -285,12 +285,11 @@ struct irdma_cm_event_slot {
  * @tx_acks: segments with ACK built so far (to spare a redundant ACK)
  * @retrans: retransmissions of the current unacknowledged data
  * @rto: current retransmission timeout, in jiffies
- * @rexmit_at: retransmission deadline, when @rexmit_armed
- * @mpa_at: MPA timeout, when @mpa_armed
- * @close_at: TIME_WAIT or FIN_WAIT2 deadline, when @close_armed
- * @rexmit_armed: something is unacknowledged
- * @mpa_armed: the MPA exchange is running against its timeout
- * @close_armed: a close timer runs
+ * @rexmit_at: retransmission deadline, when IRDMA_CM_TIMER_REXMIT is armed
+ * @mpa_at: MPA timeout, when IRDMA_CM_TIMER_MPA is armed
+ * @close_at: TIME_WAIT or FIN_WAIT2 deadline, when IRDMA_CM_TIMER_CLOSE
+ *	is armed
+ * @armed: enum irdma_cm_timer_bits: the deadlines that are set
  * @handler: the consumer's event handler
  * @context: its argument
  */
