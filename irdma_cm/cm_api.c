@@ -7,6 +7,8 @@
  * RESET or CLOSE) is given exactly once. Events run on the core's
  * ordered workqueue.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": cm: " fmt
+
 #include <linux/if_vlan.h>
 #include <linux/module.h>
 #include <linux/random.h>
@@ -59,7 +61,7 @@ static void irdma_cm_event_work(struct work_struct *work)
 		container_of(work, struct irdma_cm_event_slot, work);
 	struct irdma_cm_node *node = slot->node;
 
-	if (!READ_ONCE(node->released) && slot->handler)
+	if (!test_bit(IRDMA_CM_F_RELEASED, &node->flags) && slot->handler)
 		slot->handler(&slot->ev, slot->context);
 	irdma_cm_node_put(node);
 }
@@ -110,10 +112,11 @@ void irdma_cm_event(struct irdma_cm_node *node, enum madcm_cm_event_type type,
 	struct madcm_cm_event *ev = &slot->ev;
 
 	lockdep_assert_held(&node->lock);
-	if (!node->consumer || node->terminal_sent)
+	if (!test_bit(IRDMA_CM_F_CONSUMER, &node->flags) ||
+	    test_bit(IRDMA_CM_F_TERMINAL_SENT, &node->flags))
 		return;
 	if (i == IRDMA_CM_EV_TERMINAL)
-		node->terminal_sent = true;
+		set_bit(IRDMA_CM_F_TERMINAL_SENT, &node->flags);
 	memset(ev, 0, sizeof(*ev));
 	ev->type = type;
 	ev->conn = &node->handle;
@@ -135,7 +138,6 @@ void irdma_cm_event(struct irdma_cm_node *node, enum madcm_cm_event_type type,
 	ev->rem.port = node->key.rem_port;
 	ev->vlan_id = node->key.vlan_id;
 	if (type == MADCM_CM_EVENT_ESTABLISHED) {
-		node->established_sent = true;
 		irdma_init_tcp_ctx(node, &slot->tcp_ctx);
 		ev->tcp_ctx = &slot->tcp_ctx;
 	}
@@ -253,7 +255,8 @@ static struct irdma_cm_node *irdma_cm_next_pending(struct irdma_cm_listener *l)
 
 	spin_lock_bh(&core->lock);
 	list_for_each_entry(node, &core->nodes, list) {
-		if (node->listener == l && READ_ONCE(node->in_backlog)) {
+		if (node->listener == l &&
+		    test_bit(IRDMA_CM_F_IN_BACKLOG, &node->flags)) {
 			irdma_cm_node_get(node);
 			found = node;
 			break;
@@ -300,7 +303,7 @@ void irdma_destroy_listener(struct irdma_cm_listener *listener)
 		core->ops->qhash_del(core, &listener->qh);
 	while ((node = irdma_cm_next_pending(listener))) {
 		irdma_cm_node_lock(node);
-		if (node->in_backlog)
+		if (test_bit(IRDMA_CM_F_IN_BACKLOG, &node->flags))
 			irdma_cm_abort_node(node, -ECONNABORTED);
 		irdma_cm_node_unlock(node);
 		irdma_cm_node_put(node);
@@ -346,7 +349,7 @@ static int irdma_cm_hash_active(struct irdma_cm_node *node)
 
 static void irdma_cm_fail_new(struct irdma_cm_node *node)
 {
-	node->consumer = false;
+	clear_bit(IRDMA_CM_F_CONSUMER, &node->flags);
 	irdma_cm_node_lock(node);
 	irdma_cm_node_closed(node);
 	irdma_cm_node_unlock(node);
@@ -418,9 +421,8 @@ static int irdma_connect(struct irdma_cm_core *core,
 	if (!node)
 		return -ENOMEM;
 	node->mpa_frame_rev = attr->mpa_rev;
-	node->peer_to_peer = attr->peer_to_peer;
+	irdma_cm_set_mpa_opts(node, attr->peer_to_peer, attr->crc);
 	node->rtr_caps = attr->rtr_caps & IRDMA_RTR_ALL;
-	node->mpa_crc = attr->crc;
 	irdma_record_ird_ord(node, attr->ird, attr->ord);
 	ret = irdma_cm_build_request(node, attr->private_data,
 				     attr->private_data_len);
@@ -436,7 +438,7 @@ static int irdma_connect(struct irdma_cm_core *core,
 	irdma_cm_init_tcp(node);
 	ret = core->ops->resolve(core, &key.rem_ip, key.vlan_id, node->rem_mac);
 	if (!ret) {
-		node->mac_resolved = true;
+		set_bit(IRDMA_CM_F_MAC_RESOLVED, &node->flags);
 	} else if (ret != -EAGAIN) {
 		irdma_cm_node_put(node);
 		return -EHOSTUNREACH;
@@ -461,10 +463,11 @@ static int irdma_connect(struct irdma_cm_core *core,
 	}
 	irdma_cm_count(core, IRDMA_CM_CNT_ACTIVE_OPENS);
 	irdma_cm_node_lock(node);
-	node->qh_added = !!core->ops->qhash_add;
+	if (core->ops->qhash_add)
+		set_bit(IRDMA_CM_F_QH_ADDED, &node->flags);
 	/* The creation reference becomes the consumer's. */
-	node->consumer = true;
-	node->tcp_state = IRDMA_TCP_SYN_SENT;
+	set_bit(IRDMA_CM_F_CONSUMER, &node->flags);
+	irdma_cm_set_state(node, IRDMA_CM_STATE_SYN_SENT);
 	irdma_send_syn(node, false);
 	irdma_cm_node_unlock(node);
 	*conn = &node->handle;
@@ -486,9 +489,9 @@ static void irdma_cm_add_conn_qhash(struct irdma_cm_node *node)
 	if (!core->ops->qhash_add || core->ops->qhash_add(core, &qh))
 		return;
 	irdma_cm_node_lock(node);
-	closed = !node->hashed;
+	closed = !test_bit(IRDMA_CM_F_HASHED, &node->flags);
 	if (!closed)
-		node->qh_added = true;
+		set_bit(IRDMA_CM_F_QH_ADDED, &node->flags);
 	irdma_cm_node_unlock(node);
 	if (closed && core->ops->qhash_del)
 		core->ops->qhash_del(core, &qh);
@@ -517,10 +520,10 @@ int madcm_cm_accept(struct madcm_cm_conn *conn,
 	if (attr->private_data_len && !attr->private_data)
 		return -EINVAL;
 	irdma_cm_node_lock(node);
-	if (node->tcp_state == IRDMA_TCP_CLOSED || node->terminal_sent)
+	if (node->state == IRDMA_CM_STATE_CLOSED ||
+	    test_bit(IRDMA_CM_F_TERMINAL_SENT, &node->flags))
 		ret = -ECONNRESET;
-	else if (node->mpa_state != IRDMA_MPA_REQ_RCVD ||
-		 node->tcp_state != IRDMA_TCP_ESTABLISHED)
+	else if (node->state != IRDMA_CM_STATE_MPA_REQ_RCVD)
 		ret = -EINVAL;
 	else
 		ret = irdma_send_mpa_reply(node, attr);
@@ -553,10 +556,10 @@ int madcm_cm_reject(struct madcm_cm_conn *conn, const void *private_data,
 	if (private_data_len && !private_data)
 		return -EINVAL;
 	irdma_cm_node_lock(node);
-	if (node->tcp_state == IRDMA_TCP_CLOSED || node->terminal_sent)
+	if (node->state == IRDMA_CM_STATE_CLOSED ||
+	    test_bit(IRDMA_CM_F_TERMINAL_SENT, &node->flags))
 		ret = -ECONNRESET;
-	else if (node->mpa_state != IRDMA_MPA_REQ_RCVD ||
-		 node->tcp_state != IRDMA_TCP_ESTABLISHED)
+	else if (node->state != IRDMA_CM_STATE_MPA_REQ_RCVD)
 		ret = -EINVAL;
 	else
 		ret = irdma_send_mpa_reject(node, private_data,
@@ -583,13 +586,13 @@ int madcm_cm_close(struct madcm_cm_conn *conn)
 	int ret = 0;
 
 	irdma_cm_node_lock(node);
-	if (node->terminal_sent || node->tcp_state == IRDMA_TCP_CLOSED)
+	if (test_bit(IRDMA_CM_F_TERMINAL_SENT, &node->flags) ||
+	    node->state == IRDMA_CM_STATE_CLOSED)
 		ret = -ENOTCONN;
-	else if (node->mpa_state != IRDMA_MPA_DONE)
+	else if (node->mpa_result != IRDMA_MPA_ACCEPTED)
 		irdma_cm_abort_node(node, -ECONNABORTED);
 	else
 		irdma_cm_start_close(node);
-	node->close_requested = true;
 	irdma_cm_node_unlock(node);
 	return ret;
 }
@@ -611,7 +614,7 @@ int madcm_cm_abort(struct madcm_cm_conn *conn)
 	int ret = 0;
 
 	irdma_cm_node_lock(node);
-	if (node->tcp_state == IRDMA_TCP_CLOSED)
+	if (node->state == IRDMA_CM_STATE_CLOSED)
 		ret = -ENOTCONN;
 	else
 		irdma_cm_abort_node(node, -ECONNABORTED);
@@ -637,8 +640,8 @@ void madcm_cm_release(struct madcm_cm_conn *conn)
 	struct irdma_cm_node *node = irdma_cm_node_of(conn);
 
 	irdma_cm_node_lock(node);
-	WRITE_ONCE(node->released, true);
-	if (!node->terminal_sent)
+	set_bit(IRDMA_CM_F_RELEASED, &node->flags);
+	if (!test_bit(IRDMA_CM_F_TERMINAL_SENT, &node->flags))
 		irdma_cm_abort_node(node, -ECONNABORTED);
 	irdma_cm_node_unlock(node);
 	irdma_cm_node_put(node);

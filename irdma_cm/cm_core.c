@@ -6,6 +6,8 @@
  * (refcounted, freed after an RCU grace period), the counters, and the
  * receive entry point irdma_receive_ilq().
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": cm: " fmt
+
 #include <linux/jiffies.h>
 #include <linux/in.h>
 #include <linux/rhashtable.h>
@@ -64,19 +66,6 @@ static const char * const irdma_cm_counter_names[IRDMA_CM_CNT_NR] = {
 	[IRDMA_CM_CNT_RTR_FAIL] = "rtr_fail",
 };
 
-static const char * const irdma_cm_tcp_state_names[IRDMA_TCP_NR_STATES] = {
-	[IRDMA_TCP_CLOSED] = "CLOSED",
-	[IRDMA_TCP_SYN_SENT] = "SYN-SENT",
-	[IRDMA_TCP_SYN_RCVD] = "SYN-RECEIVED",
-	[IRDMA_TCP_ESTABLISHED] = "ESTABLISHED",
-	[IRDMA_TCP_FIN_WAIT1] = "FIN-WAIT-1",
-	[IRDMA_TCP_FIN_WAIT2] = "FIN-WAIT-2",
-	[IRDMA_TCP_CLOSE_WAIT] = "CLOSE-WAIT",
-	[IRDMA_TCP_CLOSING] = "CLOSING",
-	[IRDMA_TCP_LAST_ACK] = "LAST-ACK",
-	[IRDMA_TCP_TIME_WAIT] = "TIME-WAIT",
-};
-
 /**
  * irdma_cm_counter_name() - a counter's name
  * @c: the counter
@@ -86,17 +75,6 @@ static const char * const irdma_cm_tcp_state_names[IRDMA_TCP_NR_STATES] = {
 const char *irdma_cm_counter_name(enum irdma_cm_counter c)
 {
 	return c < IRDMA_CM_CNT_NR ? irdma_cm_counter_names[c] : "unknown";
-}
-
-/**
- * irdma_cm_tcp_state_name() - an RFC 9293 state's name
- * @s: the state
- *
- * Return: the name RFC 9293 uses.
- */
-const char *irdma_cm_tcp_state_name(enum irdma_cm_tcp_state s)
-{
-	return s < IRDMA_TCP_NR_STATES ? irdma_cm_tcp_state_names[s] : "?";
 }
 
 static u32 cfg_or(u32 v, u32 def)
@@ -252,7 +230,7 @@ void irdma_cm_core_stop(struct irdma_cm_core *core)
 				   !atomic_read(&core->live_nodes) &&
 				   !atomic_read(&core->live_listeners),
 				   10 * HZ))
-		pr_warn_ratelimited("madcm: cm core waits for %d nodes, %d listeners\n",
+		pr_warn_ratelimited("core waits for %d nodes, %d listeners\n",
 				    atomic_read(&core->live_nodes),
 				    atomic_read(&core->live_listeners));
 	/* The last frees run as RCU callbacks that touch the core. */
@@ -338,7 +316,6 @@ struct irdma_cm_node *irdma_make_cm_node(struct irdma_cm_core *core,
 	node->key = *key;
 	node->key.pad = 0;
 	node->role = role;
-	node->ipv4 = ipv6_addr_v4mapped(&key->rem_ip);
 	refcount_set(&node->refcnt, 1);
 	spin_lock_init(&node->lock);
 	INIT_LIST_HEAD(&node->list);
@@ -351,7 +328,8 @@ struct irdma_cm_node *irdma_make_cm_node(struct irdma_cm_core *core,
 	node->rcv_wnd = IRDMA_CM_RCV_WND;
 	node->rto = core->rto_min;
 	node->ttl = IRDMA_CM_DEFAULT_TTL;
-	node->tcp_state = IRDMA_TCP_CLOSED;
+	node->state = IRDMA_CM_STATE_CLOSED;
+	node->mpa_result = IRDMA_MPA_PENDING;
 	core->ops->local_mac(core, node->loc_mac);
 	atomic_inc(&core->live_nodes);
 	return node;
@@ -380,7 +358,7 @@ int irdma_cm_node_hash(struct irdma_cm_node *node)
 					    irdma_cm_conn_params);
 	if (!ret) {
 		refcount_inc(&node->refcnt);
-		node->hashed = true;
+		set_bit(IRDMA_CM_F_HASHED, &node->flags);
 		list_add_tail(&node->list, &core->nodes);
 	}
 	spin_unlock_bh(&core->lock);
@@ -418,7 +396,8 @@ void irdma_cm_node_put(struct irdma_cm_node *node)
 {
 	if (!refcount_dec_and_test(&node->refcnt))
 		return;
-	WARN_ON_ONCE(node->hashed || !list_empty(&node->txq));
+	WARN_ON_ONCE(test_bit(IRDMA_CM_F_HASHED, &node->flags) ||
+		     !list_empty(&node->txq));
 	if (node->listener)
 		irdma_cm_listener_put(node->listener);
 	call_rcu(&node->rcu, irdma_cm_node_free_rcu);
@@ -669,22 +648,19 @@ void irdma_cm_node_closed(struct irdma_cm_node *node)
 	struct irdma_cm_core *core = node->core;
 
 	lockdep_assert_held(&node->lock);
-	node->tcp_state = IRDMA_TCP_CLOSED;
+	irdma_cm_set_state(node, IRDMA_CM_STATE_CLOSED);
 	irdma_cm_disarm_all(node);
-	if (node->in_backlog) {
-		node->in_backlog = false;
+	if (test_and_clear_bit(IRDMA_CM_F_IN_BACKLOG, &node->flags))
 		atomic_dec(&node->listener->pending);
-	}
-	if (!node->hashed)
+	if (!test_bit(IRDMA_CM_F_HASHED, &node->flags))
 		return;
 	spin_lock(&core->lock);
 	rhashtable_remove_fast(&core->conns, &node->hnode,
 			       irdma_cm_conn_params);
 	list_del_init(&node->list);
-	node->hashed = false;
+	clear_bit(IRDMA_CM_F_HASHED, &node->flags);
 	spin_unlock(&core->lock);
-	if (node->qh_added) {
-		node->qh_added = false;
+	if (test_and_clear_bit(IRDMA_CM_F_QH_ADDED, &node->flags)) {
 		INIT_WORK(&node->qh_work, irdma_cm_qhash_del_work);
 		irdma_cm_node_get(node);
 		queue_work(core->event_wq, &node->qh_work);

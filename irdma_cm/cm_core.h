@@ -233,6 +233,22 @@ static inline struct irdma_cm_node *irdma_cm_node_of(struct madcm_cm_conn *h)
 	return container_of(h, struct irdma_cm_node, handle);
 }
 
+/*
+ * Debug output about one connection, through dynamic debug: every line
+ * starts with the node, its state and its 4-tuple, then the function.
+ * The file that uses it defines pr_fmt.
+ */
+#define irdma_cm_dbg(node, fmt, ...)					\
+	do {								\
+		const struct irdma_cm_node *__n = (node);		\
+									\
+		pr_debug("node %p %s %pI6c:%u-%pI6c:%u %s: " fmt, __n,	\
+			 irdma_cm_state_name(__n->state),		\
+			 &__n->key.loc_ip, __n->key.loc_port,		\
+			 &__n->key.rem_ip, __n->key.rem_port, __func__,	\
+			 ##__VA_ARGS__);				\
+	} while (0)
+
 static inline void irdma_cm_count(struct irdma_cm_core *core,
 				  enum irdma_cm_counter c)
 {
@@ -255,7 +271,6 @@ void irdma_cm_core_put(struct irdma_cm_core *core);
 void *irdma_cm_core_priv(struct irdma_cm_core *core);
 void irdma_cm_core_show(struct irdma_cm_core *core, struct seq_file *m);
 const char *irdma_cm_counter_name(enum irdma_cm_counter c);
-const char *irdma_cm_tcp_state_name(enum irdma_cm_tcp_state s);
 struct irdma_cm_node *irdma_make_cm_node(struct irdma_cm_core *core,
 					 const struct irdma_cm_tuple *key,
 					 enum irdma_cm_role role, gfp_t gfp);
@@ -275,6 +290,11 @@ void irdma_cm_node_unlock(struct irdma_cm_node *node);
 void irdma_cm_node_closed(struct irdma_cm_node *node);
 int irdma_cm_queue_frame(struct irdma_cm_node *node,
 			 const struct irdma_cm_seg *seg);
+
+/* cm_state.c */
+const char *irdma_cm_state_name(enum irdma_cm_state s);
+void irdma_cm_set_state(struct irdma_cm_node *node, enum irdma_cm_state s);
+void irdma_cm_mpa_failed(struct irdma_cm_node *node);
 
 /* cm_tcp.c */
 void irdma_cm_tuple_from_seg(const struct irdma_cm_seg *seg,

@@ -6,10 +6,21 @@
  * the peer-to-peer initiator's RTR message, and the TCP context handed
  * over at ESTABLISHED.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": cm: " fmt
+
 #include <linux/minmax.h>
 #include <linux/string.h>
 #include <asm/byteorder.h>
 #include "irdma_cm/cm_core.h"
+#include "irdma_cm/cm_trace.h"
+
+/* Our MPA frame, built in tx_buf, enters the sequence space. */
+static void irdma_cm_send_frame(struct irdma_cm_node *node)
+{
+	trace_madcm_cm_mpa_tx(node, (const struct ietf_mpa_v1 *)node->tx_buf,
+			      node->tx_len, 0);
+	irdma_cm_send_data(node);
+}
 
 /**
  * irdma_send_mpa_request() - the initiator's MPA request
@@ -20,8 +31,8 @@
  */
 void irdma_send_mpa_request(struct irdma_cm_node *node)
 {
-	node->mpa_state = IRDMA_MPA_REQ_SENT;
-	irdma_cm_send_data(node);
+	irdma_cm_set_state(node, IRDMA_CM_STATE_MPA_REQ_SENT);
+	irdma_cm_send_frame(node);
 	irdma_cm_arm_mpa(node);
 }
 
@@ -63,10 +74,8 @@ int irdma_cm_build_request(struct irdma_cm_node *node, const void *pdata,
 
 static void irdma_cm_leave_backlog(struct irdma_cm_node *node)
 {
-	if (node->in_backlog) {
-		node->in_backlog = false;
+	if (test_and_clear_bit(IRDMA_CM_F_IN_BACKLOG, &node->flags))
 		atomic_dec(&node->listener->pending);
-	}
 }
 
 /**
@@ -98,8 +107,9 @@ int irdma_send_mpa_reply(struct irdma_cm_node *node,
 		node->context = attr->context;
 	}
 	irdma_cm_leave_backlog(node);
-	irdma_cm_send_data(node);
-	node->mpa_state = IRDMA_MPA_DONE;
+	irdma_cm_send_frame(node);
+	node->mpa_result = IRDMA_MPA_ACCEPTED;
+	irdma_cm_set_state(node, IRDMA_CM_STATE_ESTABLISHED);
 	irdma_cm_count(node->core, IRDMA_CM_CNT_ESTABLISHED);
 	irdma_cm_event(node, MADCM_CM_EVENT_ESTABLISHED, 0);
 	return 0;
@@ -122,8 +132,8 @@ int irdma_send_mpa_reject(struct irdma_cm_node *node, const void *pdata,
 	if (ret)
 		return ret;
 	irdma_cm_leave_backlog(node);
-	irdma_cm_send_data(node);
-	node->mpa_state = IRDMA_MPA_REJECTED;
+	irdma_cm_send_frame(node);
+	node->mpa_result = IRDMA_MPA_REJECTED;
 	irdma_cm_count(node->core, IRDMA_CM_CNT_REJECT_SENT);
 	irdma_cm_start_close(node);
 	return 0;
@@ -140,10 +150,10 @@ static int irdma_send_rtr(struct irdma_cm_node *node)
 	int len;
 
 	/* Markers in what we send are not supported. */
-	if (node->snd_mark_en || node->fin_sent)
+	if (node->mpa_opts & IRDMA_MPA_OPT_PEER_MARKERS)
 		return -EOPNOTSUPP;
 	len = irdma_build_rtr_fpdu(node->send_rdma0_op,
-				   node->mpa_crc || node->peer_crc,
+				   irdma_cm_mpa_crc(node),
 				   node->tx_buf + node->tx_len,
 				   sizeof(node->tx_buf) - node->tx_len);
 	if (len < 0)
@@ -156,7 +166,8 @@ static int irdma_send_rtr(struct irdma_cm_node *node)
 /* An initiator's connection is up: tell the consumer. */
 static void irdma_cm_active_established(struct irdma_cm_node *node)
 {
-	node->mpa_state = IRDMA_MPA_DONE;
+	node->mpa_result = IRDMA_MPA_ACCEPTED;
+	irdma_cm_set_state(node, IRDMA_CM_STATE_ESTABLISHED);
 	irdma_cm_count(node->core, IRDMA_CM_CNT_ESTABLISHED);
 	irdma_cm_event(node, MADCM_CM_EVENT_CONNECT_REPLY, 0);
 	irdma_cm_event(node, MADCM_CM_EVENT_ESTABLISHED, 0);
@@ -180,10 +191,11 @@ static void irdma_cm_rtr_work(struct work_struct *work)
 	int ret;
 
 	irdma_cm_node_lock(node);
-	/* Anything that ended the connection meanwhile changed mpa_state. */
-	if (node->mpa_state == IRDMA_MPA_RTR_WAIT) {
+	/* Anything that ended the connection meanwhile changed its state. */
+	if (node->state == IRDMA_CM_STATE_MPA_RTR_WAIT) {
 		ret = irdma_send_rtr(node);
 		if (ret) {
+			irdma_cm_dbg(node, "RTR message not sent: %d\n", ret);
 			irdma_cm_count(node->core, IRDMA_CM_CNT_RTR_FAIL);
 			irdma_cm_reset_node(node, ret);
 		} else {
@@ -201,23 +213,24 @@ static void irdma_cm_mpa_frame_done(struct irdma_cm_node *node, u32 type)
 
 	irdma_cm_disarm_mpa(node);
 	if (node->role == IRDMA_CM_ROLE_RESPONDER) {
-		node->mpa_state = IRDMA_MPA_REQ_RCVD;
+		irdma_cm_set_state(node, IRDMA_CM_STATE_MPA_REQ_RCVD);
 		/* The consumer's reference, given back by madcm_cm_release(). */
 		irdma_cm_node_get(node);
-		node->consumer = true;
+		set_bit(IRDMA_CM_F_CONSUMER, &node->flags);
 		irdma_cm_count(core, IRDMA_CM_CNT_PASSIVE_OPENS);
 		irdma_cm_event(node, MADCM_CM_EVENT_CONNECT_REQUEST, 0);
 		return;
 	}
 	if (type == IRDMA_MPA_REQUEST_REJECT) {
-		node->mpa_state = IRDMA_MPA_REJECTED;
+		node->mpa_result = IRDMA_MPA_REJECTED;
 		irdma_cm_count(core, IRDMA_CM_CNT_REJECT_RCVD);
 		irdma_cm_event(node, MADCM_CM_EVENT_REJECTED, -ECONNREFUSED);
 		irdma_cm_start_close(node);
 		return;
 	}
-	if (node->peer_to_peer && node->send_rdma0_op != IRDMA_RTR_NONE) {
-		node->mpa_state = IRDMA_MPA_RTR_WAIT;
+	if ((node->mpa_opts & IRDMA_MPA_OPT_P2P) &&
+	    node->send_rdma0_op != IRDMA_RTR_NONE) {
+		irdma_cm_set_state(node, IRDMA_CM_STATE_MPA_RTR_WAIT);
 		INIT_DELAYED_WORK(&node->rtr_work, irdma_cm_rtr_work);
 		irdma_cm_node_get(node);
 		queue_delayed_work(core->event_wq, &node->rtr_work,
@@ -284,8 +297,11 @@ void irdma_cm_mpa_rcv(struct irdma_cm_node *node)
 	if (irdma_cm_mpa_want(node) && !irdma_cm_mpa_hdr_bad(node))
 		return;
 	ret = irdma_parse_mpa(node, node->rx_buf, &type, node->rx_len);
+	trace_madcm_cm_mpa_rx(node, (const struct ietf_mpa_v1 *)node->rx_buf,
+			      node->rx_len, ret);
 	node->rx_len = 0;
 	if (ret) {
+		irdma_cm_dbg(node, "MPA frame refused: %d\n", ret);
 		irdma_cm_count(node->core, IRDMA_CM_CNT_MPA_BAD);
 		irdma_cm_reset_node(node, ret);
 		return;
@@ -302,7 +318,7 @@ void irdma_init_tcp_ctx(struct irdma_cm_node *node,
 			struct madcm_cm_tcp_ctx *ctx)
 {
 	memset(ctx, 0, sizeof(*ctx));
-	ctx->ipv4 = node->ipv4;
+	ctx->ipv4 = irdma_cm_node_ipv4(node);
 	ctx->vlan_id = node->key.vlan_id;
 	ctx->tos = node->tos;
 	ctx->ttl = node->ttl;
@@ -328,8 +344,8 @@ void irdma_init_tcp_ctx(struct irdma_cm_node *node,
 	ctx->ord = node->ord_size;
 	ctx->mpa_rev = node->mpa_frame_rev;
 	ctx->rtr_type = node->send_rdma0_op;
-	ctx->peer_to_peer = node->peer_to_peer;
-	ctx->crc = node->mpa_crc || node->peer_crc;
-	ctx->snd_markers = node->snd_mark_en;
-	ctx->rcv_markers = node->rcv_mark_en;
+	ctx->peer_to_peer = node->mpa_opts & IRDMA_MPA_OPT_P2P;
+	ctx->crc = irdma_cm_mpa_crc(node);
+	ctx->snd_markers = node->mpa_opts & IRDMA_MPA_OPT_PEER_MARKERS;
+	ctx->rcv_markers = node->mpa_opts & IRDMA_MPA_OPT_MARKERS;
 }

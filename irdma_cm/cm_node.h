@@ -15,10 +15,10 @@
 #include <linux/timer.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
+#include <net/ipv6.h>
 #include <madcm/cm.h>
 #include "irdma_cm/cm_handle.h"
 #include "irdma_cm/mpa.h"
-#include "irdma_cm/rtr.h"
 #include "irdma_cm/tcp_seg.h"
 
 /* Which side of the MPA exchange this node is. */
@@ -61,31 +61,111 @@ struct irdma_kmem_info {
 #define IRDMA_CM_MPA_MAX_FRAME	(sizeof(struct ietf_mpa_v1) + \
 				 IETF_MAX_PRIV_DATA_LEN)
 
-/* RFC 9293 3.3.2, without LISTEN (a listener is not a node). */
-enum irdma_cm_tcp_state {
-	IRDMA_TCP_CLOSED,
-	IRDMA_TCP_SYN_SENT,
-	IRDMA_TCP_SYN_RCVD,
-	IRDMA_TCP_ESTABLISHED,
-	IRDMA_TCP_FIN_WAIT1,
-	IRDMA_TCP_FIN_WAIT2,
-	IRDMA_TCP_CLOSE_WAIT,
-	IRDMA_TCP_CLOSING,
-	IRDMA_TCP_LAST_ACK,
-	IRDMA_TCP_TIME_WAIT,
-	IRDMA_TCP_NR_STATES
+/**
+ * enum irdma_cm_state - a connection's lifecycle
+ * @IRDMA_CM_STATE_CLOSED: not yet opened, or over
+ * @IRDMA_CM_STATE_SYN_SENT: RFC 9293 SYN-SENT
+ * @IRDMA_CM_STATE_SYN_RCVD: RFC 9293 SYN-RECEIVED
+ * @IRDMA_CM_STATE_MPA_REQ_SENT: TCP ESTABLISHED; initiator: the MPA
+ *	request is out, the reply awaited
+ * @IRDMA_CM_STATE_MPA_REQ_WAIT: TCP ESTABLISHED; responder: the request
+ *	awaited
+ * @IRDMA_CM_STATE_MPA_REQ_RCVD: TCP ESTABLISHED; responder: the consumer
+ *	decides on the request
+ * @IRDMA_CM_STATE_MPA_RTR_WAIT: TCP ESTABLISHED; initiator: the reply is
+ *	in, the RTR message queued
+ * @IRDMA_CM_STATE_ESTABLISHED: TCP ESTABLISHED, MPA done: the QP owns
+ *	the stream
+ * @IRDMA_CM_STATE_FIN_WAIT1: RFC 9293 FIN-WAIT-1
+ * @IRDMA_CM_STATE_FIN_WAIT2: RFC 9293 FIN-WAIT-2
+ * @IRDMA_CM_STATE_CLOSE_WAIT: RFC 9293 CLOSE-WAIT
+ * @IRDMA_CM_STATE_CLOSING: RFC 9293 CLOSING
+ * @IRDMA_CM_STATE_LAST_ACK: RFC 9293 LAST-ACK
+ * @IRDMA_CM_STATE_TIME_WAIT: RFC 9293 TIME-WAIT
+ * @IRDMA_CM_STATE_NR: number of states
+ *
+ * RFC 9293's states without LISTEN (a listener is not a node), with
+ * ESTABLISHED split by where the MPA exchange on top of it stands: the
+ * exchange runs entirely within TCP ESTABLISHED. Whether our FIN is sent
+ * or the peer's received follows from the state (irdma_cm_fin_sent(),
+ * irdma_cm_fin_rcvd()).
+ */
+enum irdma_cm_state {
+	IRDMA_CM_STATE_CLOSED,
+	IRDMA_CM_STATE_SYN_SENT,
+	IRDMA_CM_STATE_SYN_RCVD,
+	IRDMA_CM_STATE_MPA_REQ_SENT,
+	IRDMA_CM_STATE_MPA_REQ_WAIT,
+	IRDMA_CM_STATE_MPA_REQ_RCVD,
+	IRDMA_CM_STATE_MPA_RTR_WAIT,
+	IRDMA_CM_STATE_ESTABLISHED,
+	IRDMA_CM_STATE_FIN_WAIT1,
+	IRDMA_CM_STATE_FIN_WAIT2,
+	IRDMA_CM_STATE_CLOSE_WAIT,
+	IRDMA_CM_STATE_CLOSING,
+	IRDMA_CM_STATE_LAST_ACK,
+	IRDMA_CM_STATE_TIME_WAIT,
+	IRDMA_CM_STATE_NR
 };
 
-/* Where the MPA exchange on top of TCP stands. */
-enum irdma_cm_mpa_state {
-	IRDMA_MPA_IDLE,		/* TCP not yet established */
-	IRDMA_MPA_REQ_SENT,	/* initiator: waiting for the reply */
-	IRDMA_MPA_REQ_WAIT,	/* responder: waiting for the request */
-	IRDMA_MPA_REQ_RCVD,	/* responder: the consumer decides */
-	IRDMA_MPA_RTR_WAIT,	/* initiator: reply in, RTR message queued */
-	IRDMA_MPA_DONE,		/* established; the QP owns the stream */
-	IRDMA_MPA_REJECTED,	/* reject sent or received */
-	IRDMA_MPA_FAILED,	/* timeout or a bad frame */
+/**
+ * enum irdma_cm_mpa_result - how the MPA exchange ended
+ * @IRDMA_MPA_PENDING: not over (always so before ESTABLISHED or a close)
+ * @IRDMA_MPA_ACCEPTED: reply sent or received (always so in ESTABLISHED)
+ * @IRDMA_MPA_REJECTED: reject sent or received
+ * @IRDMA_MPA_FAILED: timeout, a bad frame, a RST or FIN in the middle
+ *
+ * It decides how a closing connection ends (CLOSE or RESET) and what a
+ * close asked for by the consumer does.
+ */
+enum irdma_cm_mpa_result {
+	IRDMA_MPA_PENDING,
+	IRDMA_MPA_ACCEPTED,
+	IRDMA_MPA_REJECTED,
+	IRDMA_MPA_FAILED,
+};
+
+/**
+ * enum irdma_cm_node_flag - the bits of &irdma_cm_node.flags
+ * @IRDMA_CM_F_HASHED: in the connection table
+ * @IRDMA_CM_F_IN_BACKLOG: counted in the listener's backlog
+ * @IRDMA_CM_F_QH_ADDED: a connection steering entry was added
+ * @IRDMA_CM_F_CONSUMER: the consumer holds the node (connect or
+ *	CONNECT_REQUEST)
+ * @IRDMA_CM_F_RELEASED: the consumer called madcm_cm_release()
+ * @IRDMA_CM_F_TERMINAL_SENT: the terminal event is queued
+ * @IRDMA_CM_F_MAC_RESOLVED: the next hop's MAC address is known
+ * @IRDMA_CM_F_TX_QUEUED: the CM data in tx_buf has entered the sequence
+ *	space
+ *
+ * Set and cleared with the atomic bitops: @IRDMA_CM_F_RELEASED and
+ * @IRDMA_CM_F_IN_BACKLOG are read without the node lock.
+ */
+enum irdma_cm_node_flag {
+	IRDMA_CM_F_HASHED,
+	IRDMA_CM_F_IN_BACKLOG,
+	IRDMA_CM_F_QH_ADDED,
+	IRDMA_CM_F_CONSUMER,
+	IRDMA_CM_F_RELEASED,
+	IRDMA_CM_F_TERMINAL_SENT,
+	IRDMA_CM_F_MAC_RESOLVED,
+	IRDMA_CM_F_TX_QUEUED,
+};
+
+/* The deadlines of &irdma_cm_node.armed, one timer for all. */
+enum irdma_cm_timer_bits {
+	IRDMA_CM_TIMER_REXMIT = BIT(0),	/* something is unacknowledged */
+	IRDMA_CM_TIMER_MPA = BIT(1),	/* the MPA exchange's timeout */
+	IRDMA_CM_TIMER_CLOSE = BIT(2),	/* TIME-WAIT or FIN-WAIT-2 */
+};
+
+/* The MPA options of &irdma_cm_node.mpa_opts: what each side asked for. */
+enum irdma_mpa_opt_bits {
+	IRDMA_MPA_OPT_P2P = BIT(0),	/* RFC 6581 peer-to-peer: an RTR */
+	IRDMA_MPA_OPT_CRC = BIT(1),	/* the C flag we send */
+	IRDMA_MPA_OPT_MARKERS = BIT(2),	/* the M flag we send */
+	IRDMA_MPA_OPT_PEER_CRC = BIT(3),	/* the C flag the peer sent */
+	IRDMA_MPA_OPT_PEER_MARKERS = BIT(4),	/* the M flag the peer sent */
 };
 
 /* The events a node can deliver: each has its own preallocated slot. */
@@ -152,11 +232,8 @@ struct irdma_cm_event_slot {
  * @mpav2_ird_ord: IETF_NO_IRD_ORD when no IRD/ORD values are exchanged
  * @rtr_caps: the RTR types (enum irdma_rtr_type) we can send or accept
  * @send_rdma0_op: the RTR type chosen for this connection
- * @peer_to_peer: we use RFC 6581's peer-to-peer model (an RTR message)
- * @mpa_crc: we ask for CRC on FPDUs (the C flag we send)
- * @rcv_mark_en: we ask for markers in what we receive (the M flag we send)
- * @peer_crc: the peer asked for CRC
- * @snd_mark_en: the peer asked for markers in what we send
+ * @mpa_opts: enum irdma_mpa_opt_bits: peer-to-peer (RFC 6581), and the
+ *	CRC and markers we ask for and the peer asked for
  *
  * The rest belongs to the connection state machine (cm_core.c, cm_tcp.c,
  * cm_timer.c, cm_mpa.c); @lock guards everything below it unless noted.
@@ -176,21 +253,9 @@ struct irdma_cm_event_slot {
  *	context
  * @listener: the listener a passive node came from (a reference), or NULL
  * @ev: the event slots
- * @tcp_state: RFC 9293 state
- * @mpa_state: MPA exchange state
- * @ipv4: an IPv4 connection
- * @hashed: in the connection table
- * @in_backlog: counted in @listener's backlog
- * @qh_added: a connection steering entry was added
- * @consumer: the consumer holds the node (connect or CONNECT_REQUEST)
- * @released: the consumer called madcm_cm_release()
- * @terminal_sent: the terminal event is queued
- * @established_sent: ESTABLISHED is queued
- * @close_requested: the consumer asked for a graceful close
- * @mac_resolved: @rem_mac is known
- * @wscale_ok: both sides sent a window scale option
- * @fin_sent: our FIN is in the sequence space (at @fin_seq)
- * @fin_rcvd: the peer's FIN was received
+ * @state: the lifecycle, enum irdma_cm_state (irdma_cm_set_state())
+ * @mpa_result: how the MPA exchange ended
+ * @flags: enum irdma_cm_node_flag
  * @loc_mac: our MAC address
  * @rem_mac: the next hop's MAC address
  * @tos: TOS / traffic class we send
@@ -206,27 +271,26 @@ struct irdma_cm_event_slot {
  * @max_snd_wnd: the largest window the peer offered
  * @rcv_nxt: RCV.NXT
  * @rcv_wnd: RCV.WND
- * @fin_seq: the sequence number of our FIN
+ * @fin_seq: the sequence number of our FIN, once irdma_cm_fin_sent()
  * @loc_mss: the MSS we offered
  * @snd_mss: the most payload we put in a segment
  * @snd_wscale: the peer's shift
- * @rcv_wscale: our shift
+ * @rcv_wscale: our shift; not zero when both sides sent a window scale
+ *	option (irdma_cm_wscale_ok())
  * @tx_buf: the CM data we send (one MPA frame and, for a peer-to-peer
  *	initiator, the RTR FPDU after it), kept until acknowledged
  * @tx_len: bytes in @tx_buf
- * @tx_seq: sequence number of @tx_buf[0]; valid once @tx_queued
- * @tx_queued: @tx_buf has entered the sequence space
+ * @tx_seq: sequence number of @tx_buf[0]; valid once IRDMA_CM_F_TX_QUEUED
  * @rx_buf: reassembly of the peer's MPA frame
  * @rx_len: bytes in @rx_buf
  * @tx_acks: segments with ACK built so far (to spare a redundant ACK)
  * @retrans: retransmissions of the current unacknowledged data
  * @rto: current retransmission timeout, in jiffies
- * @rexmit_at: retransmission deadline, when @rexmit_armed
- * @mpa_at: MPA timeout, when @mpa_armed
- * @close_at: TIME_WAIT or FIN_WAIT2 deadline, when @close_armed
- * @rexmit_armed: something is unacknowledged
- * @mpa_armed: the MPA exchange is running against its timeout
- * @close_armed: a close timer runs
+ * @rexmit_at: retransmission deadline, when IRDMA_CM_TIMER_REXMIT is armed
+ * @mpa_at: MPA timeout, when IRDMA_CM_TIMER_MPA is armed
+ * @close_at: TIME_WAIT or FIN_WAIT2 deadline, when IRDMA_CM_TIMER_CLOSE
+ *	is armed
+ * @armed: enum irdma_cm_timer_bits: the deadlines that are set
  * @handler: the consumer's event handler
  * @context: its argument
  * @handle: what the consumer holds
@@ -244,11 +308,7 @@ struct irdma_cm_node {
 	u16 mpav2_ird_ord;
 	u8 rtr_caps;
 	u8 send_rdma0_op;
-	bool peer_to_peer;
-	bool mpa_crc;
-	bool rcv_mark_en;
-	bool peer_crc;
-	bool snd_mark_en;
+	u8 mpa_opts;
 
 	struct irdma_cm_core *core;
 	struct irdma_cm_tuple key;
@@ -264,21 +324,9 @@ struct irdma_cm_node {
 	struct irdma_cm_listener *listener;
 	struct irdma_cm_event_slot ev[IRDMA_CM_EV_NR];
 
-	enum irdma_cm_tcp_state tcp_state;
-	enum irdma_cm_mpa_state mpa_state;
-	bool ipv4;
-	bool hashed;
-	bool in_backlog;
-	bool qh_added;
-	bool consumer;
-	bool released;
-	bool terminal_sent;
-	bool established_sent;
-	bool close_requested;
-	bool mac_resolved;
-	bool wscale_ok;
-	bool fin_sent;
-	bool fin_rcvd;
+	enum irdma_cm_state state;
+	enum irdma_cm_mpa_result mpa_result;
+	unsigned long flags;
 	u8 loc_mac[ETH_ALEN];
 	u8 rem_mac[ETH_ALEN];
 	u8 tos;
@@ -304,7 +352,6 @@ struct irdma_cm_node {
 	u8 tx_buf[IRDMA_CM_MPA_MAX_FRAME + IRDMA_RTR_MAX_FPDU];
 	u32 tx_len;
 	u32 tx_seq;
-	bool tx_queued;
 	u8 rx_buf[IRDMA_CM_MPA_MAX_FRAME];
 	u32 rx_len;
 
@@ -314,13 +361,73 @@ struct irdma_cm_node {
 	unsigned long rexmit_at;
 	unsigned long mpa_at;
 	unsigned long close_at;
-	bool rexmit_armed;
-	bool mpa_armed;
-	bool close_armed;
+	u8 armed;
 
 	madcm_cm_event_handler handler;
 	void *context;
 	struct madcm_cm_conn handle;
 };
+
+/* An IPv4 connection: its addresses are IPv4-mapped. */
+static inline bool irdma_cm_node_ipv4(const struct irdma_cm_node *node)
+{
+	return ipv6_addr_v4mapped(&node->key.rem_ip);
+}
+
+/* TCP is ESTABLISHED: the MPA exchange runs, or is done. */
+static inline bool irdma_cm_tcp_estab(const struct irdma_cm_node *node)
+{
+	return node->state >= IRDMA_CM_STATE_MPA_REQ_SENT &&
+	       node->state <= IRDMA_CM_STATE_ESTABLISHED;
+}
+
+/* Our FIN is in the sequence space (at @fin_seq). */
+static inline bool irdma_cm_fin_sent(const struct irdma_cm_node *node)
+{
+	switch (node->state) {
+	case IRDMA_CM_STATE_FIN_WAIT1:
+	case IRDMA_CM_STATE_FIN_WAIT2:
+	case IRDMA_CM_STATE_CLOSING:
+	case IRDMA_CM_STATE_LAST_ACK:
+	case IRDMA_CM_STATE_TIME_WAIT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The peer's FIN was received. */
+static inline bool irdma_cm_fin_rcvd(const struct irdma_cm_node *node)
+{
+	switch (node->state) {
+	case IRDMA_CM_STATE_CLOSE_WAIT:
+	case IRDMA_CM_STATE_CLOSING:
+	case IRDMA_CM_STATE_LAST_ACK:
+	case IRDMA_CM_STATE_TIME_WAIT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A new node's MPA options: what the consumer asked for. */
+static inline void irdma_cm_set_mpa_opts(struct irdma_cm_node *node,
+					 bool peer_to_peer, bool crc)
+{
+	node->mpa_opts = (peer_to_peer ? IRDMA_MPA_OPT_P2P : 0) |
+			 (crc ? IRDMA_MPA_OPT_CRC : 0);
+}
+
+/* FPDUs carry a CRC: either side set C in its MPA frame. */
+static inline bool irdma_cm_mpa_crc(const struct irdma_cm_node *node)
+{
+	return node->mpa_opts & (IRDMA_MPA_OPT_CRC | IRDMA_MPA_OPT_PEER_CRC);
+}
+
+/* Both sides sent a window scale option (RFC 7323). */
+static inline bool irdma_cm_wscale_ok(const struct irdma_cm_node *node)
+{
+	return node->rcv_wscale != 0;
+}
 
 #endif /* _MADCM_IRDMA_CM_CM_NODE_H */

@@ -7,12 +7,15 @@
  * Every function here runs with the node's lock held; frames are built
  * into the node's transmit queue and leave when the lock is dropped.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": cm: " fmt
+
 #include <linux/if_vlan.h>
 #include <linux/minmax.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "irdma_cm/cm_core.h"
+#include "irdma_cm/cm_trace.h"
 #include "irdma_cm/tcp_seq.h"
 
 /* RFC 9293 3.7.1 / RFC 8200 5: the MSS assumed without the option. */
@@ -38,9 +41,12 @@ void irdma_cm_tuple_from_seg(const struct irdma_cm_seg *seg,
 
 static bool irdma_cm_synchronized(const struct irdma_cm_node *node)
 {
-	return node->tcp_state != IRDMA_TCP_CLOSED &&
-	       node->tcp_state != IRDMA_TCP_SYN_SENT;
+	return node->state != IRDMA_CM_STATE_CLOSED &&
+	       node->state != IRDMA_CM_STATE_SYN_SENT;
 }
+
+/* irdma_cm_wscale_ok() tells a scaled connection by its shift. */
+static_assert(IRDMA_CM_RCV_WSCALE > 0);
 
 /**
  * irdma_cm_init_tcp() - choose a new connection's ISS and MSS
@@ -49,7 +55,8 @@ static bool irdma_cm_synchronized(const struct irdma_cm_node *node)
 void irdma_cm_init_tcp(struct irdma_cm_node *node)
 {
 	struct irdma_cm_core *core = node->core;
-	u32 hdrs = (node->ipv4 ? IRDMA_IPV4_HDR_MIN : IRDMA_IPV6_HDR_LEN) +
+	u32 hdrs = (irdma_cm_node_ipv4(node) ? IRDMA_IPV4_HDR_MIN :
+					       IRDMA_IPV6_HDR_LEN) +
 		   IRDMA_TCP_HDR_MIN;
 	u32 mtu = core->ops->mtu(core);
 
@@ -66,7 +73,7 @@ static u16 irdma_cm_wnd_field(const struct irdma_cm_node *node, bool syn)
 {
 	u32 wnd = node->rcv_wnd;
 
-	if (!syn && node->wscale_ok)
+	if (!syn && irdma_cm_wscale_ok(node))
 		wnd >>= node->rcv_wscale;
 	return min_t(u32, wnd, U16_MAX);
 }
@@ -77,14 +84,14 @@ static int irdma_cm_xmit(struct irdma_cm_node *node, u8 flags, u32 seq,
 {
 	struct irdma_cm_seg seg = {};
 
-	if (!node->mac_resolved) {
+	if (!test_bit(IRDMA_CM_F_MAC_RESOLVED, &node->flags)) {
 		/* The retransmission timer retries the resolution. */
 		irdma_cm_count(node->core, IRDMA_CM_CNT_RESOLVE_WAIT);
 		return -EAGAIN;
 	}
 	memcpy(seg.dst_mac, node->rem_mac, ETH_ALEN);
 	memcpy(seg.src_mac, node->loc_mac, ETH_ALEN);
-	seg.ipv4 = node->ipv4;
+	seg.ipv4 = irdma_cm_node_ipv4(node);
 	seg.vlan = node->key.vlan_id != IRDMA_NO_VLAN;
 	seg.vlan_tci = seg.vlan ? node->key.vlan_id : 0;
 	seg.tos = node->tos;
@@ -102,7 +109,7 @@ static int irdma_cm_xmit(struct irdma_cm_node *node, u8 flags, u32 seq,
 		seg.opts.has_mss = true;
 		seg.opts.mss = node->loc_mss;
 		/* A SYN-ACK offers scaling only to a peer that did. */
-		if (!(flags & IRDMA_TCP_ACK) || node->wscale_ok) {
+		if (!(flags & IRDMA_TCP_ACK) || irdma_cm_wscale_ok(node)) {
 			seg.opts.has_wscale = true;
 			seg.opts.wscale = IRDMA_CM_RCV_WSCALE;
 		}
@@ -118,11 +125,11 @@ static void irdma_cm_resolve(struct irdma_cm_node *node)
 {
 	struct irdma_cm_core *core = node->core;
 
-	if (node->mac_resolved)
+	if (test_bit(IRDMA_CM_F_MAC_RESOLVED, &node->flags))
 		return;
 	if (!core->ops->resolve(core, &node->key.rem_ip, node->key.vlan_id,
 				node->rem_mac))
-		node->mac_resolved = true;
+		set_bit(IRDMA_CM_F_MAC_RESOLVED, &node->flags);
 }
 
 /**
@@ -172,13 +179,15 @@ void irdma_send_reset(struct irdma_cm_node *node)
  */
 static void irdma_cm_output(struct irdma_cm_node *node, u32 from)
 {
-	u32 end = node->tx_queued ? node->tx_seq + node->tx_len : from;
+	bool fin = irdma_cm_fin_sent(node);
+	u32 end = test_bit(IRDMA_CM_F_TX_QUEUED, &node->flags) ?
+		  node->tx_seq + node->tx_len : from;
 
 	while (irdma_seq_lt(from, end)) {
 		u32 n = min(end - from, (u32)node->snd_mss);
 		u8 flags = IRDMA_TCP_ACK | IRDMA_TCP_PSH;
 
-		if (node->fin_sent && from + n == node->fin_seq)
+		if (fin && from + n == node->fin_seq)
 			flags |= IRDMA_TCP_FIN;
 		irdma_cm_xmit(node, flags, from,
 			      node->tx_buf + (from - node->tx_seq), n);
@@ -186,7 +195,7 @@ static void irdma_cm_output(struct irdma_cm_node *node, u32 from)
 		if (flags & IRDMA_TCP_FIN)
 			return;
 	}
-	if (node->fin_sent && irdma_seq_le(from, node->fin_seq))
+	if (fin && irdma_seq_le(from, node->fin_seq))
 		irdma_cm_xmit(node, IRDMA_TCP_FIN | IRDMA_TCP_ACK,
 			      node->fin_seq, NULL, 0);
 }
@@ -203,7 +212,7 @@ void irdma_cm_send_data(struct irdma_cm_node *node)
 	u32 start = node->snd_nxt;
 
 	node->tx_seq = start;
-	node->tx_queued = true;
+	set_bit(IRDMA_CM_F_TX_QUEUED, &node->flags);
 	node->snd_nxt += node->tx_len;
 	irdma_cm_output(node, start);
 	irdma_cm_arm_rexmit(node, false);
@@ -229,15 +238,12 @@ void irdma_cm_send_more(struct irdma_cm_node *node, u32 len)
 
 /**
  * irdma_send_fin() - close our half of the connection
- * @node: the node, locked
+ * @node: the node, locked, just moved to FIN-WAIT-1 or LAST-ACK
  *
  * The FIN follows any CM data and is retransmitted until acknowledged.
  */
 void irdma_send_fin(struct irdma_cm_node *node)
 {
-	if (node->fin_sent)
-		return;
-	node->fin_sent = true;
 	node->fin_seq = node->snd_nxt;
 	node->snd_nxt++;
 	irdma_cm_output(node, node->fin_seq);
@@ -250,15 +256,15 @@ void irdma_send_fin(struct irdma_cm_node *node)
  */
 void irdma_cm_retransmit(struct irdma_cm_node *node)
 {
-	switch (node->tcp_state) {
-	case IRDMA_TCP_SYN_SENT:
+	switch (node->state) {
+	case IRDMA_CM_STATE_SYN_SENT:
 		irdma_send_syn(node, false);
 		break;
-	case IRDMA_TCP_SYN_RCVD:
+	case IRDMA_CM_STATE_SYN_RCVD:
 		irdma_send_syn(node, true);
 		break;
-	case IRDMA_TCP_CLOSED:
-	case IRDMA_TCP_TIME_WAIT:
+	case IRDMA_CM_STATE_CLOSED:
+	case IRDMA_CM_STATE_TIME_WAIT:
 		break;
 	default:
 		irdma_cm_output(node, node->snd_una);
@@ -285,6 +291,7 @@ void irdma_cm_reply_reset(struct irdma_cm_core *core,
 
 	if (seg->flags & IRDMA_TCP_RST)
 		return;
+	trace_madcm_cm_reply_rst(seg);
 	memcpy(rst.dst_mac, seg->src_mac, ETH_ALEN);
 	core->ops->local_mac(core, rst.src_mac);
 	rst.ipv4 = seg->ipv4;
@@ -326,14 +333,14 @@ void irdma_cm_reply_reset(struct irdma_cm_core *core,
  */
 void irdma_cm_reset_node(struct irdma_cm_node *node, int status)
 {
-	if (node->tcp_state == IRDMA_TCP_CLOSED)
+	if (node->state == IRDMA_CM_STATE_CLOSED)
 		return;
+	trace_madcm_cm_reset(node, true, status);
+	irdma_cm_dbg(node, "reset, status %d\n", status);
 	if (irdma_cm_synchronized(node) &&
-	    node->tcp_state != IRDMA_TCP_TIME_WAIT)
+	    node->state != IRDMA_CM_STATE_TIME_WAIT)
 		irdma_send_reset(node);
-	if (node->mpa_state != IRDMA_MPA_DONE &&
-	    node->mpa_state != IRDMA_MPA_REJECTED)
-		node->mpa_state = IRDMA_MPA_FAILED;
+	irdma_cm_mpa_failed(node);
 	irdma_cm_event(node, MADCM_CM_EVENT_RESET, status);
 	irdma_cm_node_closed(node);
 }
@@ -345,7 +352,7 @@ void irdma_cm_reset_node(struct irdma_cm_node *node, int status)
  */
 void irdma_cm_abort_node(struct irdma_cm_node *node, int status)
 {
-	if (node->tcp_state == IRDMA_TCP_CLOSED)
+	if (node->state == IRDMA_CM_STATE_CLOSED)
 		return;
 	irdma_cm_count(node->core, IRDMA_CM_CNT_ABORTS);
 	irdma_cm_reset_node(node, status);
@@ -358,8 +365,8 @@ void irdma_cm_abort_node(struct irdma_cm_node *node, int status)
  */
 static void irdma_cm_close_done(struct irdma_cm_node *node)
 {
-	if (node->mpa_state == IRDMA_MPA_DONE ||
-	    node->mpa_state == IRDMA_MPA_REJECTED)
+	if (node->mpa_result == IRDMA_MPA_ACCEPTED ||
+	    node->mpa_result == IRDMA_MPA_REJECTED)
 		irdma_cm_event(node, MADCM_CM_EVENT_CLOSE, 0);
 	else
 		irdma_cm_event(node, MADCM_CM_EVENT_RESET, -ECONNRESET);
@@ -367,9 +374,8 @@ static void irdma_cm_close_done(struct irdma_cm_node *node)
 
 static void irdma_cm_enter_time_wait(struct irdma_cm_node *node)
 {
-	node->tcp_state = IRDMA_TCP_TIME_WAIT;
-	node->rexmit_armed = false;
-	node->mpa_armed = false;
+	irdma_cm_set_state(node, IRDMA_CM_STATE_TIME_WAIT);
+	node->armed &= ~(IRDMA_CM_TIMER_REXMIT | IRDMA_CM_TIMER_MPA);
 	irdma_cm_close_done(node);
 	irdma_cm_arm_close(node, node->core->time_wait);
 }
@@ -378,23 +384,25 @@ static void irdma_cm_enter_time_wait(struct irdma_cm_node *node)
  * irdma_cm_start_close() - close our side gracefully
  * @node: the node, locked
  *
- * ESTABLISHED goes to FIN-WAIT-1, CLOSE-WAIT to LAST-ACK, with a FIN
- * after any CM data still in flight. A connection still opening is
- * reset; one already closing is left alone.
+ * TCP ESTABLISHED (the MPA exchange running or done) goes to FIN-WAIT-1,
+ * CLOSE-WAIT to LAST-ACK, with a FIN after any CM data still in flight.
+ * A connection still opening is reset; one already closing is left
+ * alone.
  */
 void irdma_cm_start_close(struct irdma_cm_node *node)
 {
-	switch (node->tcp_state) {
-	case IRDMA_TCP_ESTABLISHED:
-		node->tcp_state = IRDMA_TCP_FIN_WAIT1;
+	if (irdma_cm_tcp_estab(node)) {
+		irdma_cm_set_state(node, IRDMA_CM_STATE_FIN_WAIT1);
+		irdma_send_fin(node);
+		return;
+	}
+	switch (node->state) {
+	case IRDMA_CM_STATE_CLOSE_WAIT:
+		irdma_cm_set_state(node, IRDMA_CM_STATE_LAST_ACK);
 		irdma_send_fin(node);
 		break;
-	case IRDMA_TCP_CLOSE_WAIT:
-		node->tcp_state = IRDMA_TCP_LAST_ACK;
-		irdma_send_fin(node);
-		break;
-	case IRDMA_TCP_SYN_SENT:
-	case IRDMA_TCP_SYN_RCVD:
+	case IRDMA_CM_STATE_SYN_SENT:
+	case IRDMA_CM_STATE_SYN_RCVD:
 		irdma_cm_abort_node(node, -ECONNABORTED);
 		break;
 	default:
@@ -406,15 +414,16 @@ void irdma_cm_start_close(struct irdma_cm_node *node)
 static void irdma_cm_take_syn_opts(struct irdma_cm_node *node,
 				   const struct irdma_cm_seg *seg)
 {
-	u16 mss = node->ipv4 ? IRDMA_CM_DEFAULT_MSS4 : IRDMA_CM_DEFAULT_MSS6;
+	u16 mss = irdma_cm_node_ipv4(node) ? IRDMA_CM_DEFAULT_MSS4 :
+					     IRDMA_CM_DEFAULT_MSS6;
+	bool wscale = seg->opts.has_wscale;
 
 	if (seg->opts.has_mss)
 		mss = max_t(u16, seg->opts.mss, IRDMA_CM_MIN_MSS);
 	node->snd_mss = min(mss, node->loc_mss);
-	node->wscale_ok = seg->opts.has_wscale;
-	node->snd_wscale = node->wscale_ok ? seg->opts.wscale : 0;
-	node->rcv_wscale = node->wscale_ok ? IRDMA_CM_RCV_WSCALE : 0;
-	node->rcv_wnd = node->wscale_ok ? IRDMA_CM_RCV_WND : U16_MAX;
+	node->snd_wscale = wscale ? seg->opts.wscale : 0;
+	node->rcv_wscale = wscale ? IRDMA_CM_RCV_WSCALE : 0;
+	node->rcv_wnd = wscale ? IRDMA_CM_RCV_WND : U16_MAX;
 	node->irs = seg->seq;
 	node->rcv_nxt = seg->seq + 1;
 	/* A SYN's window is never scaled. */
@@ -427,12 +436,11 @@ static void irdma_cm_take_syn_opts(struct irdma_cm_node *node,
 /* The handshake is complete: start (or wait for) the MPA exchange. */
 static void irdma_cm_tcp_established(struct irdma_cm_node *node)
 {
-	node->tcp_state = IRDMA_TCP_ESTABLISHED;
 	irdma_cm_disarm_rexmit(node);
 	if (node->role == IRDMA_CM_ROLE_INITIATOR) {
 		irdma_send_mpa_request(node);
 	} else {
-		node->mpa_state = IRDMA_MPA_REQ_WAIT;
+		irdma_cm_set_state(node, IRDMA_CM_STATE_MPA_REQ_WAIT);
 		irdma_cm_arm_mpa(node);
 	}
 }
@@ -455,6 +463,7 @@ static void irdma_handle_synack_pkt(struct irdma_cm_node *node,
 			return;
 		}
 		irdma_cm_count(node->core, IRDMA_CM_CNT_RST_RCVD);
+		trace_madcm_cm_reset(node, false, -ECONNREFUSED);
 		irdma_cm_event(node, MADCM_CM_EVENT_RESET, -ECONNREFUSED);
 		irdma_cm_node_closed(node);
 		return;
@@ -466,14 +475,14 @@ static void irdma_handle_synack_pkt(struct irdma_cm_node *node,
 	irdma_cm_take_syn_opts(node, seg);
 	if (!ack) {
 		/* Simultaneous open (RFC 9293 3.5, figure 7). */
-		node->tcp_state = IRDMA_TCP_SYN_RCVD;
+		irdma_cm_set_state(node, IRDMA_CM_STATE_SYN_RCVD);
 		irdma_send_syn(node, true);
 		return;
 	}
 	node->snd_una = seg->ack;
 	irdma_cm_tcp_established(node);
 	/* The MPA request carries the ACK; without one, ACK alone. */
-	if (!node->tx_queued)
+	if (!test_bit(IRDMA_CM_F_TX_QUEUED, &node->flags))
 		irdma_send_ack(node);
 }
 
@@ -481,9 +490,8 @@ static void irdma_handle_synack_pkt(struct irdma_cm_node *node,
 static void irdma_handle_rst_pkt(struct irdma_cm_node *node)
 {
 	irdma_cm_count(node->core, IRDMA_CM_CNT_RST_RCVD);
-	if (node->mpa_state != IRDMA_MPA_DONE &&
-	    node->mpa_state != IRDMA_MPA_REJECTED)
-		node->mpa_state = IRDMA_MPA_FAILED;
+	trace_madcm_cm_reset(node, false, -ECONNRESET);
+	irdma_cm_mpa_failed(node);
 	/* A passive open nobody was told about just goes away. */
 	irdma_cm_event(node, MADCM_CM_EVENT_RESET, -ECONNRESET);
 	irdma_cm_node_closed(node);
@@ -517,18 +525,18 @@ static void irdma_handle_ack_pkt(struct irdma_cm_node *node,
 		node->snd_wl1 = seg->seq;
 		node->snd_wl2 = seg->ack;
 	}
-	if (!node->fin_sent || node->snd_una != node->fin_seq + 1)
+	if (!irdma_cm_fin_sent(node) || node->snd_una != node->fin_seq + 1)
 		return;
 	/* Our FIN is acknowledged. */
-	switch (node->tcp_state) {
-	case IRDMA_TCP_FIN_WAIT1:
-		node->tcp_state = IRDMA_TCP_FIN_WAIT2;
+	switch (node->state) {
+	case IRDMA_CM_STATE_FIN_WAIT1:
+		irdma_cm_set_state(node, IRDMA_CM_STATE_FIN_WAIT2);
 		irdma_cm_arm_close(node, node->core->fin_wait2);
 		break;
-	case IRDMA_TCP_CLOSING:
+	case IRDMA_CM_STATE_CLOSING:
 		irdma_cm_enter_time_wait(node);
 		break;
-	case IRDMA_TCP_LAST_ACK:
+	case IRDMA_CM_STATE_LAST_ACK:
 		irdma_cm_close_done(node);
 		irdma_cm_node_closed(node);
 		break;
@@ -561,17 +569,13 @@ static void irdma_cm_rcv_data(struct irdma_cm_node *node,
 		return;
 	p = seg->payload + skip;
 	len = seg->payload_len - skip;
-	switch (node->mpa_state) {
-	case IRDMA_MPA_REQ_SENT:
-	case IRDMA_MPA_REQ_WAIT:
-		break;
-	case IRDMA_MPA_DONE:
-	case IRDMA_MPA_REJECTED:
-	case IRDMA_MPA_FAILED:
+	if (node->mpa_result != IRDMA_MPA_PENDING) {
 		node->rcv_nxt += len;
 		atomic64_add(len, &core->cnt[IRDMA_CM_CNT_ULP_BYTES]);
 		return;
-	default:
+	}
+	if (node->state != IRDMA_CM_STATE_MPA_REQ_SENT &&
+	    node->state != IRDMA_CM_STATE_MPA_REQ_WAIT) {
 		atomic64_add(len, &core->cnt[IRDMA_CM_CNT_RX_EARLY]);
 		return;
 	}
@@ -592,25 +596,25 @@ static void irdma_cm_rcv_data(struct irdma_cm_node *node,
 static void irdma_handle_fin_pkt(struct irdma_cm_node *node)
 {
 	node->rcv_nxt++;
-	node->fin_rcvd = true;
-	switch (node->tcp_state) {
-	case IRDMA_TCP_ESTABLISHED:
-		node->tcp_state = IRDMA_TCP_CLOSE_WAIT;
-		if (node->mpa_state == IRDMA_MPA_DONE) {
+	if (irdma_cm_tcp_estab(node)) {
+		if (node->mpa_result == IRDMA_MPA_ACCEPTED) {
 			irdma_cm_event(node, MADCM_CM_EVENT_DISCONNECT, 0);
-		} else if (node->mpa_state != IRDMA_MPA_REJECTED) {
-			node->mpa_state = IRDMA_MPA_FAILED;
+		} else if (node->mpa_result != IRDMA_MPA_REJECTED) {
+			node->mpa_result = IRDMA_MPA_FAILED;
 			irdma_cm_event(node, MADCM_CM_EVENT_RESET, -ECONNRESET);
 		}
+		irdma_cm_set_state(node, IRDMA_CM_STATE_CLOSE_WAIT);
 		irdma_cm_disarm_mpa(node);
 		/* No data path here: answer with our FIN at once. */
 		irdma_cm_start_close(node);
-		break;
-	case IRDMA_TCP_FIN_WAIT1:
+		return;
+	}
+	switch (node->state) {
+	case IRDMA_CM_STATE_FIN_WAIT1:
 		/* Our FIN is not acknowledged yet: simultaneous close. */
-		node->tcp_state = IRDMA_TCP_CLOSING;
+		irdma_cm_set_state(node, IRDMA_CM_STATE_CLOSING);
 		break;
-	case IRDMA_TCP_FIN_WAIT2:
+	case IRDMA_CM_STATE_FIN_WAIT2:
 		irdma_cm_enter_time_wait(node);
 		break;
 	default:
@@ -633,7 +637,7 @@ static void irdma_handle_sync_pkt(struct irdma_cm_node *node,
 	u32 rcv_before, acks_before;
 
 	/* Our SYN-ACK was lost and the peer sends its SYN again. */
-	if (node->tcp_state == IRDMA_TCP_SYN_RCVD &&
+	if (node->state == IRDMA_CM_STATE_SYN_RCVD &&
 	    (seg->flags & (IRDMA_TCP_SYN | IRDMA_TCP_ACK | IRDMA_TCP_RST)) ==
 	    IRDMA_TCP_SYN && seg->seq == node->irs) {
 		irdma_cm_count(core, IRDMA_CM_CNT_SYN_DUP);
@@ -645,7 +649,7 @@ static void irdma_handle_sync_pkt(struct irdma_cm_node *node,
 	 * whose ACK does not acknowledge our SYN (and nothing beyond) is
 	 * answered with <SEQ=SEG.ACK><CTL=RST>, not with an ACK.
 	 */
-	if (node->tcp_state == IRDMA_TCP_SYN_RCVD &&
+	if (node->state == IRDMA_CM_STATE_SYN_RCVD &&
 	    (seg->flags & (IRDMA_TCP_SYN | IRDMA_TCP_ACK | IRDMA_TCP_RST)) ==
 	    IRDMA_TCP_ACK &&
 	    irdma_seq_acceptable(st.rcv_nxt, st.rcv_wnd, seg->seq,
@@ -663,7 +667,7 @@ static void irdma_handle_sync_pkt(struct irdma_cm_node *node,
 		break;
 	case IRDMA_SEQ_DROP_ACK:
 		irdma_cm_count(core, IRDMA_CM_CNT_SEQ_DROP_ACK);
-		if (node->tcp_state == IRDMA_TCP_TIME_WAIT &&
+		if (node->state == IRDMA_CM_STATE_TIME_WAIT &&
 		    (seg->flags & IRDMA_TCP_FIN))
 			irdma_cm_arm_close(node, core->time_wait);
 		irdma_send_ack(node);
@@ -680,28 +684,28 @@ static void irdma_handle_sync_pkt(struct irdma_cm_node *node,
 		return;
 	}
 
-	if (node->tcp_state == IRDMA_TCP_SYN_RCVD) {
+	if (node->state == IRDMA_CM_STATE_SYN_RCVD) {
 		node->snd_una = seg->ack;
 		node->snd_wl1 = seg->seq - 1;
 		irdma_cm_tcp_established(node);
 	}
 	irdma_handle_ack_pkt(node, seg);
-	if (node->tcp_state == IRDMA_TCP_CLOSED)
+	if (node->state == IRDMA_CM_STATE_CLOSED)
 		return;
 
 	rcv_before = node->rcv_nxt;
 	acks_before = node->tx_acks;
 	if (seg->payload_len &&
-	    (node->tcp_state == IRDMA_TCP_ESTABLISHED ||
-	     node->tcp_state == IRDMA_TCP_FIN_WAIT1 ||
-	     node->tcp_state == IRDMA_TCP_FIN_WAIT2))
+	    (irdma_cm_tcp_estab(node) ||
+	     node->state == IRDMA_CM_STATE_FIN_WAIT1 ||
+	     node->state == IRDMA_CM_STATE_FIN_WAIT2))
 		irdma_cm_rcv_data(node, seg);
-	if (node->tcp_state == IRDMA_TCP_CLOSED)
+	if (node->state == IRDMA_CM_STATE_CLOSED)
 		return;
-	if ((seg->flags & IRDMA_TCP_FIN) && !node->fin_rcvd &&
+	if ((seg->flags & IRDMA_TCP_FIN) && !irdma_cm_fin_rcvd(node) &&
 	    seg->seq + seg->payload_len == node->rcv_nxt)
 		irdma_handle_fin_pkt(node);
-	if (node->tcp_state == IRDMA_TCP_CLOSED)
+	if (node->state == IRDMA_CM_STATE_CLOSED)
 		return;
 	/* Unless a segment sent meanwhile carries the ACK already. */
 	if ((node->rcv_nxt != rcv_before || seg->payload_len) &&
@@ -717,11 +721,11 @@ static void irdma_handle_sync_pkt(struct irdma_cm_node *node,
 void irdma_process_pkt(struct irdma_cm_node *node,
 		       const struct irdma_cm_seg *seg)
 {
-	switch (node->tcp_state) {
-	case IRDMA_TCP_CLOSED:
+	switch (node->state) {
+	case IRDMA_CM_STATE_CLOSED:
 		irdma_cm_count(node->core, IRDMA_CM_CNT_SEQ_DROP);
 		return;
-	case IRDMA_TCP_SYN_SENT:
+	case IRDMA_CM_STATE_SYN_SENT:
 		irdma_handle_synack_pkt(node, seg);
 		return;
 	default:
@@ -761,20 +765,19 @@ void irdma_handle_syn_pkt(struct irdma_cm_listener *listener,
 	}
 	refcount_inc(&listener->refcnt);
 	node->listener = listener;
-	node->in_backlog = true;
+	set_bit(IRDMA_CM_F_IN_BACKLOG, &node->flags);
 	memcpy(node->rem_mac, seg->src_mac, ETH_ALEN);
-	node->mac_resolved = true;
+	set_bit(IRDMA_CM_F_MAC_RESOLVED, &node->flags);
 	node->tos = seg->tos;
 	node->mpa_frame_rev = attr->mpa_rev;
-	node->peer_to_peer = attr->peer_to_peer;
+	irdma_cm_set_mpa_opts(node, attr->peer_to_peer, attr->crc);
 	node->rtr_caps = attr->rtr_caps & IRDMA_RTR_ALL;
-	node->mpa_crc = attr->crc;
 	irdma_record_ird_ord(node, attr->ird, attr->ord);
 	node->handler = attr->handler;
 	node->context = attr->context;
 	irdma_cm_init_tcp(node);
 	irdma_cm_take_syn_opts(node, seg);
-	node->tcp_state = IRDMA_TCP_SYN_RCVD;
+	irdma_cm_set_state(node, IRDMA_CM_STATE_SYN_RCVD);
 
 	if (irdma_cm_node_hash(node)) {
 		/* A twin SYN won the race, or the core is going away. */

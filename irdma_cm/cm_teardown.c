@@ -4,6 +4,8 @@
  * goes down, or one of its addresses is removed (the role of irdma's
  * irdma_cm_teardown_connections and irdma_teardown_list_prep).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": cm: " fmt
+
 #include <linux/slab.h>
 #include <net/ipv6.h>
 #include "irdma_cm/cm_core.h"

@@ -6,9 +6,12 @@
  * FIN-WAIT-2). Arming and expiry are O(1); nothing scans a list. A
  * pending timer holds a reference on its node.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": cm: " fmt
+
 #include <linux/jiffies.h>
 #include <linux/minmax.h>
 #include "irdma_cm/cm_core.h"
+#include "irdma_cm/cm_trace.h"
 
 /* The earliest armed deadline; false when none is armed. */
 static bool irdma_cm_next_deadline(const struct irdma_cm_node *node,
@@ -16,15 +19,17 @@ static bool irdma_cm_next_deadline(const struct irdma_cm_node *node,
 {
 	bool any = false;
 
-	if (node->rexmit_armed) {
+	if (node->armed & IRDMA_CM_TIMER_REXMIT) {
 		*when = node->rexmit_at;
 		any = true;
 	}
-	if (node->mpa_armed && (!any || time_before(node->mpa_at, *when))) {
+	if ((node->armed & IRDMA_CM_TIMER_MPA) &&
+	    (!any || time_before(node->mpa_at, *when))) {
 		*when = node->mpa_at;
 		any = true;
 	}
-	if (node->close_armed && (!any || time_before(node->close_at, *when))) {
+	if ((node->armed & IRDMA_CM_TIMER_CLOSE) &&
+	    (!any || time_before(node->close_at, *when))) {
 		*when = node->close_at;
 		any = true;
 	}
@@ -59,9 +64,9 @@ void irdma_schedule_cm_timer(struct irdma_cm_node *node)
  */
 void irdma_cm_arm_rexmit(struct irdma_cm_node *node, bool restart)
 {
-	if (node->rexmit_armed && !restart)
+	if ((node->armed & IRDMA_CM_TIMER_REXMIT) && !restart)
 		return;
-	node->rexmit_armed = true;
+	node->armed |= IRDMA_CM_TIMER_REXMIT;
 	node->rexmit_at = jiffies + node->rto;
 	irdma_schedule_cm_timer(node);
 }
@@ -76,9 +81,9 @@ void irdma_cm_disarm_rexmit(struct irdma_cm_node *node)
 {
 	node->retrans = 0;
 	node->rto = node->core->rto_min;
-	if (!node->rexmit_armed)
+	if (!(node->armed & IRDMA_CM_TIMER_REXMIT))
 		return;
-	node->rexmit_armed = false;
+	node->armed &= ~IRDMA_CM_TIMER_REXMIT;
 	irdma_schedule_cm_timer(node);
 }
 
@@ -88,7 +93,7 @@ void irdma_cm_disarm_rexmit(struct irdma_cm_node *node)
  */
 void irdma_cm_arm_mpa(struct irdma_cm_node *node)
 {
-	node->mpa_armed = true;
+	node->armed |= IRDMA_CM_TIMER_MPA;
 	node->mpa_at = jiffies + node->core->mpa_timeout;
 	irdma_schedule_cm_timer(node);
 }
@@ -99,9 +104,9 @@ void irdma_cm_arm_mpa(struct irdma_cm_node *node)
  */
 void irdma_cm_disarm_mpa(struct irdma_cm_node *node)
 {
-	if (!node->mpa_armed)
+	if (!(node->armed & IRDMA_CM_TIMER_MPA))
 		return;
-	node->mpa_armed = false;
+	node->armed &= ~IRDMA_CM_TIMER_MPA;
 	irdma_schedule_cm_timer(node);
 }
 
@@ -112,7 +117,7 @@ void irdma_cm_disarm_mpa(struct irdma_cm_node *node)
  */
 void irdma_cm_arm_close(struct irdma_cm_node *node, unsigned long delay)
 {
-	node->close_armed = true;
+	node->armed |= IRDMA_CM_TIMER_CLOSE;
 	node->close_at = jiffies + delay;
 	irdma_schedule_cm_timer(node);
 }
@@ -123,9 +128,7 @@ void irdma_cm_arm_close(struct irdma_cm_node *node, unsigned long delay)
  */
 void irdma_cm_disarm_all(struct irdma_cm_node *node)
 {
-	node->rexmit_armed = false;
-	node->mpa_armed = false;
-	node->close_armed = false;
+	node->armed = 0;
 	irdma_schedule_cm_timer(node);
 }
 
@@ -138,6 +141,8 @@ static void irdma_retrans_expired(struct irdma_cm_node *node)
 	struct irdma_cm_core *core = node->core;
 
 	if (node->retrans >= core->cfg.max_retrans) {
+		irdma_cm_dbg(node, "%u retransmissions, giving up\n",
+			     node->retrans);
 		irdma_cm_count(core, IRDMA_CM_CNT_RETRANS_LIMIT);
 		irdma_cm_reset_node(node, -ETIMEDOUT);
 		return;
@@ -145,6 +150,7 @@ static void irdma_retrans_expired(struct irdma_cm_node *node)
 	node->retrans++;
 	node->rto = min(node->rto * 2, core->rto_max);
 	irdma_cm_count(core, IRDMA_CM_CNT_RETRANS);
+	trace_madcm_cm_retransmit(node, jiffies_to_msecs(node->rto));
 	irdma_cm_retransmit(node);
 	node->rexmit_at = jiffies + node->rto;
 }
@@ -154,11 +160,11 @@ static void irdma_handle_close_entry(struct irdma_cm_node *node)
 {
 	struct irdma_cm_core *core = node->core;
 
-	node->close_armed = false;
-	if (node->tcp_state == IRDMA_TCP_TIME_WAIT) {
+	node->armed &= ~IRDMA_CM_TIMER_CLOSE;
+	if (node->state == IRDMA_CM_STATE_TIME_WAIT) {
 		irdma_cm_count(core, IRDMA_CM_CNT_TIME_WAIT);
 		irdma_cm_node_closed(node);
-	} else if (node->tcp_state == IRDMA_TCP_FIN_WAIT2) {
+	} else if (node->state == IRDMA_CM_STATE_FIN_WAIT2) {
 		irdma_cm_count(core, IRDMA_CM_CNT_FIN_WAIT2_TIMEOUT);
 		irdma_cm_reset_node(node, -ETIMEDOUT);
 	}
@@ -166,8 +172,9 @@ static void irdma_handle_close_entry(struct irdma_cm_node *node)
 
 static void irdma_cm_mpa_expired(struct irdma_cm_node *node)
 {
-	node->mpa_armed = false;
-	node->mpa_state = IRDMA_MPA_FAILED;
+	irdma_cm_dbg(node, "MPA exchange timed out\n");
+	node->armed &= ~IRDMA_CM_TIMER_MPA;
+	node->mpa_result = IRDMA_MPA_FAILED;
 	irdma_cm_count(node->core, IRDMA_CM_CNT_MPA_TIMEOUT);
 	irdma_cm_reset_node(node, -ETIMEDOUT);
 }
@@ -179,11 +186,14 @@ static void irdma_cm_timer_tick(struct timer_list *t)
 	unsigned long now = jiffies;
 
 	irdma_cm_node_lock(node);
-	if (node->close_armed && time_after_eq(now, node->close_at))
+	if ((node->armed & IRDMA_CM_TIMER_CLOSE) &&
+	    time_after_eq(now, node->close_at))
 		irdma_handle_close_entry(node);
-	if (node->mpa_armed && time_after_eq(now, node->mpa_at))
+	if ((node->armed & IRDMA_CM_TIMER_MPA) &&
+	    time_after_eq(now, node->mpa_at))
 		irdma_cm_mpa_expired(node);
-	if (node->rexmit_armed && time_after_eq(now, node->rexmit_at))
+	if ((node->armed & IRDMA_CM_TIMER_REXMIT) &&
+	    time_after_eq(now, node->rexmit_at))
 		irdma_retrans_expired(node);
 	irdma_schedule_cm_timer(node);
 	irdma_cm_node_unlock(node);

@@ -1,25 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Building MPA request, reply and reject frame headers (RFC 5044 section
- * 7.1, RFC 6581). Only the header is built here; the private data that
- * cm_node->pdata describes follows it on the wire.
+ * MPA connection setup (RFC 5044 section 7.1, RFC 6581): building the
+ * request, reply and reject frame headers, checking a received frame,
+ * negotiating IRD/ORD and the RTR message type, and building the RTR
+ * message as an MPA FPDU (RFC 5044 section 4) with its DDP/RDMAP header
+ * (RFC 5041, RFC 5040). The wire layouts are iwarp.h's; the state
+ * machine that sends and receives these frames is cm_mpa.c.
+ *
+ * A received frame comes from the wire: every field is checked against
+ * the buffer length before it is read, every refusal is counted.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": cm: " fmt
+
+#include <linux/bitops.h>
+#include <linux/crc32.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
 #include <asm/byteorder.h>
+#include "madcm_compat.h"
 #include "irdma_cm/cm_node.h"
 #include "irdma_cm/mpa.h"
+
+/* ---- Building frame headers ---- */
 
 static u8 irdma_mpa_header_flags(const struct irdma_cm_node *cm_node,
 				 u8 mpa_key)
 {
 	u8 flags = 0;
 
-	if (cm_node->rcv_mark_en)
+	if (cm_node->mpa_opts & IRDMA_MPA_OPT_MARKERS)
 		flags |= IETF_MPA_FLAGS_MARKERS;
-	if (cm_node->mpa_crc)
+	if (cm_node->mpa_opts & IRDMA_MPA_OPT_CRC)
 		flags |= IETF_MPA_FLAGS_CRC;
 	if (mpa_key == MPA_KEY_REJECT)
 		flags |= IETF_MPA_FLAGS_REJECT;
@@ -33,8 +46,8 @@ static u8 irdma_mpa_header_flags(const struct irdma_cm_node *cm_node,
  * @mpa_key: MPA_KEY_REQUEST, MPA_KEY_REPLY or MPA_KEY_REJECT
  *
  * Writes the 20-byte RFC 5044 header: the request key for MPA_KEY_REQUEST,
- * the reply key otherwise; M from @cm_node->rcv_mark_en, C from
- * @cm_node->mpa_crc, R for MPA_KEY_REJECT; the revision
+ * the reply key otherwise; M and C from IRDMA_MPA_OPT_MARKERS and
+ * IRDMA_MPA_OPT_CRC in @cm_node->mpa_opts, R for MPA_KEY_REJECT; the revision
  * @cm_node->mpa_frame_rev; the length of @cm_node->pdata. The caller has
  * checked the parameters (irdma_cm_build_mpa_frame() does) and provides
  * at least sizeof(struct ietf_mpa_v1) bytes at @start_addr.
@@ -59,7 +72,7 @@ void irdma_build_mpa_v1(struct irdma_cm_node *cm_node, void *start_addr,
 static u8 irdma_mpa_rtr_to_send(const struct irdma_cm_node *cm_node,
 				u8 mpa_key)
 {
-	if (!cm_node->peer_to_peer)
+	if (!(cm_node->mpa_opts & IRDMA_MPA_OPT_P2P))
 		return IRDMA_RTR_NONE;
 	if (mpa_key == MPA_KEY_REQUEST)
 		return cm_node->rtr_caps & IRDMA_RTR_ALL;
@@ -76,7 +89,7 @@ static u8 irdma_mpa_rtr_to_send(const struct irdma_cm_node *cm_node,
  * data length grown by the RFC 6581 IRD/ORD words, then those words: our
  * IRD and ORD (IETF_NO_IRD_ORD for both when @cm_node->mpav2_ird_ord says
  * so, else capped at IETF_MAX_IRD_ORD), the peer-to-peer flag from
- * @cm_node->peer_to_peer and, in peer-to-peer mode, the RTR types: every
+ * IRDMA_MPA_OPT_P2P and, in peer-to-peer mode, the RTR types: every
  * one of @cm_node->rtr_caps in a request, @cm_node->send_rdma0_op in a
  * reply or reject. The caller provides at least sizeof(struct ietf_mpa_v2)
  * bytes at @start_addr.
@@ -100,7 +113,7 @@ void irdma_build_mpa_v2(struct irdma_cm_node *cm_node, void *start_addr,
 		ctrl_ird = min_t(u16, cm_node->ird_size, IETF_MAX_IRD_ORD);
 		ctrl_ord = min_t(u16, cm_node->ord_size, IETF_MAX_IRD_ORD);
 	}
-	if (cm_node->peer_to_peer)
+	if (cm_node->mpa_opts & IRDMA_MPA_OPT_P2P)
 		ctrl_ird |= IETF_PEER_TO_PEER;
 	if (rtr & IRDMA_RTR_SEND)
 		ctrl_ird |= IETF_RTR_SEND_ZERO;
@@ -164,4 +177,406 @@ int irdma_cm_build_mpa_frame(struct irdma_cm_node *cm_node,
 		irdma_build_mpa_v1(cm_node, mpa->addr, mpa_key);
 
 	return hdr_len;
+}
+
+/* ---- RFC 6581 IRD/ORD and RTR negotiation ---- */
+
+/* The most IRD and ORD the wire can carry and the device can do. */
+static u16 irdma_mpa_ird_cap(const struct irdma_cm_node *cm_node)
+{
+	return min_t(u16, cm_node->max_ird, IETF_MAX_IRD_ORD);
+}
+
+static u16 irdma_mpa_ord_cap(const struct irdma_cm_node *cm_node)
+{
+	return min_t(u16, cm_node->max_ord, IETF_MAX_IRD_ORD);
+}
+
+/**
+ * irdma_record_ird_ord - take the consumer's IRD and ORD for a connection
+ * @cm_node: the connection
+ * @conn_ird: the inbound RDMA Read depth asked for
+ * @conn_ord: the outbound RDMA Read depth asked for
+ *
+ * Caps both at what the device can do (@cm_node->max_ird, max_ord) and
+ * at the largest value RFC 6581's 14 bits carry besides IETF_NO_IRD_ORD.
+ * An initiator that may send a zero-length RDMA Read as its RTR message
+ * needs an ORD of at least one, so an ORD of zero becomes one then.
+ */
+void irdma_record_ird_ord(struct irdma_cm_node *cm_node, u32 conn_ird,
+			  u32 conn_ord)
+{
+	u16 ird_cap = irdma_mpa_ird_cap(cm_node);
+	u16 ord_cap = irdma_mpa_ord_cap(cm_node);
+
+	conn_ird = min_t(u32, conn_ird, ird_cap);
+	conn_ord = min_t(u32, conn_ord, ord_cap);
+	if (!conn_ord && ord_cap && cm_node->role == IRDMA_CM_ROLE_INITIATOR &&
+	    (cm_node->mpa_opts & IRDMA_MPA_OPT_P2P) &&
+	    (cm_node->rtr_caps & IRDMA_RTR_READ))
+		conn_ord = 1;
+
+	cm_node->ird_size = conn_ird;
+	cm_node->ord_size = conn_ord;
+}
+
+/* A responder's choice among the RTR types both sides can do. */
+static u8 irdma_mpa_choose_rtr(u8 common)
+{
+	if (common & IRDMA_RTR_READ)
+		return IRDMA_RTR_READ;
+	if (common & IRDMA_RTR_WRITE)
+		return IRDMA_RTR_WRITE;
+	if (common & IRDMA_RTR_SEND)
+		return IRDMA_RTR_SEND;
+	return IRDMA_RTR_NONE;
+}
+
+/**
+ * irdma_negotiate_mpa_v2_ird_ord - negotiate IRD/ORD and the RTR type
+ * @cm_node: the connection; its role says which side of RFC 6581 we are
+ * @rtr_msg: the peer's IRD/ORD words, from a frame irdma_parse_mpa()
+ *	has checked to hold them
+ *
+ * The RTR type: in peer-to-peer mode (IRDMA_MPA_OPT_P2P) the peer must
+ * have set its peer-to-peer flag too. A responder then picks one of the types the
+ * request offers and we can do: RDMA Read, else RDMA Write, else Send (a
+ * Read only if we can accept one, an IRD of at least one). An initiator
+ * needs the reply to name exactly one type, and one we offered. Without
+ * peer-to-peer on our side no RTR message is used.
+ *
+ * IRD and ORD, unless either side sent IETF_NO_IRD_ORD (then both keep
+ * what they have and the connection records IETF_NO_IRD_ORD): a responder
+ * lowers its ORD to the initiator's IRD and raises its IRD towards the
+ * initiator's ORD as far as the device allows, and to one if the RTR is a
+ * Read; the reply tells the initiator the result. An initiator lowers its
+ * ORD to the responder's IRD, and fails if the responder's ORD exceeds
+ * its IRD, or if the chosen RTR is a Read the responder has no IRD for.
+ *
+ * @cm_node changes only on success.
+ *
+ * Return: 0; -EOPNOTSUPP when we need peer-to-peer and the peer did not
+ * set it; -ENOPROTOOPT when no RTR type fits (none in common, a reply
+ * naming none, several or one we did not offer, or a Read the responder
+ * cannot take); -ENOBUFS when our IRD is below the responder's ORD.
+ */
+int irdma_negotiate_mpa_v2_ird_ord(struct irdma_cm_node *cm_node,
+				   const struct ietf_rtr_msg *rtr_msg)
+{
+	u16 ctrl_ird = be16_to_cpu(rtr_msg->ctrl_ird);
+	u16 ctrl_ord = be16_to_cpu(rtr_msg->ctrl_ord);
+	u16 peer_ird = ctrl_ird & IETF_IRD_ORD_MASK;
+	u16 peer_ord = ctrl_ord & IETF_IRD_ORD_MASK;
+	bool responder = cm_node->role == IRDMA_CM_ROLE_RESPONDER;
+	u16 ird = cm_node->ird_size, ord = cm_node->ord_size;
+	u8 peer_rtr = IRDMA_RTR_NONE, rtr = IRDMA_RTR_NONE;
+	bool no_values;
+
+	no_values = peer_ird == IETF_NO_IRD_ORD ||
+		    peer_ord == IETF_NO_IRD_ORD ||
+		    cm_node->mpav2_ird_ord == IETF_NO_IRD_ORD;
+
+	if (ctrl_ird & IETF_RTR_SEND_ZERO)
+		peer_rtr |= IRDMA_RTR_SEND;
+	if (ctrl_ord & IETF_RDMA0_WRITE)
+		peer_rtr |= IRDMA_RTR_WRITE;
+	if (ctrl_ord & IETF_RDMA0_READ)
+		peer_rtr |= IRDMA_RTR_READ;
+
+	if (cm_node->mpa_opts & IRDMA_MPA_OPT_P2P) {
+		u8 common = peer_rtr & cm_node->rtr_caps;
+
+		if (!(ctrl_ird & IETF_PEER_TO_PEER))
+			return irdma_mpa_refuse(IRDMA_MPA_REJ_NO_PEER_TO_PEER);
+		if (responder) {
+			if (!irdma_mpa_ird_cap(cm_node))
+				common &= ~IRDMA_RTR_READ;
+			rtr = irdma_mpa_choose_rtr(common);
+			if (rtr == IRDMA_RTR_NONE)
+				return irdma_mpa_refuse(IRDMA_MPA_REJ_RTR_MISMATCH);
+		} else {
+			if (hweight8(peer_rtr) != 1 || !common)
+				return irdma_mpa_refuse(IRDMA_MPA_REJ_RTR_MISMATCH);
+			if (!no_values && peer_rtr == IRDMA_RTR_READ && !peer_ird)
+				return irdma_mpa_refuse(IRDMA_MPA_REJ_RTR_MISMATCH);
+			rtr = peer_rtr;
+		}
+	}
+
+	if (!no_values) {
+		if (responder) {
+			ord = min(ord, peer_ird);
+			if (peer_ord > ird)
+				ird = min(peer_ord, irdma_mpa_ird_cap(cm_node));
+		} else {
+			if (ird < peer_ord)
+				return irdma_mpa_refuse(IRDMA_MPA_REJ_IRD_TOO_SMALL);
+			ord = min(ord, peer_ird);
+		}
+	}
+	if (responder && rtr == IRDMA_RTR_READ && !ird)
+		ird = 1;
+
+	cm_node->ird_size = ird;
+	cm_node->ord_size = ord;
+	cm_node->send_rdma0_op = rtr;
+	if (no_values)
+		cm_node->mpav2_ird_ord = IETF_NO_IRD_ORD;
+	return 0;
+}
+
+/* ---- Checking a received frame ---- */
+
+/**
+ * irdma_parse_mpa - check a received MPA frame and take in its parameters
+ * @cm_node: the connection; its role says which key is expected
+ * @buf: the received bytes, starting at the frame's key
+ * @type: set to IRDMA_MPA_REQUEST_ACCEPT or IRDMA_MPA_REQUEST_REJECT
+ * @len: how many bytes @buf holds
+ *
+ * A responder expects the request key, an initiator the reply key. The
+ * revision must be 1 or 2 and not above @cm_node->mpa_frame_rev (what we
+ * offered, or the most we speak); R is refused in a request; the private
+ * data length must be at most 512 and within @len; a revision 2 frame with
+ * S set must carry the 4 bytes of IRD/ORD at the start of its private
+ * data. Bytes of @buf after the frame are not looked at.
+ *
+ * A well-formed reply with R set is a reject: its private data is taken,
+ * no IRD/ORD is negotiated. Otherwise, with RFC 6581 data present,
+ * irdma_negotiate_mpa_v2_ird_ord() runs; without it (revision 1, or
+ * revision 2 with S clear) no RTR message is used and IRD/ORD are not
+ * exchanged.
+ *
+ * On success @cm_node takes the frame's revision, the peer's private data
+ * (the IRD/ORD words excluded), its M and C flags and the negotiated
+ * IRD/ORD and RTR type. On error neither @cm_node nor @type is changed.
+ *
+ * Return: 0, or the error of the first check that failed (each is also
+ * counted, see enum irdma_mpa_reject): -ENODATA when @len is shorter
+ * than the header; -EBADMSG for a key not expected in our role;
+ * -EPROTONOSUPPORT for a revision other than 1 or 2; -EPROTO for a
+ * revision above @cm_node->mpa_frame_rev; -EBADRQC for R set in a
+ * request; -EMSGSIZE for a private data length above 512; -EOVERFLOW for
+ * a private data length beyond @len; -ENOMSG for a revision 2 frame with
+ * S set and less than 4 bytes of private data; or the errors of
+ * irdma_negotiate_mpa_v2_ird_ord().
+ */
+int irdma_parse_mpa(struct irdma_cm_node *cm_node, const u8 *buf, u32 *type,
+		    u32 len)
+{
+	const struct ietf_mpa_v1 *mpa_frame = (const struct ietf_mpa_v1 *)buf;
+	const u32 hdr_len = sizeof(*mpa_frame);
+	bool responder = cm_node->role == IRDMA_CM_ROLE_RESPONDER;
+	u32 priv_data_len, ulp_off;
+	bool enhanced, rejected;
+	int ret;
+
+	if (len < hdr_len)
+		return irdma_mpa_refuse(IRDMA_MPA_REJ_SHORT_HEADER);
+
+	if (memcmp(mpa_frame->key, responder ? IETF_MPA_KEY_REQ :
+					       IETF_MPA_KEY_REP,
+		   IETF_MPA_KEY_SIZE))
+		return irdma_mpa_refuse(IRDMA_MPA_REJ_BAD_KEY);
+
+	if (mpa_frame->rev != IETF_MPA_V1 && mpa_frame->rev != IETF_MPA_V2)
+		return irdma_mpa_refuse(IRDMA_MPA_REJ_BAD_REV);
+	if (mpa_frame->rev > cm_node->mpa_frame_rev)
+		return irdma_mpa_refuse(IRDMA_MPA_REJ_REV_ABOVE_OFFER);
+
+	rejected = mpa_frame->flags & IETF_MPA_FLAGS_REJECT;
+	if (responder && rejected)
+		return irdma_mpa_refuse(IRDMA_MPA_REJ_REJECT_IN_REQUEST);
+
+	priv_data_len = be16_to_cpu(mpa_frame->priv_data_len);
+	if (priv_data_len > IETF_MAX_PRIV_DATA_LEN)
+		return irdma_mpa_refuse(IRDMA_MPA_REJ_PDATA_TOO_LONG);
+	if (priv_data_len > len - hdr_len)
+		return irdma_mpa_refuse(IRDMA_MPA_REJ_TRUNCATED);
+
+	enhanced = mpa_frame->rev == IETF_MPA_V2 &&
+		   (mpa_frame->flags & IETF_MPA_FLAGS_ENHANCED);
+	if (enhanced && priv_data_len < IETF_RTR_MSG_SIZE)
+		return irdma_mpa_refuse(IRDMA_MPA_REJ_NO_RTR_MSG);
+
+	/* The last check that can fail; it changes @cm_node only on success. */
+	if (!rejected) {
+		if (enhanced) {
+			const struct ietf_mpa_v2 *v2 =
+				(const struct ietf_mpa_v2 *)buf;
+
+			ret = irdma_negotiate_mpa_v2_ird_ord(cm_node,
+							     &v2->rtr_msg);
+			if (ret)
+				return ret;
+		} else {
+			cm_node->send_rdma0_op = IRDMA_RTR_NONE;
+			cm_node->mpav2_ird_ord = IETF_NO_IRD_ORD;
+		}
+	}
+
+	/* The IRD/ORD words belong to the CM, the rest to the consumer. */
+	ulp_off = enhanced ? IETF_RTR_MSG_SIZE : 0;
+	cm_node->rcvd_pdata_len = priv_data_len - ulp_off;
+	memcpy(cm_node->rcvd_pdata, mpa_frame->priv_data + ulp_off,
+	       cm_node->rcvd_pdata_len);
+
+	cm_node->mpa_frame_rev = mpa_frame->rev;
+	cm_node->mpa_opts &= ~(IRDMA_MPA_OPT_PEER_CRC |
+			       IRDMA_MPA_OPT_PEER_MARKERS);
+	if (mpa_frame->flags & IETF_MPA_FLAGS_CRC)
+		cm_node->mpa_opts |= IRDMA_MPA_OPT_PEER_CRC;
+	if (mpa_frame->flags & IETF_MPA_FLAGS_MARKERS)
+		cm_node->mpa_opts |= IRDMA_MPA_OPT_PEER_MARKERS;
+	*type = rejected ? IRDMA_MPA_REQUEST_REJECT : IRDMA_MPA_REQUEST_ACCEPT;
+	return 0;
+}
+
+/* ---- The RTR message as an MPA FPDU ---- */
+
+/**
+ * irdma_mpa_fpdu_len() - the length of the FPDU that carries a ULPDU
+ * @ulpdu_len: the ULPDU's length (the DDP segment: header and payload)
+ *
+ * Return: ULPDU_Length field, ULPDU, PAD to a multiple of four octets,
+ * and the CRC field.
+ */
+u32 irdma_mpa_fpdu_len(u32 ulpdu_len)
+{
+	return ALIGN(MPA_ULPDU_LEN_SIZE + ulpdu_len, MPA_FPDU_ALIGN) +
+	       MPA_CRC_SIZE;
+}
+
+/**
+ * irdma_mpa_frame_fpdu() - frame a ULPDU as an MPA FPDU
+ * @fpdu: the FPDU; the ULPDU is already in place at offset 2
+ * @size: the room at @fpdu
+ * @ulpdu_len: the ULPDU's length
+ * @crc: CRCs were negotiated (either side set C in its MPA frame)
+ *
+ * Writes ULPDU_Length, zero PAD octets up to a multiple of four and the
+ * CRC field: CRC32c over everything before it when @crc, else zero.
+ *
+ * Return: the FPDU's length; -EMSGSIZE when @ulpdu_len does not fit
+ * ULPDU_Length, -ENOSPC when @size is too small. Nothing is written on
+ * error.
+ */
+int irdma_mpa_frame_fpdu(u8 *fpdu, u32 size, u32 ulpdu_len, bool crc)
+{
+	struct mpa_fpdu_hdr *hdr = (struct mpa_fpdu_hdr *)fpdu;
+	u32 body = MPA_ULPDU_LEN_SIZE + ulpdu_len;
+	u32 padded = ALIGN(body, MPA_FPDU_ALIGN);
+	u32 check = 0;
+
+	if (ulpdu_len > MPA_ULPDU_LEN_MAX)
+		return -EMSGSIZE;
+	if (size < padded + MPA_CRC_SIZE)
+		return -ENOSPC;
+
+	hdr->ulpdu_len = cpu_to_be16(ulpdu_len);
+	memset(fpdu + body, 0, padded - body);
+	if (crc)
+		check = ~__crc32c_le(~0U, fpdu, padded);
+	put_unaligned_le32(check, fpdu + padded);
+	return padded + MPA_CRC_SIZE;
+}
+
+static u8 irdma_ddp_ctrl(bool tagged)
+{
+	return (tagged ? DDP_FLAG_TAGGED : 0) | DDP_FLAG_LAST | DDP_VERSION;
+}
+
+static u8 irdma_rdmap_ctrl(enum rdmap_opcode opcode)
+{
+	return (RDMAP_VERSION << RDMAP_VERSION_SHIFT) |
+	       (opcode & RDMAP_MASK_OPCODE);
+}
+
+/* A zero-length RDMA Write: one tagged segment, L set. */
+static u32 irdma_rtr_write(u8 *ulpdu)
+{
+	struct ddp_tagged_hdr *hdr = (struct ddp_tagged_hdr *)ulpdu;
+
+	hdr->ddp_ctrl = irdma_ddp_ctrl(true);
+	hdr->rdmap_ctrl = irdma_rdmap_ctrl(RDMAP_RDMA_WRITE);
+	hdr->stag = cpu_to_be32(IRDMA_RTR_STAG);
+	hdr->to = cpu_to_be64(IRDMA_RTR_TO);
+	return sizeof(*hdr);
+}
+
+/* The first message of an untagged queue, in one segment. */
+static void irdma_rtr_untagged(struct ddp_untagged_hdr *hdr,
+			       enum rdmap_opcode opcode, enum ddp_untagged_qn qn)
+{
+	hdr->ddp_ctrl = irdma_ddp_ctrl(false);
+	hdr->rdmap_ctrl = irdma_rdmap_ctrl(opcode);
+	hdr->inval_stag = 0;
+	hdr->qn = cpu_to_be32(qn);
+	hdr->msn = cpu_to_be32(DDP_MSN_FIRST);
+	hdr->mo = 0;
+}
+
+/* A zero-length Send: the first message of the Send queue. */
+static u32 irdma_rtr_send(u8 *ulpdu)
+{
+	irdma_rtr_untagged((struct ddp_untagged_hdr *)ulpdu, RDMAP_SEND,
+			   DDP_QN_SEND);
+	return sizeof(struct ddp_untagged_hdr);
+}
+
+/* A zero-length RDMA Read Request: the first of its queue. */
+static u32 irdma_rtr_read(u8 *ulpdu)
+{
+	struct rdmap_read_req_hdr *rr;
+
+	irdma_rtr_untagged((struct ddp_untagged_hdr *)ulpdu,
+			   RDMAP_RDMA_READ_REQUEST, DDP_QN_READ_REQUEST);
+	rr = (struct rdmap_read_req_hdr *)(ulpdu + sizeof(struct ddp_untagged_hdr));
+	rr->sink_stag = cpu_to_be32(IRDMA_RTR_STAG);
+	rr->sink_to = cpu_to_be64(IRDMA_RTR_TO);
+	rr->read_size = 0;
+	rr->src_stag = cpu_to_be32(IRDMA_RTR_STAG);
+	rr->src_to = cpu_to_be64(IRDMA_RTR_TO);
+	return sizeof(struct ddp_untagged_hdr) + sizeof(*rr);
+}
+
+/**
+ * irdma_build_rtr_fpdu() - build the RTR message as an MPA FPDU
+ * @rtr_type: exactly one of IRDMA_RTR_WRITE, IRDMA_RTR_READ and
+ *	IRDMA_RTR_SEND: the type the MPA negotiation chose
+ * @crc: CRCs were negotiated
+ * @buf: where to build the FPDU
+ * @size: the room at @buf
+ *
+ * The message is the first on its connection: a zero-length RDMA Write
+ * (tagged, STag and offset 0), RDMA Read Request (queue 1, MSN 1, a Read
+ * Message Size of 0) or Send (queue 0, MSN 1), one DDP segment with L
+ * set, DDP and RDMAP version 1.
+ *
+ * Return: the FPDU's length; -EINVAL when @rtr_type is not exactly one
+ * type, -ENOSPC when @size is below its length. Nothing is written on
+ * error.
+ */
+int irdma_build_rtr_fpdu(u8 rtr_type, bool crc, u8 *buf, u32 size)
+{
+	u8 ulpdu[IRDMA_RTR_MAX_FPDU];
+	u32 len;
+
+	switch (rtr_type) {
+	case IRDMA_RTR_WRITE:
+		len = irdma_rtr_write(ulpdu);
+		break;
+	case IRDMA_RTR_READ:
+		len = irdma_rtr_read(ulpdu);
+		break;
+	case IRDMA_RTR_SEND:
+		len = irdma_rtr_send(ulpdu);
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (size < irdma_mpa_fpdu_len(len))
+		return -ENOSPC;
+	memcpy(buf + MPA_ULPDU_LEN_SIZE, ulpdu, len);
+	return irdma_mpa_frame_fpdu(buf, size, len, crc);
 }

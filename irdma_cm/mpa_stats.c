@@ -4,6 +4,8 @@
  * kind, readable in /sys/kernel/debug/madcm/mpa_rejects as "name count"
  * lines.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": cm: " fmt
+
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
 #include <linux/errno.h>

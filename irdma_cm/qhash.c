@@ -5,6 +5,8 @@
  * the wildcard address and that port) are a listener entry; the VLAN must
  * match in both cases.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": cm: " fmt
+
 #include <linux/rhashtable.h>
 #include <linux/slab.h>
 #include <net/ipv6.h>

@@ -7,21 +7,30 @@
  * both checksums are verified, and each refusal has its own reason so the
  * caller can count it.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": cm: " fmt
+
 #include <linux/if_vlan.h>
 #include <linux/in.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
+#include <linux/tcp.h>
 #include <net/checksum.h>
 #include <net/ip6_checksum.h>
+#include <net/ip.h>
 #include <net/ipv6.h>
+#include <net/tcp.h>
 #include "irdma_cm/tcp_seg.h"
 #include "madcm_compat.h"
 
-#define IPV4_FLAG_DF		0x4000
-#define IPV4_FLAG_MF		0x2000
-#define IPV4_FRAG_OFF_MASK	0x1fff
+/* The flags octet of the TCP header, as net/tcp.h names its bits. */
+static_assert(IRDMA_TCP_FIN == TCPHDR_FIN);
+static_assert(IRDMA_TCP_SYN == TCPHDR_SYN);
+static_assert(IRDMA_TCP_RST == TCPHDR_RST);
+static_assert(IRDMA_TCP_PSH == TCPHDR_PSH);
+static_assert(IRDMA_TCP_ACK == TCPHDR_ACK);
+static_assert(IRDMA_TCP_URG == TCPHDR_URG);
 
 static const char * const seg_err_names[IRDMA_SEG_ERR_MAX] = {
 	[IRDMA_SEG_OK] = "accepted",
@@ -129,11 +138,6 @@ int irdma_process_options(const u8 *opt, u32 len, bool syn,
 	return 0;
 }
 
-static void addr_from_v4(struct in6_addr *a, const u8 *v4)
-{
-	ipv6_addr_set_v4mapped(get_unaligned((const __be32 *)v4), a);
-}
-
 static bool bad_v4_addr(__be32 a)
 {
 	return ipv4_is_multicast(a) || ipv4_is_lbcast(a) || ipv4_is_zeronet(a);
@@ -144,74 +148,79 @@ static bool bad_v6_addr(const struct in6_addr *a)
 	return ipv6_addr_is_multicast(a) || ipv6_addr_any(a);
 }
 
-static enum irdma_cm_seg_err parse_ipv4(const u8 *ip, u32 avail,
+static enum irdma_cm_seg_err parse_ipv4(const u8 *buf, u32 avail,
 					struct irdma_cm_seg *seg,
 					const u8 **l4, u32 *l4_len)
 {
+	const struct iphdr *iph = (const struct iphdr *)buf;
 	u32 ihl, tot_len;
 	__be32 saddr, daddr;
 
-	if (avail < IRDMA_IPV4_HDR_MIN)
+	if (avail < sizeof(*iph))
 		return IRDMA_SEG_TRUNC_IP;
-	if (ip[0] >> 4 != 4)
+	if (iph->version != 4)
 		return IRDMA_SEG_IP_VERSION;
-	ihl = (ip[0] & 0x0f) * 4;
-	if (ihl < IRDMA_IPV4_HDR_MIN)
+	ihl = iph->ihl * 4;
+	if (ihl < sizeof(*iph))
 		return IRDMA_SEG_IP_HDR_LEN;
 	if (avail < ihl)
 		return IRDMA_SEG_TRUNC_IP;
-	tot_len = get_unaligned_be16(ip + 2);
+	tot_len = be16_to_cpu(get_unaligned(&iph->tot_len));
 	/* A frame may be longer than its datagram (Ethernet padding). */
 	if (tot_len < ihl || tot_len > avail)
 		return IRDMA_SEG_IP_LEN;
-	if (ip_fast_csum(ip, ihl / 4))
+	if (ip_fast_csum(iph, iph->ihl))
 		return IRDMA_SEG_IP_CSUM;
-	if (get_unaligned_be16(ip + 6) & (IPV4_FLAG_MF | IPV4_FRAG_OFF_MASK))
+	if (get_unaligned(&iph->frag_off) & htons(IP_MF | IP_OFFSET))
 		return IRDMA_SEG_IP_FRAGMENT;
-	if (ip[9] != IPPROTO_TCP)
+	if (iph->protocol != IPPROTO_TCP)
 		return IRDMA_SEG_NOT_TCP;
 
-	saddr = get_unaligned((const __be32 *)(ip + 12));
-	daddr = get_unaligned((const __be32 *)(ip + 16));
+	saddr = get_unaligned(&iph->saddr);
+	daddr = get_unaligned(&iph->daddr);
 	if (bad_v4_addr(saddr) || bad_v4_addr(daddr))
 		return IRDMA_SEG_BAD_ADDR;
 	seg->ipv4 = true;
-	seg->tos = ip[1];
-	seg->ttl = ip[8];
+	seg->tos = iph->tos;
+	seg->ttl = iph->ttl;
 	seg->flow_label = 0;
-	addr_from_v4(&seg->src.ip, ip + 12);
-	addr_from_v4(&seg->dst.ip, ip + 16);
-	*l4 = ip + ihl;
+	ipv6_addr_set_v4mapped(saddr, &seg->src.ip);
+	ipv6_addr_set_v4mapped(daddr, &seg->dst.ip);
+	*l4 = buf + ihl;
 	*l4_len = tot_len - ihl;
 	return IRDMA_SEG_OK;
 }
 
-static enum irdma_cm_seg_err parse_ipv6(const u8 *ip, u32 avail,
+static enum irdma_cm_seg_err parse_ipv6(const u8 *buf, u32 avail,
 					struct irdma_cm_seg *seg,
 					const u8 **l4, u32 *l4_len)
 {
+	const struct ipv6hdr *ip6h = (const struct ipv6hdr *)buf;
+	__be32 flow;
 	u32 plen;
 
-	if (avail < IRDMA_IPV6_HDR_LEN)
+	if (avail < sizeof(*ip6h))
 		return IRDMA_SEG_TRUNC_IP;
-	if (ip[0] >> 4 != 6)
+	if (ip6h->version != 6)
 		return IRDMA_SEG_IP_VERSION;
-	plen = get_unaligned_be16(ip + 4);
-	if (plen > avail - IRDMA_IPV6_HDR_LEN)
+	plen = be16_to_cpu(get_unaligned(&ip6h->payload_len));
+	if (plen > avail - sizeof(*ip6h))
 		return IRDMA_SEG_IP_LEN;
 	/* Extension headers are not followed: the CM never sends any. */
-	if (ip[6] != IPPROTO_TCP)
+	if (ip6h->nexthdr != IPPROTO_TCP)
 		return IRDMA_SEG_NOT_TCP;
 
-	memcpy(&seg->src.ip, ip + 8, sizeof(struct in6_addr));
-	memcpy(&seg->dst.ip, ip + 24, sizeof(struct in6_addr));
+	memcpy(&seg->src.ip, &ip6h->saddr, sizeof(seg->src.ip));
+	memcpy(&seg->dst.ip, &ip6h->daddr, sizeof(seg->dst.ip));
 	if (bad_v6_addr(&seg->src.ip) || bad_v6_addr(&seg->dst.ip))
 		return IRDMA_SEG_BAD_ADDR;
+	/* Version, traffic class and flow label share the first word. */
+	flow = get_unaligned((const __be32 *)ip6h);
 	seg->ipv4 = false;
-	seg->tos = (ip[0] & 0x0f) << 4 | ip[1] >> 4;
-	seg->flow_label = (ip[1] & 0x0f) << 16 | ip[2] << 8 | ip[3];
-	seg->ttl = ip[7];
-	*l4 = ip + IRDMA_IPV6_HDR_LEN;
+	seg->tos = be32_to_cpu(flow & IPV6_TCLASS_MASK) >> IPV6_TCLASS_SHIFT;
+	seg->flow_label = be32_to_cpu(flow & IPV6_FLOWLABEL_MASK);
+	seg->ttl = ip6h->hop_limit;
+	*l4 = buf + sizeof(*ip6h);
 	*l4_len = plen;
 	return IRDMA_SEG_OK;
 }
@@ -246,53 +255,57 @@ static bool tcp_csum_ok(const struct irdma_cm_seg *seg, const u8 *tcp,
 enum irdma_cm_seg_err irdma_cm_parse_seg(const u8 *frame, u32 len,
 					 struct irdma_cm_seg *seg)
 {
+	const struct ethhdr *eth = (const struct ethhdr *)frame;
+	const struct tcphdr *th;
 	enum irdma_cm_seg_err err;
-	u32 off = ETH_HLEN, l4_len, doff;
+	u32 off = sizeof(*eth), l4_len, doff;
 	const u8 *l4;
-	u16 proto;
+	__be16 proto;
 
-	if (len < ETH_HLEN)
+	if (len < sizeof(*eth))
 		return IRDMA_SEG_TRUNC_ETH;
 	memset(seg, 0, sizeof(*seg));
-	memcpy(seg->dst_mac, frame, ETH_ALEN);
-	memcpy(seg->src_mac, frame + ETH_ALEN, ETH_ALEN);
-	proto = get_unaligned_be16(frame + 2 * ETH_ALEN);
-	if (proto == ETH_P_8021Q) {
-		if (len < ETH_HLEN + IRDMA_VLAN_HDR_LEN)
+	memcpy(seg->dst_mac, eth->h_dest, ETH_ALEN);
+	memcpy(seg->src_mac, eth->h_source, ETH_ALEN);
+	proto = get_unaligned(&eth->h_proto);
+	if (proto == htons(ETH_P_8021Q)) {
+		const struct vlan_ethhdr *veth = (const struct vlan_ethhdr *)frame;
+
+		if (len < sizeof(*veth))
 			return IRDMA_SEG_TRUNC_ETH;
 		seg->vlan = true;
-		seg->vlan_tci = get_unaligned_be16(frame + ETH_HLEN);
-		proto = get_unaligned_be16(frame + ETH_HLEN + 2);
-		off += IRDMA_VLAN_HDR_LEN;
+		seg->vlan_tci = be16_to_cpu(get_unaligned(&veth->h_vlan_TCI));
+		proto = get_unaligned(&veth->h_vlan_encapsulated_proto);
+		off = sizeof(*veth);
 	}
 
-	if (proto == ETH_P_IP)
+	if (proto == htons(ETH_P_IP))
 		err = parse_ipv4(frame + off, len - off, seg, &l4, &l4_len);
-	else if (proto == ETH_P_IPV6)
+	else if (proto == htons(ETH_P_IPV6))
 		err = parse_ipv6(frame + off, len - off, seg, &l4, &l4_len);
 	else
 		err = IRDMA_SEG_ETHERTYPE;
 	if (err)
 		return err;
 
-	if (l4_len < IRDMA_TCP_HDR_MIN)
+	th = (const struct tcphdr *)l4;
+	if (l4_len < sizeof(*th))
 		return IRDMA_SEG_TRUNC_TCP;
-	doff = (l4[12] >> 4) * 4;
-	if (doff < IRDMA_TCP_HDR_MIN)
+	doff = th->doff * 4;
+	if (doff < sizeof(*th))
 		return IRDMA_SEG_TCP_DOFF;
 	if (doff > l4_len)
 		return IRDMA_SEG_TRUNC_TCP;
 	if (!tcp_csum_ok(seg, l4, l4_len))
 		return IRDMA_SEG_TCP_CSUM;
 
-	seg->src.port = get_unaligned_be16(l4);
-	seg->dst.port = get_unaligned_be16(l4 + 2);
-	seg->seq = get_unaligned_be32(l4 + 4);
-	seg->ack = get_unaligned_be32(l4 + 8);
-	seg->flags = l4[13];
-	seg->window = get_unaligned_be16(l4 + 14);
-	if (irdma_process_options(l4 + IRDMA_TCP_HDR_MIN,
-				  doff - IRDMA_TCP_HDR_MIN,
+	seg->src.port = be16_to_cpu(get_unaligned(&th->source));
+	seg->dst.port = be16_to_cpu(get_unaligned(&th->dest));
+	seg->seq = be32_to_cpu(get_unaligned(&th->seq));
+	seg->ack = be32_to_cpu(get_unaligned(&th->ack_seq));
+	seg->flags = tcp_flag_byte(th);
+	seg->window = be16_to_cpu(get_unaligned(&th->window));
+	if (irdma_process_options(l4 + sizeof(*th), doff - sizeof(*th),
 				  seg->flags & IRDMA_TCP_SYN, &seg->opts))
 		return IRDMA_SEG_TCP_OPTION;
 	seg->payload = l4 + doff;
@@ -357,8 +370,11 @@ static u8 *build_tcp_opts(u8 *p, const struct irdma_tcp_opts *opts)
 int irdma_cm_build_seg(const struct irdma_cm_seg *seg, u8 *buf, u32 size)
 {
 	u32 hdr = irdma_cm_seg_hdr_len(seg), tcp_len, ip_len;
-	u8 *p = buf, *ip, *tcp;
-	__wsum sum;
+	struct ethhdr *eth = (struct ethhdr *)buf;
+	__be16 proto = htons(seg->ipv4 ? ETH_P_IP : ETH_P_IPV6);
+	struct tcphdr *th;
+	__sum16 check;
+	u8 *p;
 
 	if (seg->ipv4 && (!ipv6_addr_v4mapped(&seg->src.ip) ||
 			  !ipv6_addr_v4mapped(&seg->dst.ip)))
@@ -368,70 +384,76 @@ int irdma_cm_build_seg(const struct irdma_cm_seg *seg, u8 *buf, u32 size)
 		return -EINVAL;
 	if (seg->payload_len > size || hdr > size - seg->payload_len)
 		return -EMSGSIZE;
-	tcp_len = IRDMA_TCP_HDR_MIN + tcp_opts_len(&seg->opts) + seg->payload_len;
-	ip_len = tcp_len + (seg->ipv4 ? IRDMA_IPV4_HDR_MIN : 0);
+	tcp_len = sizeof(*th) + tcp_opts_len(&seg->opts) + seg->payload_len;
+	ip_len = tcp_len + (seg->ipv4 ? sizeof(struct iphdr) : 0);
 	if (ip_len > U16_MAX)
 		return -EMSGSIZE;
 
-	memcpy(p, seg->dst_mac, ETH_ALEN);
-	memcpy(p + ETH_ALEN, seg->src_mac, ETH_ALEN);
-	p += 2 * ETH_ALEN;
+	memcpy(eth->h_dest, seg->dst_mac, ETH_ALEN);
+	memcpy(eth->h_source, seg->src_mac, ETH_ALEN);
 	if (seg->vlan) {
-		put_unaligned_be16(ETH_P_8021Q, p);
-		put_unaligned_be16(seg->vlan_tci, p + 2);
-		p += IRDMA_VLAN_HDR_LEN;
-	}
-	put_unaligned_be16(seg->ipv4 ? ETH_P_IP : ETH_P_IPV6, p);
-	p += 2;
+		struct vlan_ethhdr *veth = (struct vlan_ethhdr *)buf;
 
-	ip = p;
-	if (seg->ipv4) {
-		memset(ip, 0, IRDMA_IPV4_HDR_MIN);
-		ip[0] = 0x45;
-		ip[1] = seg->tos;
-		put_unaligned_be16(ip_len, ip + 2);
-		put_unaligned_be16(IPV4_FLAG_DF, ip + 6);
-		ip[8] = seg->ttl;
-		ip[9] = IPPROTO_TCP;
-		memcpy(ip + 12, &seg->src.ip.s6_addr32[3], 4);
-		memcpy(ip + 16, &seg->dst.ip.s6_addr32[3], 4);
-		put_unaligned(ip_fast_csum(ip, 5), (__sum16 *)(ip + 10));
-		p += IRDMA_IPV4_HDR_MIN;
+		put_unaligned(htons(ETH_P_8021Q), &veth->h_vlan_proto);
+		put_unaligned(cpu_to_be16(seg->vlan_tci), &veth->h_vlan_TCI);
+		put_unaligned(proto, &veth->h_vlan_encapsulated_proto);
+		p = buf + sizeof(*veth);
 	} else {
-		ip[0] = 0x60 | seg->tos >> 4;
-		ip[1] = (seg->tos & 0x0f) << 4 | seg->flow_label >> 16;
-		ip[2] = seg->flow_label >> 8;
-		ip[3] = seg->flow_label;
-		put_unaligned_be16(tcp_len, ip + 4);
-		ip[6] = IPPROTO_TCP;
-		ip[7] = seg->ttl;
-		memcpy(ip + 8, &seg->src.ip, sizeof(struct in6_addr));
-		memcpy(ip + 24, &seg->dst.ip, sizeof(struct in6_addr));
-		p += IRDMA_IPV6_HDR_LEN;
+		put_unaligned(proto, &eth->h_proto);
+		p = buf + sizeof(*eth);
 	}
 
-	tcp = p;
-	put_unaligned_be16(seg->src.port, tcp);
-	put_unaligned_be16(seg->dst.port, tcp + 2);
-	put_unaligned_be32(seg->seq, tcp + 4);
-	put_unaligned_be32(seg->flags & IRDMA_TCP_ACK ? seg->ack : 0, tcp + 8);
-	tcp[12] = (IRDMA_TCP_HDR_MIN + tcp_opts_len(&seg->opts)) / 4 << 4;
-	tcp[13] = seg->flags;
-	put_unaligned_be16(seg->window, tcp + 14);
-	memset(tcp + 16, 0, 4);		/* checksum, urgent pointer */
-	p = build_tcp_opts(tcp + IRDMA_TCP_HDR_MIN, &seg->opts);
+	if (seg->ipv4) {
+		struct iphdr *iph = (struct iphdr *)p;
+
+		memset(iph, 0, sizeof(*iph));
+		iph->version = 4;
+		iph->ihl = sizeof(*iph) / 4;
+		iph->tos = seg->tos;
+		put_unaligned(cpu_to_be16(ip_len), &iph->tot_len);
+		put_unaligned(htons(IP_DF), &iph->frag_off);
+		iph->ttl = seg->ttl;
+		iph->protocol = IPPROTO_TCP;
+		put_unaligned(seg->src.ip.s6_addr32[3], &iph->saddr);
+		put_unaligned(seg->dst.ip.s6_addr32[3], &iph->daddr);
+		put_unaligned(ip_fast_csum(iph, iph->ihl), &iph->check);
+		p += sizeof(*iph);
+	} else {
+		struct ipv6hdr *ip6h = (struct ipv6hdr *)p;
+
+		/* Traffic class and flow label, then the version nibble. */
+		put_unaligned(cpu_to_be32((u32)seg->tos << IPV6_TCLASS_SHIFT |
+					  seg->flow_label), (__be32 *)ip6h);
+		ip6h->version = 6;
+		put_unaligned(cpu_to_be16(tcp_len), &ip6h->payload_len);
+		ip6h->nexthdr = IPPROTO_TCP;
+		ip6h->hop_limit = seg->ttl;
+		memcpy(&ip6h->saddr, &seg->src.ip, sizeof(ip6h->saddr));
+		memcpy(&ip6h->daddr, &seg->dst.ip, sizeof(ip6h->daddr));
+		p += sizeof(*ip6h);
+	}
+
+	th = (struct tcphdr *)p;
+	memset(th, 0, sizeof(*th));
+	put_unaligned(cpu_to_be16(seg->src.port), &th->source);
+	put_unaligned(cpu_to_be16(seg->dst.port), &th->dest);
+	put_unaligned(cpu_to_be32(seg->seq), &th->seq);
+	if (seg->flags & IRDMA_TCP_ACK)
+		put_unaligned(cpu_to_be32(seg->ack), &th->ack_seq);
+	th->doff = (sizeof(*th) + tcp_opts_len(&seg->opts)) / 4;
+	tcp_flag_byte(th) = seg->flags;
+	put_unaligned(cpu_to_be16(seg->window), &th->window);
+	p = build_tcp_opts((u8 *)(th + 1), &seg->opts);
 	if (seg->payload_len)
 		memcpy(p, seg->payload, seg->payload_len);
 
-	sum = csum_partial(tcp, tcp_len, 0);
 	if (seg->ipv4)
-		put_unaligned(csum_tcpudp_magic(seg->src.ip.s6_addr32[3],
-						seg->dst.ip.s6_addr32[3],
-						tcp_len, IPPROTO_TCP, sum),
-			      (__sum16 *)(tcp + 16));
+		check = csum_tcpudp_magic(seg->src.ip.s6_addr32[3],
+					  seg->dst.ip.s6_addr32[3], tcp_len,
+					  IPPROTO_TCP, csum_partial(th, tcp_len, 0));
 	else
-		put_unaligned(csum_ipv6_magic(&seg->src.ip, &seg->dst.ip,
-					      tcp_len, IPPROTO_TCP, sum),
-			      (__sum16 *)(tcp + 16));
+		check = csum_ipv6_magic(&seg->src.ip, &seg->dst.ip, tcp_len,
+					IPPROTO_TCP, csum_partial(th, tcp_len, 0));
+	put_unaligned(check, &th->check);
 	return hdr + seg->payload_len;
 }

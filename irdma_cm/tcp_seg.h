@@ -1,19 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The CM's wire frames: Ethernet (with an optional 802.1Q tag), IPv4 or
- * IPv6, and TCP with the options the CM uses (RFC 9293, RFC 7323). Parsing
- * validates a received frame completely against its length; building writes
- * a frame with correct lengths and checksums.
+ * IPv6, and TCP with the options the CM uses (RFC 9293, RFC 7323), read
+ * and written through the kernel's struct ethhdr, vlan_ethhdr, iphdr,
+ * ipv6hdr and tcphdr. Parsing validates a received frame completely
+ * against its length; building writes a frame with correct lengths and
+ * checksums.
  */
 #ifndef _MADCM_IRDMA_CM_TCP_SEG_H
 #define _MADCM_IRDMA_CM_TCP_SEG_H
 
 #include <linux/atomic.h>
 #include <linux/if_ether.h>
+#include <linux/if_vlan.h>
 #include <linux/in6.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/tcp.h>
 #include <linux/types.h>
 
-/* TCP flags, in the byte at offset 13 of the TCP header. */
+/* TCP flags: the octet tcp_flag_byte() reads (net/tcp.h's TCPHDR_*). */
 #define IRDMA_TCP_FIN	0x01
 #define IRDMA_TCP_SYN	0x02
 #define IRDMA_TCP_RST	0x04
@@ -31,11 +37,12 @@
 /* RFC 7323 2.3: a larger shift count is used as 14. */
 #define IRDMA_TCP_MAX_WSCALE	14
 
-#define IRDMA_TCP_HDR_MIN	20
-#define IRDMA_TCP_HDR_MAX	60
-#define IRDMA_IPV4_HDR_MIN	20
-#define IRDMA_IPV6_HDR_LEN	40
-#define IRDMA_VLAN_HDR_LEN	4
+#define IRDMA_TCP_HDR_MIN	sizeof(struct tcphdr)
+/* The 4-bit data offset counts 32-bit words. */
+#define IRDMA_TCP_HDR_MAX	(15 * 4)
+#define IRDMA_IPV4_HDR_MIN	sizeof(struct iphdr)
+#define IRDMA_IPV6_HDR_LEN	sizeof(struct ipv6hdr)
+#define IRDMA_VLAN_HDR_LEN	VLAN_HLEN
 
 /* The longest header the CM builds: Ethernet, 802.1Q, IPv6, TCP + options. */
 #define IRDMA_CM_MAX_HDR	(ETH_HLEN + IRDMA_VLAN_HDR_LEN + \

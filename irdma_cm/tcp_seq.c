@@ -3,6 +3,8 @@
  * Sequence and acknowledgment checks for segments received on a
  * synchronized connection (ESTABLISHED and the closing states).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": cm: " fmt
+
 #include "irdma_cm/tcp_seg.h"
 #include "irdma_cm/tcp_seq.h"
 

@@ -1,74 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The CM on a real net_device.
- *
- * Receive: a netfilter hook at PRE_ROUTING, first in line, looks each TCP
- * segment arriving on the device (or on a VLAN device above it) up in the
- * steering table. A segment the CM owns is taken (NF_STOLEN) and handed
- * to the CM as a whole Ethernet frame; everything else goes on to the
- * host stack untouched. So the host never answers, with a RST or
- * otherwise, on a 4-tuple the CM owns, and the CM never sees a segment
- * that is not its own.
- *
- * Ports: a listener's port, and the local port of an active connection,
- * are reserved in the host stack by a bound (not listening) kernel
- * socket, so that no host application can be given a port the CM uses.
- *
- * Transmit: the CM's frames go out with dev_queue_xmit(), beside the IP
- * stack, as an RNIC's would. Next hops come from the routing and
- * neighbour tables; an unresolved one starts ARP or neighbour discovery
- * and the CM retries from its retransmission timer.
+ * The CM on a real net_device: its lifetime. Attaching creates a cm_core
+ * whose wire is the device and hooks the data path (wire_netdev_io.c)
+ * into netfilter; detaching undoes it.
  *
  * Device events: the device going down or an address being removed
  * resets the connections that depend on it; unregistering the device
  * detaches the CM from it.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": cm: " fmt
+
 #include <linux/debugfs.h>
-#include <linux/etherdevice.h>
+#include <linux/if_arp.h>
 #include <linux/if_vlan.h>
 #include <linux/inetdevice.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/netfilter.h>
-#include <linux/netfilter_ipv4.h>
-#include <linux/netfilter_ipv6.h>
 #include <linux/seq_file.h>
-#include <linux/tcp.h>
 #include <net/addrconf.h>
-#include <net/arp.h>
-#include <net/ip6_route.h>
-#include <net/ndisc.h>
-#include <net/neighbour.h>
-#include <net/route.h>
 #include <net/sock.h>
 #include "irdma_cm/cm_core.h"
 #include "irdma_cm/cm_teardown.h"
 #include "irdma_cm/qhash.h"
 #include "irdma_cm/wire_netdev.h"
-#include "madcm_compat.h"
+#include "irdma_cm/wire_netdev_priv.h"
 
 static unsigned int qhash_max = 65536;
 module_param(qhash_max, uint, 0444);
 MODULE_PARM_DESC(qhash_max, "Most steering entries (listeners + connections) per device (default 65536)");
-
-enum nd_counter {
-	ND_RX_STOLEN,
-	ND_RX_GSO_SEGS,
-	ND_RX_CSUM_FIXED,
-	ND_RX_DROP_CSUM,
-	ND_RX_DROP_GSO,
-	ND_RX_DROP_NOMEM,
-	ND_TX_FRAMES,
-	ND_TX_DROP_NOMEM,
-	ND_TX_DROP_DEV,
-	ND_RESOLVE_PENDING,
-	ND_RESOLVE_FAIL,
-	ND_PORT_RESERVE_FAIL,
-	ND_DEV_DOWN,
-	ND_ADDR_GONE,
-	ND_COUNTER_MAX
-};
 
 static const char * const nd_counter_names[ND_COUNTER_MAX] = {
 	[ND_RX_STOLEN] = "rx_stolen",
@@ -87,445 +48,9 @@ static const char * const nd_counter_names[ND_COUNTER_MAX] = {
 	[ND_ADDR_GONE] = "addr_removed",
 };
 
-/* A port held in the host stack for a steering entry. */
-struct nd_reservation {
-	struct list_head list;
-	struct irdma_cm_qhash qh;
-	struct socket *sock;
-};
-
-/**
- * struct irdma_cm_netdev - the CM attached to one net_device
- * @list: in nd_list
- * @dev: the device (a reference is held)
- * @dev_tracker: the reference's tracker
- * @net: its namespace
- * @core: the CM core running on it
- * @qhash: the steering table the receive hook consults
- * @hooks: PRE_ROUTING hooks, IPv4 and IPv6
- * @resv_lock: protects @resv
- * @resv: ports held in the host stack
- * @cnt: counters (enum nd_counter)
- */
-struct irdma_cm_netdev {
-	struct list_head list;
-	struct net_device *dev;
-	netdevice_tracker dev_tracker;
-	struct net *net;
-	struct irdma_cm_core *core;
-	struct irdma_qhash_table qhash;
-	struct nf_hook_ops hooks[2];
-	struct mutex resv_lock;	/* protects resv */
-	struct list_head resv;
-	atomic64_t cnt[ND_COUNTER_MAX];
-};
-
 /* Attached devices; attach, detach and device events hold nd_mutex. */
 static LIST_HEAD(nd_list);
 static DEFINE_MUTEX(nd_mutex);
-
-static void nd_count(struct irdma_cm_netdev *nd, enum nd_counter c)
-{
-	atomic64_inc(&nd->cnt[c]);
-}
-
-static struct irdma_cm_netdev *nd_of(struct irdma_cm_core *core)
-{
-	return irdma_cm_core_priv(core);
-}
-
-/* ---- transmit ---- */
-
-static int nd_xmit(struct irdma_cm_core *core, const u8 *frame, u32 len)
-{
-	struct irdma_cm_netdev *nd = nd_of(core);
-	struct net_device *dev = nd->dev;
-	struct sk_buff *skb;
-	u32 l2 = ETH_HLEN;
-	__be16 proto;
-
-	if (len < ETH_HLEN)
-		return -EINVAL;
-	proto = *(const __be16 *)(frame + 2 * ETH_ALEN);
-	if (proto == htons(ETH_P_8021Q))
-		l2 += VLAN_HLEN;
-	if (len < l2)
-		return -EINVAL;
-
-	skb = alloc_skb(LL_RESERVED_SPACE(dev) + len, GFP_ATOMIC);
-	if (!skb) {
-		nd_count(nd, ND_TX_DROP_NOMEM);
-		return -ENOMEM;
-	}
-	skb_reserve(skb, LL_RESERVED_SPACE(dev));
-	skb_put_data(skb, frame, len);
-	skb->dev = dev;
-	skb->protocol = proto;
-	skb_reset_mac_header(skb);
-	skb_set_network_header(skb, l2);
-	if (dev_queue_xmit(skb) != NET_XMIT_SUCCESS) {
-		nd_count(nd, ND_TX_DROP_DEV);
-		return -EIO;
-	}
-	nd_count(nd, ND_TX_FRAMES);
-	return 0;
-}
-
-/* The device frames to @vlan_id leave from; caller holds rcu_read_lock. */
-static struct net_device *nd_out_dev(struct irdma_cm_netdev *nd, u16 vlan_id)
-{
-	if (vlan_id == IRDMA_NO_VLAN)
-		return nd->dev;
-	return __vlan_find_dev_deep_rcu(nd->dev, htons(ETH_P_8021Q), vlan_id);
-}
-
-static int nd_neigh_mac(struct neigh_table *tbl, const void *nexthop,
-			struct net_device *dev, u8 *mac)
-{
-	struct neighbour *n;
-	int ret = 0;
-
-	n = neigh_lookup(tbl, nexthop, dev);
-	if (!n) {
-		n = neigh_create(tbl, nexthop, dev);
-		if (IS_ERR(n))
-			return PTR_ERR(n);
-	}
-	if (READ_ONCE(n->nud_state) & NUD_VALID) {
-		neigh_ha_snapshot(mac, n, dev);
-	} else {
-		neigh_event_send(n, NULL);
-		ret = -EAGAIN;
-	}
-	neigh_release(n);
-	return ret;
-}
-
-static int nd_resolve4(struct net *net, struct net_device *dev, __be32 daddr,
-		       u8 *mac)
-{
-	struct flowi4 fl4 = { .daddr = daddr, .flowi4_oif = dev->ifindex };
-	struct rtable *rt;
-	__be32 nexthop;
-
-	rt = ip_route_output_key(net, &fl4);
-	if (IS_ERR(rt))
-		return -ENETUNREACH;
-	if (rt->dst.dev != dev || rt->rt_type != RTN_UNICAST) {
-		ip_rt_put(rt);
-		return -ENETUNREACH;
-	}
-	nexthop = rt_nexthop(rt, daddr);
-	ip_rt_put(rt);
-	return nd_neigh_mac(&arp_tbl, &nexthop, dev, mac);
-}
-
-static int nd_resolve6(struct net *net, struct net_device *dev,
-		       const struct in6_addr *daddr, u8 *mac)
-{
-	struct flowi6 fl6 = { .daddr = *daddr, .flowi6_oif = dev->ifindex };
-	const struct in6_addr *nexthop;
-	struct in6_addr nh;
-	struct dst_entry *dst;
-
-	dst = ip6_route_output(net, NULL, &fl6);
-	if (dst->error || dst->dev != dev) {
-		dst_release(dst);
-		return -ENETUNREACH;
-	}
-	nexthop = rt6_nexthop(container_of(dst, struct rt6_info, dst), daddr);
-	nh = *nexthop;
-	dst_release(dst);
-	return nd_neigh_mac(&nd_tbl, &nh, dev, mac);
-}
-
-static int nd_resolve(struct irdma_cm_core *core, const struct in6_addr *rem,
-		      u16 vlan_id, u8 *mac)
-{
-	struct irdma_cm_netdev *nd = nd_of(core);
-	struct net_device *dev;
-	int ret;
-
-	rcu_read_lock();
-	dev = nd_out_dev(nd, vlan_id);
-	if (!dev || !netif_running(dev))
-		ret = -ENETDOWN;
-	else if (ipv6_addr_v4mapped(rem))
-		ret = nd_resolve4(nd->net, dev, rem->s6_addr32[3], mac);
-	else
-		ret = nd_resolve6(nd->net, dev, rem, mac);
-	rcu_read_unlock();
-	if (ret == -EAGAIN)
-		nd_count(nd, ND_RESOLVE_PENDING);
-	else if (ret)
-		nd_count(nd, ND_RESOLVE_FAIL);
-	return ret;
-}
-
-static void nd_local_mac(struct irdma_cm_core *core, u8 *mac)
-{
-	ether_addr_copy(mac, nd_of(core)->dev->dev_addr);
-}
-
-static u32 nd_mtu(struct irdma_cm_core *core)
-{
-	return READ_ONCE(nd_of(core)->dev->mtu);
-}
-
-/* ---- port reservations ---- */
-
-static bool nd_listener_covers(struct irdma_cm_netdev *nd,
-			       const struct irdma_cm_qhash *qh)
-{
-	struct nd_reservation *r;
-
-	lockdep_assert_held(&nd->resv_lock);
-	list_for_each_entry(r, &nd->resv, list)
-		if (r->qh.type == IRDMA_QHASH_LISTEN &&
-		    r->qh.loc.port == qh->loc.port &&
-		    (ipv6_addr_any(&r->qh.loc.ip) ||
-		     ipv6_addr_equal(&r->qh.loc.ip, &qh->loc.ip)))
-			return true;
-	return false;
-}
-
-static int nd_reserve(struct irdma_cm_netdev *nd,
-		      const struct irdma_cm_qhash *qh, struct socket **sockp)
-{
-	struct sockaddr_storage ss = {};
-	bool v4 = ipv6_addr_v4mapped(&qh->loc.ip);
-	struct socket *sock;
-	int ret, len;
-
-	if (v4) {
-		struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
-
-		sin->sin_family = AF_INET;
-		sin->sin_addr.s_addr = qh->loc.ip.s6_addr32[3];
-		sin->sin_port = htons(qh->loc.port);
-		len = sizeof(*sin);
-	} else {
-		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ss;
-
-		sin6->sin6_family = AF_INET6;
-		sin6->sin6_addr = qh->loc.ip;
-		sin6->sin6_port = htons(qh->loc.port);
-		if (ipv6_addr_type(&qh->loc.ip) & IPV6_ADDR_LINKLOCAL)
-			sin6->sin6_scope_id = nd->dev->ifindex;
-		len = sizeof(*sin6);
-	}
-	ret = sock_create_kern(nd->net, v4 ? AF_INET : AF_INET6, SOCK_STREAM,
-			       IPPROTO_TCP, &sock);
-	if (ret)
-		return ret;
-	ret = kernel_bind(sock, (struct sockaddr *)&ss, len);
-	if (ret) {
-		sock_release(sock);
-		return ret;
-	}
-	*sockp = sock;
-	return 0;
-}
-
-static int nd_qhash_add(struct irdma_cm_core *core,
-			const struct irdma_cm_qhash *qh)
-{
-	struct irdma_cm_netdev *nd = nd_of(core);
-	struct nd_reservation *r;
-	int ret;
-
-	r = kzalloc(sizeof(*r), GFP_KERNEL);
-	if (!r)
-		return -ENOMEM;
-	r->qh = *qh;
-
-	mutex_lock(&nd->resv_lock);
-	/* A passive connection's port is its listener's, already held. */
-	if (qh->type == IRDMA_QHASH_LISTEN || !nd_listener_covers(nd, qh)) {
-		ret = nd_reserve(nd, qh, &r->sock);
-		if (ret) {
-			nd_count(nd, ND_PORT_RESERVE_FAIL);
-			goto err;
-		}
-	}
-	ret = irdma_qhash_insert(&nd->qhash, qh, GFP_KERNEL);
-	if (ret)
-		goto err;
-	list_add(&r->list, &nd->resv);
-	mutex_unlock(&nd->resv_lock);
-	return 0;
-err:
-	mutex_unlock(&nd->resv_lock);
-	if (r->sock)
-		sock_release(r->sock);
-	kfree(r);
-	return ret;
-}
-
-static bool qh_equal(const struct irdma_cm_qhash *a,
-		     const struct irdma_cm_qhash *b)
-{
-	return a->type == b->type && a->vlan_id == b->vlan_id &&
-	       a->loc.port == b->loc.port &&
-	       ipv6_addr_equal(&a->loc.ip, &b->loc.ip) &&
-	       (a->type == IRDMA_QHASH_LISTEN ||
-		(a->rem.port == b->rem.port &&
-		 ipv6_addr_equal(&a->rem.ip, &b->rem.ip)));
-}
-
-static void nd_qhash_del(struct irdma_cm_core *core,
-			 const struct irdma_cm_qhash *qh)
-{
-	struct irdma_cm_netdev *nd = nd_of(core);
-	struct nd_reservation *r, *found = NULL;
-
-	mutex_lock(&nd->resv_lock);
-	irdma_qhash_remove(&nd->qhash, qh);
-	list_for_each_entry(r, &nd->resv, list) {
-		if (qh_equal(&r->qh, qh)) {
-			found = r;
-			list_del(&r->list);
-			break;
-		}
-	}
-	mutex_unlock(&nd->resv_lock);
-	if (found) {
-		if (found->sock)
-			sock_release(found->sock);
-		kfree(found);
-	}
-}
-
-static const struct irdma_cm_wire_ops nd_wire_ops = {
-	.xmit = nd_xmit,
-	.resolve = nd_resolve,
-	.local_mac = nd_local_mac,
-	.mtu = nd_mtu,
-	.qhash_add = nd_qhash_add,
-	.qhash_del = nd_qhash_del,
-};
-
-/* ---- receive ---- */
-
-/* Hand one segment to the CM as an Ethernet frame; consumes @skb. */
-static void nd_deliver_one(struct irdma_cm_netdev *nd, struct sk_buff *skb,
-			   u16 vlan_id)
-{
-	u32 l2 = ETH_HLEN + (vlan_id != IRDMA_NO_VLAN ? VLAN_HLEN : 0);
-	u8 *frame;
-
-	/* A segment from a local stack (veth) may still owe its checksum. */
-	if (skb->ip_summed == CHECKSUM_PARTIAL) {
-		if (skb_checksum_help(skb)) {
-			nd_count(nd, ND_RX_DROP_CSUM);
-			goto out;
-		}
-		nd_count(nd, ND_RX_CSUM_FIXED);
-	}
-	frame = kmalloc(l2 + skb->len, GFP_ATOMIC);
-	if (!frame) {
-		nd_count(nd, ND_RX_DROP_NOMEM);
-		goto out;
-	}
-	if (skb_mac_header_was_set(skb) && skb_mac_header_len(skb) >= ETH_HLEN)
-		memcpy(frame, eth_hdr(skb), 2 * ETH_ALEN);
-	else
-		memset(frame, 0, 2 * ETH_ALEN);
-	if (vlan_id != IRDMA_NO_VLAN) {
-		*(__be16 *)(frame + 12) = htons(ETH_P_8021Q);
-		*(__be16 *)(frame + 14) = htons(vlan_id);
-	}
-	*(__be16 *)(frame + l2 - 2) = skb->protocol;
-	if (skb_copy_bits(skb, 0, frame + l2, skb->len)) {
-		kfree(frame);
-		nd_count(nd, ND_RX_DROP_NOMEM);
-		goto out;
-	}
-	nd_count(nd, ND_RX_STOLEN);
-	irdma_receive_ilq(nd->core, frame, l2 + skb->len);
-	kfree(frame);
-out:
-	consume_skb(skb);
-}
-
-static void nd_deliver(struct irdma_cm_netdev *nd, struct sk_buff *skb,
-		       u16 vlan_id)
-{
-	struct sk_buff *segs, *seg, *next;
-
-	if (!skb_is_gso(skb)) {
-		nd_deliver_one(nd, skb, vlan_id);
-		return;
-	}
-	/* GRO merged several segments: give the CM each one as sent. */
-	segs = skb_gso_segment(skb, 0);
-	if (IS_ERR_OR_NULL(segs)) {
-		nd_count(nd, ND_RX_DROP_GSO);
-		kfree_skb(skb);
-		return;
-	}
-	consume_skb(skb);
-	skb_list_walk_safe(segs, seg, next) {
-		skb_mark_not_on_list(seg);
-		nd_count(nd, ND_RX_GSO_SEGS);
-		nd_deliver_one(nd, seg, vlan_id);
-	}
-}
-
-/* Read the addresses and ports of a TCP segment; false if it is none. */
-static bool nd_tuple(struct sk_buff *skb, u8 pf, struct irdma_cm_addr *loc,
-		     struct irdma_cm_addr *rem)
-{
-	struct tcphdr _th;
-	const struct tcphdr *th;
-	u32 thoff;
-
-	if (pf == NFPROTO_IPV4) {
-		const struct iphdr *iph = ip_hdr(skb);
-
-		if (iph->protocol != IPPROTO_TCP || ip_is_fragment(iph))
-			return false;
-		thoff = iph->ihl * 4;
-		ipv6_addr_set_v4mapped(iph->daddr, &loc->ip);
-		ipv6_addr_set_v4mapped(iph->saddr, &rem->ip);
-	} else {
-		const struct ipv6hdr *ip6h = ipv6_hdr(skb);
-
-		if (ip6h->nexthdr != IPPROTO_TCP)
-			return false;
-		thoff = sizeof(*ip6h);
-		loc->ip = ip6h->daddr;
-		rem->ip = ip6h->saddr;
-	}
-	th = skb_header_pointer(skb, thoff, sizeof(_th), &_th);
-	if (!th)
-		return false;
-	loc->port = ntohs(th->dest);
-	rem->port = ntohs(th->source);
-	return true;
-}
-
-static unsigned int nd_hook(void *priv, struct sk_buff *skb,
-			    const struct nf_hook_state *state)
-{
-	struct irdma_cm_netdev *nd = priv;
-	struct net_device *in = state->in;
-	struct irdma_cm_addr loc, rem;
-	enum irdma_qhash_type type;
-	u16 vlan_id = IRDMA_NO_VLAN;
-
-	if (in != nd->dev) {
-		if (!is_vlan_dev(in) || vlan_dev_real_dev(in) != nd->dev)
-			return NF_ACCEPT;
-		vlan_id = vlan_dev_vlan_id(in);
-	}
-	if (!nd_tuple(skb, state->pf, &loc, &rem))
-		return NF_ACCEPT;
-	if (!irdma_qhash_match(&nd->qhash, &loc, &rem, vlan_id, &type))
-		return NF_ACCEPT;
-	nd_deliver(nd, skb, vlan_id);
-	return NF_STOLEN;
-}
 
 /* ---- attach, detach, device events ---- */
 
@@ -596,13 +121,13 @@ int irdma_cm_netdev_attach(struct net_device *dev,
 	ret = -EINVAL;
 	if (dev->type != ARPHRD_ETHER)
 		goto err_put;
-	nd->core = irdma_setup_cm_core(&nd_wire_ops, nd, cfg);
+	nd->core = irdma_setup_cm_core(&irdma_cm_nd_wire_ops, nd, cfg);
 	if (IS_ERR(nd->core)) {
 		ret = PTR_ERR(nd->core);
 		goto err_put;
 	}
 	for (i = 0; i < ARRAY_SIZE(nd->hooks); i++) {
-		nd->hooks[i].hook = nd_hook;
+		nd->hooks[i].hook = irdma_cm_nd_hook;
 		nd->hooks[i].priv = nd;
 		nd->hooks[i].hooknum = NF_INET_PRE_ROUTING;
 		nd->hooks[i].priority = INT_MIN;

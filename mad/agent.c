@@ -11,6 +11,8 @@
  * under RCU. Changes to either are serialised per port (registration is
  * not a hot path).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": mad: " fmt
+
 #include <linux/bitops.h>
 #include <linux/export.h>
 #include <linux/hash.h>

@@ -3,6 +3,8 @@
  * The MAD core's start and end: its workqueue, its debugfs directory and
  * the ib_core client.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": mad: " fmt
+
 #include <linux/workqueue.h>
 #include "ib_port.h"
 #include "mad_priv.h"

@@ -3,6 +3,8 @@
  * Pure MAD helpers: what a management class and a method say about a MAD.
  * IBTA vol. 1 ch. 13.4 (MAD formats) and 13.6 (RMPP).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": mad: " fmt
+
 #include <linux/export.h>
 #include <madcm/mad.h>
 

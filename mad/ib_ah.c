@@ -12,6 +12,8 @@
  * destroyed with it, and the madcm handles that ULPs still hold are left
  * empty until the ULPs destroy them.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": mad: " fmt
+
 #include <linux/if_vlan.h>
 #include <linux/slab.h>
 #include <net/ipv6.h>

@@ -39,6 +39,8 @@
  * flushed through their send handlers; every ib_core object is released.
  * The madcm port lives on, dead, until its users have let go of it.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": mad: " fmt
+
 #include <linux/debugfs.h>
 #include <linux/export.h>
 #include <linux/ip.h>
@@ -738,7 +740,7 @@ static void madcm_ib_port_close(struct madcm_ib_port *ip)
 	ib_modify_qp(ip->qp, &attr, IB_QP_STATE);
 	if (!wait_event_timeout(ip->tx_idle, madcm_ib_tx_idle(ip),
 				msecs_to_jiffies(MADCM_IB_DRAIN_MS)))
-		pr_info("madcm: %s: device did not flush its sends, completing them here\n",
+		pr_info("%s: device did not flush its sends, completing them here\n",
 			port->name);
 	list_for_each_entry_safe(p, ptmp, &pending, node) {
 		madcm_port_send_complete(port, p->send, IB_WC_WR_FLUSH_ERR);

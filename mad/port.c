@@ -3,6 +3,8 @@
  * madcm ports: the object a transport creates for each port it drives,
  * its address handles, and its counters in debugfs.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": mad: " fmt
+
 #include <linux/debugfs.h>
 #include <linux/export.h>
 #include <linux/seq_file.h>

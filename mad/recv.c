@@ -8,6 +8,8 @@
  * attribute" (IBTA vol. 1 13.4.7), as ib_core does. Every MAD dropped is
  * counted, by reason, in the port's counters.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": mad: " fmt
+
 #include <linux/export.h>
 #include <linux/slab.h>
 #include <linux/string.h>

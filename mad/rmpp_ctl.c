@@ -10,6 +10,8 @@
  * make an address handle atomically (ib_core on RoCE) gets them from the
  * MAD workqueue instead.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": mad: " fmt
+
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>

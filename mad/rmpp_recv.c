@@ -27,6 +27,8 @@
  * PayloadLength that does not, BADT for an unknown type, UNV for another
  * RMPP version, BAD_STATUS for a DATA with a status.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": mad: " fmt
+
 #include <linux/bitmap.h>
 #include <linux/jiffies.h>
 #include <linux/moduleparam.h>

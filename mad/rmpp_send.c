@@ -29,6 +29,8 @@
  * is with the transport (one at a time: the segment's header lives in
  * the buffer), WAIT_RESP while it waits for an ACK or its response.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": mad: " fmt
+
 #include <linux/jiffies.h>
 #include <linux/minmax.h>
 #include <madcm/mad.h>

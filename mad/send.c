@@ -22,6 +22,8 @@
  * Sends waiting for a response are in the agent's rhashtable keyed by
  * (TID, class, address): a response finds its request in O(1).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": mad: " fmt
+
 #include <linux/export.h>
 #include <linux/rhashtable.h>
 #include <linux/slab.h>

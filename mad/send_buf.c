@@ -18,6 +18,8 @@
  * stale kernel memory is ever sent, while creating a buffer costs nothing
  * in proportion to its size but the page allocation.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": mad: " fmt
+
 #include <linux/bitmap.h>
 #include <linux/export.h>
 #include <linux/gfp.h>

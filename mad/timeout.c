@@ -4,6 +4,8 @@
  * an rbtree ordered by deadline (O(log n) to add or remove, O(1) to find
  * the earliest) and one delayed work armed for the earliest deadline.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": mad: " fmt
+
 #include <linux/jiffies.h>
 #include <linux/rbtree.h>
 #include "mad_priv.h"

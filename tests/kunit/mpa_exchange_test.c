@@ -12,6 +12,7 @@
 #include <linux/string.h>
 #include "irdma_cm/cm_node.h"
 #include "irdma_cm/mpa.h"
+#include "tests/kunit/mpa_opts.h"
 #include "tests/kunit/mpa_spec.h"
 
 #define NOV	0x3fff	/* RFC 6581's 14 bits all set: no IRD/ORD value */
@@ -120,7 +121,7 @@ static void mpa_negotiate_follows_rfc6581(struct kunit *test)
 	node->role = c->initiator ? IRDMA_CM_ROLE_INITIATOR :
 				    IRDMA_CM_ROLE_RESPONDER;
 	node->mpa_frame_rev = 2;
-	node->peer_to_peer = c->p2p;
+	mpa_opt_set(node, IRDMA_MPA_OPT_P2P, c->p2p);
 	node->rtr_caps = c->caps;
 	node->ird_size = c->ird;
 	node->ord_size = c->ord;
@@ -177,7 +178,7 @@ static void mpa_reject_skips_negotiation(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	node->role = IRDMA_CM_ROLE_INITIATOR;
 	node->mpa_frame_rev = 2;
-	node->peer_to_peer = true;
+	mpa_opt_set(node, IRDMA_MPA_OPT_P2P, true);
 	node->rtr_caps = ALL;
 	node->ird_size = 1;
 	node->ord_size = 1;
@@ -229,7 +230,7 @@ static void mpa_record_ird_ord_caps(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, node);
 	node->role = c->initiator ? IRDMA_CM_ROLE_INITIATOR :
 				    IRDMA_CM_ROLE_RESPONDER;
-	node->peer_to_peer = c->p2p;
+	mpa_opt_set(node, IRDMA_MPA_OPT_P2P, c->p2p);
 	node->rtr_caps = c->caps;
 	node->max_ird = c->max_ird;
 	node->max_ord = c->max_ord;
@@ -278,9 +279,9 @@ static void peer_randomise(struct mpa_peer *p, enum irdma_cm_role role,
 	memset(n, 0, sizeof(*n));
 	n->role = role;
 	n->mpa_frame_rev = 1 + (r & 1);
-	n->mpa_crc = r & 2;
-	n->rcv_mark_en = r & 4;
-	n->peer_to_peer = r & 8;
+	mpa_opt_set(n, IRDMA_MPA_OPT_CRC, r & 2);
+	mpa_opt_set(n, IRDMA_MPA_OPT_MARKERS, r & 4);
+	mpa_opt_set(n, IRDMA_MPA_OPT_P2P, r & 8);
 	n->rtr_caps = (r >> 4) & ALL;
 	n->mpav2_ird_ord = (r >> 7) % 8 ? 0 : NOV;
 	n->max_ird = 32;
@@ -327,7 +328,8 @@ static void mpa_random_round_trips(struct kunit *test)
 			continue;
 		}
 		if (ret == -EOPNOTSUPP || ret == -ENOPROTOOPT) {
-			KUNIT_EXPECT_TRUE(test, rev == 2 && rsp.node->peer_to_peer);
+			KUNIT_EXPECT_TRUE(test, rev == 2 &&
+					  mpa_opt(rsp.node, IRDMA_MPA_OPT_P2P));
 			continue;
 		}
 		KUNIT_ASSERT_EQ(test, ret, 0);
@@ -336,8 +338,11 @@ static void mpa_random_round_trips(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, rsp.node->rcvd_pdata_len, ini.node->pdata.size);
 		SPEC_EXPECT_MEMEQ(test, rsp.node->rcvd_pdata, ini.pdata,
 				  ini.node->pdata.size);
-		KUNIT_EXPECT_EQ(test, rsp.node->peer_crc, ini.node->mpa_crc);
-		KUNIT_EXPECT_EQ(test, rsp.node->snd_mark_en, ini.node->rcv_mark_en);
+		KUNIT_EXPECT_EQ(test, mpa_opt(rsp.node, IRDMA_MPA_OPT_PEER_CRC),
+				mpa_opt(ini.node, IRDMA_MPA_OPT_CRC));
+		KUNIT_EXPECT_EQ(test,
+				mpa_opt(rsp.node, IRDMA_MPA_OPT_PEER_MARKERS),
+				mpa_opt(ini.node, IRDMA_MPA_OPT_MARKERS));
 
 		/* The reply's private data must fit the agreed revision. */
 		if (rev == 2 && rsp.node->pdata.size > SPEC_MAX_PD - SPEC_RTR_LEN)
@@ -360,7 +365,8 @@ static void mpa_random_round_trips(struct kunit *test)
 				rsp.node->pdata.size);
 		SPEC_EXPECT_MEMEQ(test, ini.node->rcvd_pdata, rsp.pdata,
 				  rsp.node->pdata.size);
-		KUNIT_EXPECT_EQ(test, ini.node->peer_crc, rsp.node->mpa_crc);
+		KUNIT_EXPECT_EQ(test, mpa_opt(ini.node, IRDMA_MPA_OPT_PEER_CRC),
+				mpa_opt(rsp.node, IRDMA_MPA_OPT_CRC));
 		if (key == MPA_KEY_REJECT || rev == 1)
 			continue;
 
@@ -418,8 +424,10 @@ static void dump_frame(struct kunit *test, const char *name,
 	for (off = 0; off < len; off += 64)
 		kunit_info(test,
 			   "madcm-mpa-frame: %s %s rev=%u m=%u c=%u pd=%u off=%u %*phN\n",
-			   name, kind, n->mpa_frame_rev, n->rcv_mark_en,
-			   n->mpa_crc, pd, off, (int)min(64U, len - off),
+			   name, kind, n->mpa_frame_rev,
+			   mpa_opt(n, IRDMA_MPA_OPT_MARKERS),
+			   mpa_opt(n, IRDMA_MPA_OPT_CRC), pd, off,
+			   (int)min(64U, len - off),
 			   wire + off);
 }
 
@@ -447,9 +455,10 @@ static void mpa_frames_for_tshark(struct kunit *test)
 		for (j = 0; j < 2; j++) {
 			n = j ? rsp.node : ini.node;
 			n->mpa_frame_rev = c->rev;
-			n->mpa_crc = c->crc;
-			n->rcv_mark_en = c->markers && !j;
-			n->peer_to_peer = c->p2p;
+			mpa_opt_set(n, IRDMA_MPA_OPT_CRC, c->crc);
+			mpa_opt_set(n, IRDMA_MPA_OPT_MARKERS,
+				    c->markers && !j);
+			mpa_opt_set(n, IRDMA_MPA_OPT_P2P, c->p2p);
 			n->rtr_caps = c->caps;
 			n->mpav2_ird_ord = c->no_value ? NOV : 0;
 			n->max_ird = 16;

@@ -10,6 +10,7 @@
 #include <linux/string.h>
 #include "irdma_cm/cm_node.h"
 #include "irdma_cm/mpa.h"
+#include "tests/kunit/mpa_opts.h"
 #include "tests/kunit/mpa_spec.h"
 
 /* ---- Building: revision x frame x private data x IRD/ORD x RTR ---- */
@@ -132,12 +133,12 @@ static void mpa_build_frame_matches_rfc(struct kunit *test)
 	node->mpa_frame_rev = c->rev;
 	node->pdata.addr = pdata;
 	node->pdata.size = pd;
-	node->mpa_crc = c->pd & 1;
-	node->rcv_mark_en = c->pd & 2;
+	mpa_opt_set(node, IRDMA_MPA_OPT_CRC, c->pd & 1);
+	mpa_opt_set(node, IRDMA_MPA_OPT_MARKERS, c->pd & 2);
 	node->ird_size = build_ird_ord[c->ird_ord].ird;
 	node->ord_size = build_ird_ord[c->ird_ord].ord;
 	node->mpav2_ird_ord = build_ird_ord[c->ird_ord].no_value ? 0x3fff : 0;
-	node->peer_to_peer = p2p;
+	mpa_opt_set(node, IRDMA_MPA_OPT_P2P, p2p);
 	if (c->key == MPA_KEY_REQUEST)
 		node->rtr_caps = rtr;
 	else
@@ -155,8 +156,8 @@ static void mpa_build_frame_matches_rfc(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, hdr, c->rev == 2 ? 24 : 20);
 
 	want.request = c->key == MPA_KEY_REQUEST;
-	want.m = node->rcv_mark_en;
-	want.c = node->mpa_crc;
+	want.m = mpa_opt(node, IRDMA_MPA_OPT_MARKERS);
+	want.c = mpa_opt(node, IRDMA_MPA_OPT_CRC);
 	want.r = c->key == MPA_KEY_REJECT;
 	want.rev = c->rev;
 	want.pd_len = pd;
@@ -328,7 +329,7 @@ static void mpa_parse_refuses_malformed(struct kunit *test)
 	node->role = c->initiator ? IRDMA_CM_ROLE_INITIATOR :
 				    IRDMA_CM_ROLE_RESPONDER;
 	node->mpa_frame_rev = c->offered_rev;
-	node->peer_to_peer = true;
+	mpa_opt_set(node, IRDMA_MPA_OPT_P2P, true);
 	node->rtr_caps = IRDMA_RTR_ALL;
 	node->max_ird = 16;
 	node->max_ord = 16;

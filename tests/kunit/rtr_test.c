@@ -32,7 +32,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include "irdma_cm/cm_node.h"
-#include "irdma_cm/rtr.h"
+#include "irdma_cm/mpa.h"
 #include "tests/kunit/rtr_spec.h"
 #include "madcm_compat.h"
 
