@@ -442,6 +442,63 @@ static void receiver_refuses_past_limits_with_stop(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&w->mm->port->rmpp_bytes), 0);
 }
 
+/*
+ * PayloadLengths whose reassembly needs more than the 32 MiB byte limit:
+ * each segment holds 220 bytes of it (13.6.2.3) in a 256-byte MAD. Some
+ * make segments * 256 bytes plus the bookkeeping cross 2^32 by less than
+ * 32 MiB: a 32-bit kernel that sizes the buffer in a 32-bit size_t sees
+ * a small reassembly there.
+ */
+struct big_len_param {
+	u32 paylen;
+	const char *what;
+};
+
+static const struct big_len_param big_len_params[] = {
+	{ (32U << 20) / RT_MAD * RT_PAYLOAD + RT_PAYLOAD, "just past 32 MiB" },
+	{ 1U << 31, "2 GiB" },
+	{ 3475000000U, "crosses 4 GiB by 3 MiB on 32-bit" },
+	{ 3485000000U, "crosses 4 GiB by 15 MiB on 32-bit" },
+	{ 3495000000U, "crosses 4 GiB by 27 MiB on 32-bit" },
+	{ 0xffffff00U, "near 4 GiB" },
+};
+
+static void big_len_desc(const struct big_len_param *p, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%u (%s)", p->paylen, p->what);
+}
+
+KUNIT_ARRAY_PARAM(big_len, big_len_params, big_len_desc);
+
+/* A transfer longer than the byte limit gets STOP (resources), no memory. */
+static void receiver_refuses_length_past_byte_limit(struct kunit *test)
+{
+	const struct big_len_param *p = test->param_value;
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 0, 0);
+
+	madcm_rmpp_max_reassembly_bytes = 32UL << 20;
+	receiver(test, w, log, RT_SET);
+	rt_mad(w->mad, RT_SET, 0x4600000000ULL, RT_TYPE_DATA,
+	       RT_FLAG_ACTIVE | RT_FLAG_FIRST, 0, 1, p->paylen);
+	deliver(w);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_SET | RT_RESP, RT_TYPE_STOP, RT_ST_RESX, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&w->mm->port->rmpp_reassemblies), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&w->mm->port->rmpp_bytes), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&w->mm->port->rmpp_peak_bytes),
+			0);
+	KUNIT_EXPECT_EQ(test, mt_counter(w->mm->port, MADCM_CNT_RMPP_RX_LIMIT),
+			1);
+	/* Segment 2 of it is a segment of no transfer. */
+	rt_mad(w->mad, RT_SET, 0x4600000000ULL, RT_TYPE_DATA, RT_FLAG_ACTIVE,
+	       0, 2, 0);
+	deliver(w);
+	KUNIT_EXPECT_EQ(test, mt_counter(w->mm->port, MADCM_CNT_RMPP_RX_STRAY),
+			1);
+	KUNIT_EXPECT_EQ(test, log->transfers, 0);
+}
+
 /* A transfer that stops making progress ends with ABORT (T2L). */
 static void receiver_ends_idle_transfer_t2l(struct kunit *test)
 {
@@ -685,6 +742,8 @@ static struct kunit_case mad_rmpp_wire_cases[] = {
 	KUNIT_CASE(receiver_acks_when_ah_sleeps),
 	KUNIT_CASE_PARAM(receiver_aborts_bad_input, bad_gen_params),
 	KUNIT_CASE(receiver_refuses_past_limits_with_stop),
+	KUNIT_CASE_PARAM(receiver_refuses_length_past_byte_limit,
+			 big_len_gen_params),
 	KUNIT_CASE(receiver_ends_idle_transfer_t2l),
 	KUNIT_CASE(hostile_sender_stays_within_limits),
 	KUNIT_CASE(requester_offers_window_and_takes_response),
