@@ -357,7 +357,7 @@ static void madcm_rmpp_rx_push_request(struct madcm_agent *ag,
 
 	if (!madcm_response_mad((const struct ib_mad_hdr *)rx->tmpl))
 		return;
-	ms = madcm_send_lookup(ag, &rx->key);
+	ms = madcm_send_lookup(ag, &rx->key, MADCM_LOOKUP_RESPONSE);
 	if (ms && ms->state == MADCM_SEND_WAIT_RESP && ms->timed &&
 	    (!ms->rmpp || ms->rmpp_done)) {
 		madcm_timeout_del(ag, ms);

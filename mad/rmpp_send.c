@@ -284,9 +284,8 @@ bool madcm_rmpp_send_ctl(struct madcm_agent *ag, struct madcm_recv *rv)
 
 	madcm_recv_key(rv, &key);
 	spin_lock_bh(&ag->lock);
-	ms = madcm_send_lookup(ag, &key);
-	if (!ms || !ms->rmpp || (ms->state != MADCM_SEND_POSTED &&
-				 ms->state != MADCM_SEND_WAIT_RESP)) {
+	ms = madcm_send_lookup(ag, &key, MADCM_LOOKUP_RMPP_CTL);
+	if (!ms) {
 		spin_unlock_bh(&ag->lock);
 		return false;
 	}

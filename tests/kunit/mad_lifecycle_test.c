@@ -120,6 +120,7 @@ static void free_in_recv_handler_of_response_refused(struct kunit *test)
 	struct mt_post *p;
 
 	oc->free_on_send = true;
+	madcm_fault_expect_misuse(true);
 	sb = mt_get_mad(test, ma->agent, mt_ah(test, mm->port, LID_B), 1,
 			60000, 0);
 	oc->victim = sb;
@@ -130,6 +131,7 @@ static void free_in_recv_handler_of_response_refused(struct kunit *test)
 	mt_manual_complete(mm, p, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, atomic_read(&oc->recvs), 1);
 	KUNIT_EXPECT_FALSE(test, oc->victim_freed);
+	KUNIT_EXPECT_EQ(test, mt_counter(mm->port, MADCM_CNT_API_MISUSE), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&oc->sends), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&oc->status[IB_WC_SUCCESS]), 1);
 	KUNIT_EXPECT_EQ(test, madcm_agent_live_bufs(ma->agent), 0);
@@ -146,6 +148,7 @@ static void free_in_recv_handler_after_completion_refused(struct kunit *test)
 	struct mt_post *p;
 
 	oc->free_on_send = true;
+	madcm_fault_expect_misuse(true);
 	sb = mt_get_mad(test, ma->agent, mt_ah(test, mm->port, LID_B), 1,
 			60000, 0);
 	oc->victim = sb;
@@ -157,6 +160,7 @@ static void free_in_recv_handler_after_completion_refused(struct kunit *test)
 	deliver_response(mm, req, LID_B);
 	KUNIT_EXPECT_EQ(test, atomic_read(&oc->recvs), 1);
 	KUNIT_EXPECT_FALSE(test, oc->victim_freed);
+	KUNIT_EXPECT_EQ(test, mt_counter(mm->port, MADCM_CNT_API_MISUSE), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&oc->sends), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&oc->status[IB_WC_SUCCESS]), 1);
 	KUNIT_EXPECT_EQ(test, madcm_agent_live_bufs(ma->agent), 0);
@@ -175,6 +179,7 @@ static void free_on_flush_done_list_refused(struct kunit *test)
 	struct ib_mad_send_buf *s1, *s2;
 
 	oc->free_on_send = true;
+	madcm_fault_expect_misuse(true);
 	s1 = mt_get_mad(test, ma->agent, ah, 1, 60000, 0);
 	s2 = mt_get_mad(test, ma->agent, ah, 2, 60000, 0);
 	oc->victim = s2;
@@ -185,6 +190,7 @@ static void free_on_flush_done_list_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, madcm_agent_live_bufs(ma->agent), 2);
 	mt_unregister(ma);
 	KUNIT_EXPECT_FALSE(test, oc->victim_freed);
+	KUNIT_EXPECT_EQ(test, mt_counter(mm->port, MADCM_CNT_API_MISUSE), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&oc->sends), 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&oc->status[IB_WC_WR_FLUSH_ERR]), 2);
 }
@@ -379,8 +385,15 @@ static struct kunit_case mad_lifecycle_cases[] = {
 	{}
 };
 
+/* A case that provoked refused calls on purpose stops expecting them. */
+static void lifecycle_exit(struct kunit *test)
+{
+	madcm_fault_expect_misuse(false);
+}
+
 static struct kunit_suite mad_lifecycle_suite = {
 	.name = "madcm_mad_lifecycle",
+	.exit = lifecycle_exit,
 	.test_cases = mad_lifecycle_cases,
 };
 

@@ -179,7 +179,8 @@ static void early_response_before_completion(struct kunit *test)
 	madcm_free_send_mad(sb);
 }
 
-static void cancel_waiting_send_flushes_at_once(struct kunit *test)
+/* Cancelled: the completion comes from the core's worker, not the call. */
+static void cancel_waiting_send_flushes_from_worker(struct kunit *test)
 {
 	struct mt_agent *ma;
 	struct mt_counts *c;
@@ -192,6 +193,7 @@ static void cancel_waiting_send_flushes_at_once(struct kunit *test)
 	mt_manual_complete(mm, mt_manual_pop(mm), IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->sends), 0);
 	madcm_cancel_mad(sb);
+	KUNIT_ASSERT_TRUE(test, mt_wait(c, 30));
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->sends), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_WR_FLUSH_ERR]), 1);
 }
@@ -243,12 +245,19 @@ static void modify_sets_new_deadline(struct kunit *test)
 			1);
 }
 
-static void duplicate_outstanding_tid_refused(struct kunit *test)
+/*
+ * A second send with the TID, class and address of one still outstanding
+ * is accepted, as by ib_core. A response goes to the one whose send
+ * completed, the next one to the other, still at the transport.
+ */
+static void duplicate_outstanding_tid_accepted(struct kunit *test)
 {
 	struct mt_agent *ma;
 	struct mt_counts *c;
 	struct mt_manual *mm = manual_env(test, &c, &ma, true);
 	struct ib_mad_send_buf *a, *b, *d;
+	u8 req[sizeof(struct ib_mad)];
+	struct mt_post *pa, *pb;
 
 	a = mt_get_mad(test, ma->agent, mt_ah(test, mm->port, LID_B), 5,
 		       60000, 0);
@@ -257,10 +266,31 @@ static void duplicate_outstanding_tid_refused(struct kunit *test)
 	d = mt_get_mad(test, ma->agent, mt_ah(test, mm->port, 3), 5, 60000,
 		       0);
 	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(a, NULL), 0);
-	KUNIT_EXPECT_EQ(test, madcm_post_send_mad(b, NULL), -EEXIST);
+	KUNIT_EXPECT_EQ(test, madcm_post_send_mad(b, NULL), 0);
 	/* The same TID to another address is another transaction. */
 	KUNIT_EXPECT_EQ(test, madcm_post_send_mad(d, NULL), 0);
-	madcm_free_send_mad(b);
+	pa = mt_manual_pop(mm);
+	pb = mt_manual_pop(mm);
+	KUNIT_ASSERT_NOT_NULL(test, pa);
+	KUNIT_ASSERT_NOT_NULL(test, pb);
+	memcpy(req, pa->mad, sizeof(req));
+	mt_manual_complete(mm, pa, IB_WC_SUCCESS);
+	deliver_response(mm, req, LID_B);
+	/* a had completed: it took the response and is done. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->resp_with_send), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_SUCCESS]), 1);
+	KUNIT_EXPECT_EQ(test, madcm_send_state(b), MADCM_SEND_POSTED);
+	deliver_response(mm, req, LID_B);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->resp_with_send), 2);
+	KUNIT_EXPECT_EQ(test, madcm_send_state(b), MADCM_SEND_EARLY_RESP);
+	mt_manual_complete(mm, pb, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_SUCCESS]), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->order_errors), 0);
+	/* A third copy has nobody left at LID_B. */
+	deliver_response(mm, req, LID_B);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->resp_with_send), 2);
+	KUNIT_EXPECT_EQ(test, mt_counter(mm->port, MADCM_CNT_RX_UNMATCHED_RESP),
+			1);
 }
 
 static void response_from_other_address_not_matched(struct kunit *test)
@@ -478,8 +508,9 @@ static void requests_beyond_limit_wait_in_backlog(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, madcm_send_state(sb[1]), MADCM_SEND_POSTED);
 	KUNIT_EXPECT_EQ(test, madcm_send_state(sb[2]), MADCM_SEND_QUEUED);
 	KUNIT_EXPECT_EQ(test, madcm_send_state(sb[3]), MADCM_SEND_QUEUED);
-	/* A queued send cancelled: back at once, never sent. */
+	/* A queued send cancelled: back from the worker, never sent. */
 	madcm_cancel_mad(sb[3]);
+	flush_workqueue(madcm_mad_wq);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_WR_FLUSH_ERR]), 1);
 	KUNIT_EXPECT_EQ(test, mm->nr_posts, 3);
 	/* The first request fails: the next queued one goes out. */
@@ -499,10 +530,10 @@ static struct kunit_case mad_send_cases[] = {
 	KUNIT_CASE(unanswered_send_retries_then_times_out),
 	KUNIT_CASE(retry_is_answered),
 	KUNIT_CASE(early_response_before_completion),
-	KUNIT_CASE(cancel_waiting_send_flushes_at_once),
+	KUNIT_CASE(cancel_waiting_send_flushes_from_worker),
 	KUNIT_CASE(cancel_posted_send_waits_for_transport),
 	KUNIT_CASE(modify_sets_new_deadline),
-	KUNIT_CASE(duplicate_outstanding_tid_refused),
+	KUNIT_CASE(duplicate_outstanding_tid_accepted),
 	KUNIT_CASE(response_from_other_address_not_matched),
 	KUNIT_CASE(post_chain_reports_bad_buffer),
 	KUNIT_CASE(post_rejects_bad_arguments),
