@@ -158,6 +158,8 @@ static void madcm_send_promote(struct madcm_agent *ag, struct list_head *done);
 static void __madcm_send_end(struct madcm_agent *ag, struct madcm_send *ms,
 			     enum ib_wc_status status, struct list_head *done)
 {
+	if (status == IB_WC_WR_FLUSH_ERR)
+		madcm_rmpp_send_cancelled(ag, ms);
 	madcm_send_unhash(ag, ms);
 	madcm_timeout_del(ag, ms);
 	ms->status = status;
@@ -287,6 +289,10 @@ static int madcm_post_one(struct madcm_send *ms)
 	if (!ag->agent.send_handler ||
 	    (sb->timeout_ms && !ag->agent.recv_handler))
 		return -EINVAL;
+	/* As ib_core: an RMPP agent sends MADs of RMPP classes only. */
+	if (ag->agent.rmpp_version &&
+	    !madcm_is_mad_class_rmpp(((struct ib_mad_hdr *)sb->mad)->mgmt_class))
+		return -EINVAL;
 	spin_lock_bh(&ag->lock);
 	if (ag->dying) {
 		ret = -ENODEV;
@@ -375,8 +381,9 @@ out:
  * Return: 0 when every buffer was posted. -EINVAL for no buffer, for a
  * buffer without an address handle or with one of another port, for a
  * negative timeout or retry count, for a response expected by an agent
- * without recv handler, for an agent without send handler, or for a
- * buffer already posted;
+ * without recv handler, for an agent without send handler, for a MAD of
+ * a class without RMPP from an agent registered with an RMPP version, or
+ * for a buffer already posted;
  * -ENODEV when the agent is being unregistered; or the transport's error.
  */
 int madcm_post_send_mad(struct ib_mad_send_buf *send_buf,

@@ -166,6 +166,105 @@ static void sender_without_acks_aborts_tmr(struct kunit *test)
 			2);
 }
 
+/* A sender cancelled in the middle of its transfer ABORTs it (13.6.3). */
+static void sender_cancel_mid_transfer_aborts(struct kunit *test)
+{
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 0, 0);
+	struct mt_agent *ma = rt_agent(test, w->mm->port, NULL, 0, 0, log);
+	struct ib_mad_send_buf *sb;
+
+	ma->mm = w->mm;
+	sb = rt_send(test, ma->agent, mt_ah(test, w->mm->port, LID_PEER),
+		     RT_SET, 7, 500, 1, 0, 3);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_SET, RT_TYPE_DATA, 0, 1);
+	madcm_cancel_mad(sb);
+	take(test, w);
+	/* Sender to receiver: the method of the DATA, status unspecified. */
+	expect_rmpp(test, w->out, RT_SET, RT_TYPE_ABORT, 127, 0);
+	KUNIT_ASSERT_TRUE(test, rt_wait(&log->sent, 10));
+	KUNIT_EXPECT_EQ(test, log->status[IB_WC_WR_FLUSH_ERR], 1);
+	KUNIT_EXPECT_EQ(test, unsent(w), 0);
+}
+
+/* So does one whose agent is unregistered in the middle of it. */
+static void sender_unregistered_mid_transfer_aborts(struct kunit *test)
+{
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 0, 0);
+	struct mt_agent *ma = rt_agent(test, w->mm->port, NULL, 0, 0, log);
+	struct ib_mad_send_buf *sb;
+
+	ma->mm = w->mm;
+	sb = rt_send(test, ma->agent, mt_ah(test, w->mm->port, LID_PEER),
+		     RT_SET, 8, 500, 1, 0, 3);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	take(test, w);
+	mt_unregister(ma);
+	KUNIT_EXPECT_EQ(test, log->status[IB_WC_WR_FLUSH_ERR], 1);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_SET, RT_TYPE_ABORT, 127, 0);
+	KUNIT_EXPECT_EQ(test, unsent(w), 0);
+}
+
+/*
+ * Modifying a transfer that waits for its ACKs changes its ACK time: it
+ * still ends when the last segment is acknowledged, and does not start
+ * waiting for a response it never asked for. send_buf->timeout_ms
+ * follows the call, as with ib_modify_mad().
+ */
+static void modify_rmpp_send_keeps_waiting_for_acks(struct kunit *test)
+{
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 0, 0);
+	struct mt_agent *ma = rt_agent(test, w->mm->port, NULL, 0, 0, log);
+	struct ib_mad_send_buf *sb;
+	u64 tid = tid_of(ma, 9);
+
+	ma->mm = w->mm;
+	sb = rt_send(test, ma->agent, mt_ah(test, w->mm->port, LID_PEER),
+		     RT_SET, 9, 500, 1, 0, 3);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	take(test, w);
+	KUNIT_EXPECT_EQ(test, madcm_modify_mad(sb, 50), 0);
+	KUNIT_EXPECT_EQ(test, sb->timeout_ms, 50);
+	rt_mad(w->mad, RT_SET | RT_RESP, tid, RT_TYPE_ACK, RT_FLAG_ACTIVE, 0,
+	       1, 3);
+	deliver(w);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_SET, RT_TYPE_DATA, 0, 2);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_SET, RT_TYPE_DATA, 0, 3);
+	rt_mad(w->mad, RT_SET | RT_RESP, tid, RT_TYPE_ACK, RT_FLAG_ACTIVE, 0,
+	       3, 3);
+	deliver(w);
+	KUNIT_ASSERT_TRUE(test, rt_wait(&log->sent, 10));
+	KUNIT_EXPECT_EQ(test, log->status[IB_WC_SUCCESS], 1);
+	KUNIT_EXPECT_EQ(test, log->status[IB_WC_RESP_TIMEOUT_ERR], 0);
+	/* No turn-around ACK: no response is expected. */
+	KUNIT_EXPECT_EQ(test, unsent(w), 0);
+}
+
+/* As with ib_core, an RMPP agent posts MADs of RMPP classes only. */
+static void rmpp_agent_refuses_non_rmpp_class(struct kunit *test)
+{
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 0, 0);
+	struct mt_agent *ma = rt_agent(test, w->mm->port, NULL, 0, 0, log);
+	struct ib_mad_send_buf *sb;
+
+	ma->mm = w->mm;
+	sb = rt_send(test, ma->agent, mt_ah(test, w->mm->port, LID_PEER),
+		     RT_SET, 10, 500, 1, 0, 3);
+	/* Performance management (0x04) has no RMPP (13.6.1). */
+	((struct ib_mad_hdr *)sb->mad)->mgmt_class = 0x04;
+	KUNIT_EXPECT_EQ(test, madcm_post_send_mad(sb, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, unsent(w), 0);
+	madcm_free_send_mad(sb);
+}
+
 struct ctl_param {
 	const char *name;
 	u8 type;
@@ -737,6 +836,10 @@ static void user_rmpp_agent_gets_raw_segments(struct kunit *test)
 static struct kunit_case mad_rmpp_wire_cases[] = {
 	KUNIT_CASE(sender_follows_window_and_acks),
 	KUNIT_CASE(sender_without_acks_aborts_tmr),
+	KUNIT_CASE(sender_cancel_mid_transfer_aborts),
+	KUNIT_CASE(sender_unregistered_mid_transfer_aborts),
+	KUNIT_CASE(modify_rmpp_send_keeps_waiting_for_acks),
+	KUNIT_CASE(rmpp_agent_refuses_non_rmpp_class),
 	KUNIT_CASE_PARAM(sender_ends_on_stop_abort_bad_ack, ctl_gen_params),
 	KUNIT_CASE(receiver_reassembles_reordered_duplicates),
 	KUNIT_CASE(receiver_acks_when_ah_sleeps),

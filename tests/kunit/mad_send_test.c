@@ -63,6 +63,11 @@ static void request_gets_response_across_loopback(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, madcm_agent_live_bufs(env->client->agent), 0);
 }
 
+/*
+ * A UD send to a LID nobody has: nothing tells the sender (UD has no
+ * acknowledgement), so the send itself completes with IB_WC_SUCCESS, as
+ * on a real fabric; a request to it times out (the case below).
+ */
 static void send_without_timeout_completes_on_send(struct kunit *test)
 {
 	struct send_env *env = loop_env(test, 1);
@@ -318,6 +323,75 @@ static void response_from_other_address_not_matched(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_SUCCESS]), 1);
 }
 
+/* A response of another class with the request's TID is not its response. */
+static void response_of_other_class_not_matched(struct kunit *test)
+{
+	struct mt_agent *ma;
+	struct mt_counts *c;
+	struct mt_manual *mm = manual_env(test, &c, &ma, true);
+	u8 req[sizeof(struct ib_mad)], resp[sizeof(struct ib_mad)];
+	struct ib_mad_send_buf *sb;
+	struct mt_post *p;
+
+	sb = mt_get_mad(test, ma->agent, mt_ah(test, mm->port, LID_B), 1,
+			60000, 0);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	p = mt_manual_pop(mm);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	memcpy(req, p->mad, sizeof(req));
+	mt_manual_complete(mm, p, IB_WC_SUCCESS);
+	mt_make_response(req, resp);
+	/* Baseboard management (0x05) instead of performance (0x04). */
+	((struct ib_mad_hdr *)resp)->mgmt_class = IB_MGMT_CLASS_BM;
+	mt_manual_deliver(mm, resp, sizeof(resp), 1, LID_B, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->recvs), 0);
+	KUNIT_EXPECT_EQ(test, mt_counter(mm->port, MADCM_CNT_RX_UNMATCHED_RESP),
+			1);
+	KUNIT_EXPECT_EQ(test, madcm_send_state(sb), MADCM_SEND_WAIT_RESP);
+	deliver_response(mm, req, LID_B);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->resp_with_send), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_SUCCESS]), 1);
+}
+
+/*
+ * What the transport is given: an IB MAD is always 256 bytes (13.4.1); an
+ * OPA MAD only its headers and data (the "short" send).
+ */
+static void sends_have_their_wire_length(struct kunit *test)
+{
+	struct mt_manual *mm = mt_manual_port(test, LID_A, true);
+	struct mt_counts *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct ib_ah *ah = mt_ah(test, mm->port, LID_B);
+	struct ib_mad_send_buf *ib, *opa;
+	struct mt_agent *ma;
+	struct mt_post *p;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	ma = client(test, mm->port, c, 2);
+	ma->mm = mm;
+	ib = madcm_create_send_mad(ma->agent, 1, 0, 0, IB_MGMT_MAD_HDR, 100,
+				   GFP_KERNEL, IB_MGMT_BASE_VERSION);
+	opa = madcm_create_send_mad(ma->agent, 1, 0, 0, IB_MGMT_MAD_HDR, 100,
+				    GFP_KERNEL, OPA_MGMT_BASE_VERSION);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ib));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(opa));
+	((struct ib_mad_hdr *)ib->mad)->base_version = IB_MGMT_BASE_VERSION;
+	((struct ib_mad_hdr *)opa->mad)->base_version = OPA_MGMT_BASE_VERSION;
+	ib->ah = ah;
+	opa->ah = ah;
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(ib, NULL), 0);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(opa, NULL), 0);
+	p = mt_manual_pop(mm);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_EQ(test, p->len, 256);
+	mt_manual_complete(mm, p, IB_WC_SUCCESS);
+	p = mt_manual_pop(mm);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_EQ(test, p->len, 24 + 100);
+	mt_manual_complete(mm, p, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_SUCCESS]), 2);
+}
+
 static void post_chain_reports_bad_buffer(struct kunit *test)
 {
 	struct mt_agent *ma;
@@ -399,8 +473,9 @@ static void unregister_flushes_outstanding_sends(struct kunit *test)
 						    NULL), 0);
 	mt_unregister(env->client);
 	KUNIT_EXPECT_EQ(test, atomic_read(&env->c.sends), 50);
-	KUNIT_EXPECT_EQ(test, atomic_read(&env->c.status[IB_WC_WR_FLUSH_ERR]) +
-			atomic_read(&env->c.status[IB_WC_SUCCESS]), 50);
+	/* Requests to nobody: no response, so none can succeed. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->c.status[IB_WC_WR_FLUSH_ERR]),
+			50);
 	KUNIT_EXPECT_EQ(test, atomic_read(&env->a->nr_agents), 0);
 }
 
@@ -535,6 +610,8 @@ static struct kunit_case mad_send_cases[] = {
 	KUNIT_CASE(modify_sets_new_deadline),
 	KUNIT_CASE(duplicate_outstanding_tid_accepted),
 	KUNIT_CASE(response_from_other_address_not_matched),
+	KUNIT_CASE(response_of_other_class_not_matched),
+	KUNIT_CASE(sends_have_their_wire_length),
 	KUNIT_CASE(post_chain_reports_bad_buffer),
 	KUNIT_CASE(post_rejects_bad_arguments),
 	KUNIT_CASE(transport_errors_reach_handler),
