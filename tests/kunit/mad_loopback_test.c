@@ -268,6 +268,47 @@ static void no_callback_after_unregister(struct kunit *test)
 			atomic_read(&c->resp_with_send), 1);
 }
 
+/*
+ * Destroying a port whose own replies are still queued (here the
+ * "unsupported method/attribute" reply to a Get nobody takes, whose send
+ * completion the port has not processed yet) releases them: nothing of
+ * the reply, its address handle or the port is left.
+ */
+static void destroy_port_with_queued_replies(struct kunit *test)
+{
+	struct madcm_loop_fabric *fab = mt_fabric(test, 1);
+	struct madcm_port *a = madcm_loop_port_create(fab, LID_A, false);
+	struct madcm_port *b = mt_loop_port(test, fab, LID_B, false);
+	u8 mad[sizeof(struct ib_mad)] = {};
+	struct ib_mad_hdr *hdr = (struct ib_mad_hdr *)mad;
+	struct madcm_port_rx rx = {
+		.mad = mad, .len = sizeof(mad), .qpn = 1, .src_qp = 1,
+		.slid = LID_B,
+	};
+	int i;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(a));
+	hdr->base_version = IB_MGMT_BASE_VERSION;
+	hdr->mgmt_class = MT_CLASS;
+	hdr->class_version = MT_VERSION;
+	hdr->method = IB_MGMT_METHOD_GET;
+	for (i = 0; i < 8; i++) {
+		hdr->tid = cpu_to_be64(i + 1);
+		madcm_port_deliver(a, &rx);
+	}
+	KUNIT_EXPECT_EQ(test, mt_counter(a, MADCM_CNT_TX_UNSUPPORTED), 8);
+	/* Keep the port object to look at it after its destruction. */
+	madcm_port_get(a);
+	madcm_loop_port_destroy(a);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->live_replies), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->live_ahs), 0);
+	KUNIT_EXPECT_EQ(test, refcount_read(&a->refs), 1);
+	madcm_port_put(a);
+	madcm_loop_quiesce(fab);
+	KUNIT_EXPECT_EQ(test, mt_counter(b, MADCM_CNT_RX),
+			mt_counter(b, MADCM_CNT_RX_UNMATCHED_RESP));
+}
+
 static struct kunit_case mad_loopback_cases[] = {
 	KUNIT_CASE(port_lids_are_unique_unicast),
 	KUNIT_CASE(perfect_link_delivers_in_order),
@@ -280,6 +321,7 @@ static struct kunit_case mad_loopback_cases[] = {
 	KUNIT_CASE(faults_follow_the_seed),
 	KUNIT_CASE(set_faults_rejects_bad_arguments),
 	KUNIT_CASE(no_callback_after_unregister),
+	KUNIT_CASE(destroy_port_with_queued_replies),
 	{}
 };
 
