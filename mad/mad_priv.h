@@ -215,6 +215,9 @@ struct madcm_recv {
 	u8 mad[] __aligned(8);
 };
 
+/* core.c */
+void madcm_kvfree_any(void *p);
+
 /* port.c */
 int madcm_ports_init(void);
 void madcm_ports_exit(void);

@@ -124,8 +124,11 @@ void madcm_recv_free(struct madcm_recv *rv)
 	struct madcm_port *port = rv->port;
 
 	atomic_dec(&port->live_recvs);
-	/* An RMPP reassembly buffer may be vmalloc'ed: kvfree() takes both. */
-	kvfree(rv);
+	/*
+	 * An RMPP reassembly buffer may be vmalloc'ed, and this may run
+	 * under the caller's spinlock: never vfree() here.
+	 */
+	madcm_kvfree_any(rv);
 	madcm_port_put(port);
 }
 

@@ -10,7 +10,9 @@
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 
 #include "mad/rmpp.h"
 #include "mad_rmpp_util.h"
@@ -598,6 +600,68 @@ static void receiver_refuses_length_past_byte_limit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, log->transfers, 0);
 }
 
+/* A recv handler that keeps what it is given, to free it later. */
+struct keep_ctx {
+	struct ib_mad_recv_wc *wc;
+	struct completion got;
+};
+
+static void keep_recv(struct ib_mad_agent *agent,
+		      struct ib_mad_send_buf *send_buf,
+		      struct ib_mad_recv_wc *wc)
+{
+	struct keep_ctx *k = agent->context;
+
+	k->wc = wc;
+	complete(&k->got);
+}
+
+static void keep_send(struct ib_mad_agent *agent, struct ib_mad_send_wc *wc)
+{
+}
+
+/*
+ * madcm_free_recv_mad() is for any context: a 1 MiB reassembly (which
+ * may be vmalloc'ed) freed under a spinlock must not sleep
+ * (DEBUG_ATOMIC_SLEEP reports it if it does).
+ */
+static void big_transfer_freed_under_spinlock(struct kunit *test)
+{
+	const size_t len = 1 << 20;
+	const u32 nseg = rt_nseg(len);
+	struct wire *w = wire_new(test);
+	struct keep_ctx *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+	struct ib_mad_reg_req req;
+	struct mt_agent *ma;
+	static DEFINE_SPINLOCK(lock);
+	bool vmalloced;
+	u32 n;
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	init_completion(&k->got);
+	mt_reg_req(&req, RT_CLASS, RT_VERSION, (const u8[]){ RT_SET }, 1);
+	ma = mt_register(test, w->mm->port, IB_QPT_GSI, &req,
+			 IB_MGMT_RMPP_VERSION, keep_send, keep_recv, k);
+	ma->mm = w->mm;
+	for (n = 1; n <= nseg; n++) {
+		rt_data_seg(w->mad, RT_SET, 0x7700000001ULL, n, nseg, len, 3);
+		deliver(w);
+		while (unsent(w))
+			take(test, w);
+		if (!(n % 256))
+			cond_resched();
+	}
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&k->got, 30 * HZ));
+	KUNIT_EXPECT_EQ(test, k->wc->mad_len, RT_HDR + len);
+	vmalloced = is_vmalloc_addr(k->wc->recv_buf.mad);
+	spin_lock(&lock);
+	madcm_free_recv_mad(k->wc);
+	spin_unlock(&lock);
+	kunit_info(test, "the reassembly was %s\n",
+		   vmalloced ? "vmalloc'ed" : "kmalloc'ed");
+	KUNIT_EXPECT_EQ(test, atomic_read(&w->mm->port->live_recvs), 0);
+}
+
 /* A transfer that stops making progress ends with ABORT (T2L). */
 static void receiver_ends_idle_transfer_t2l(struct kunit *test)
 {
@@ -848,6 +912,7 @@ static struct kunit_case mad_rmpp_wire_cases[] = {
 	KUNIT_CASE_PARAM(receiver_refuses_length_past_byte_limit,
 			 big_len_gen_params),
 	KUNIT_CASE(receiver_ends_idle_transfer_t2l),
+	KUNIT_CASE(big_transfer_freed_under_spinlock),
 	KUNIT_CASE(hostile_sender_stays_within_limits),
 	KUNIT_CASE(requester_offers_window_and_takes_response),
 	KUNIT_CASE(responder_starts_with_turnaround_window),
