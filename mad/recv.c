@@ -139,9 +139,10 @@ void madcm_recv_free(struct madcm_recv *rv)
  * The madcm twin of ib_free_recv_mad(). Every MAD handed to a recv handler
  * is the handler's to free, with this function. For a transfer madcm
  * reassembled (RMPP), this frees the whole transfer, every segment on
- * @mad_recv_wc->rmpp_list.
+ * @mad_recv_wc->rmpp_list. It never sleeps: a vmalloc'ed transfer is
+ * freed by a work.
  *
- * Context: Any context.
+ * Context: Any context but NMI.
  */
 void madcm_free_recv_mad(struct ib_mad_recv_wc *mad_recv_wc)
 {

@@ -203,7 +203,9 @@ void madcm_send_buf_release(struct madcm_send *ms)
  * (api_misuse in the port's counters), reported once, and the buffer is
  * left alone; it still comes back through the send handler.
  *
- * Context: Any context.
+ * Context: Any context but hard interrupt context. An RMPP buffer large
+ * enough to have been vmalloc'ed is vfree'd, which may sleep: not in
+ * atomic process context for those.
  */
 void madcm_free_send_mad(struct ib_mad_send_buf *send_buf)
 {
