@@ -523,6 +523,8 @@ static void register_conflicts_under_response_flood(struct kunit *test)
 			madcm_unregister_mad_agent(b);
 		/* The next registration gets the next hi_tid. */
 		WRITE_ONCE(ft->hi, READ_ONCE(ft->hi) + 1);
+		/* Let the flood take the registration lock now and then. */
+		usleep_range(50, 100);
 	}
 	kthread_stop(task);
 	put_task_struct(task);
