@@ -404,8 +404,8 @@ static void register_conflict_never_visible(struct kunit *test)
 	mutex_unlock(&port->reg_mutex);
 	KUNIT_EXPECT_NULL(test, seen);
 
-	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&rt->done,
-							   30 * HZ));
+	KUNIT_EXPECT_TRUE(test,
+			  wait_for_completion_timeout(&rt->done, 30 * HZ));
 	put_task_struct(task);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(rt->agent), -EINVAL);
 	if (seen)

@@ -324,8 +324,9 @@ static void cancel_in_every_state_and_context(struct kunit *test)
 		break;
 	}
 	if (p->state == CS_DONE)
-		KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&oc->sent,
-								   30 * HZ));
+		KUNIT_ASSERT_TRUE(test,
+				  wait_for_completion_timeout(&oc->sent,
+							      30 * HZ));
 
 	ret = cancel_in(oc, p, sb);
 	KUNIT_EXPECT_EQ(test, atomic_read(&oc->under_caller), 0);

@@ -65,7 +65,7 @@ static void request_gets_response_across_loopback(struct kunit *test)
 
 /*
  * A UD send to a LID nobody has: nothing tells the sender (UD has no
- * acknowledgement), so the send itself completes with IB_WC_SUCCESS, as
+ * acknowledgment), so the send itself completes with IB_WC_SUCCESS, as
  * on a real fabric; a request to it times out (the case below).
  */
 static void send_without_timeout_completes_on_send(struct kunit *test)
