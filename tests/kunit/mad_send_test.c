@@ -263,6 +263,7 @@ static void duplicate_outstanding_tid_accepted(struct kunit *test)
 	struct ib_mad_send_buf *a, *b, *d;
 	u8 req[sizeof(struct ib_mad)];
 	struct mt_post *pa, *pb;
+	int ret;
 
 	a = mt_get_mad(test, ma->agent, mt_ah(test, mm->port, LID_B), 5,
 		       60000, 0);
@@ -271,7 +272,12 @@ static void duplicate_outstanding_tid_accepted(struct kunit *test)
 	d = mt_get_mad(test, ma->agent, mt_ah(test, mm->port, 3), 5, 60000,
 		       0);
 	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(a, NULL), 0);
-	KUNIT_EXPECT_EQ(test, madcm_post_send_mad(b, NULL), 0);
+	ret = madcm_post_send_mad(b, NULL);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	if (ret) {
+		madcm_free_send_mad(b);
+		return;
+	}
 	/* The same TID to another address is another transaction. */
 	KUNIT_EXPECT_EQ(test, madcm_post_send_mad(d, NULL), 0);
 	pa = mt_manual_pop(mm);
