@@ -251,7 +251,8 @@ static struct madcm_rmpp_rx *madcm_rmpp_rx_new(struct madcm_agent *ag,
 		return NULL;
 	if ((ib_get_rmpp_flags(rh) & IB_MGMT_RMPP_FLAG_LAST) && paylen > data)
 		return NULL;
-	nseg = DIV_ROUND_UP((u64)paylen, data);
+	/* In 32 bits: no 64-bit division on 32-bit kernels, no overflow. */
+	nseg = paylen / data + !!(paylen % data);
 	size = madcm_rmpp_rx_layout(nseg, mad_size, &bufs_off, &seen_off);
 
 	*type = IB_MGMT_RMPP_TYPE_STOP;
