@@ -239,35 +239,31 @@ static const void *cancel_gen_params(const void *prev, char *desc)
 	return &cancel_params[i];
 }
 
+static int cancel_call(const struct cancel_param *p,
+		       struct ib_mad_send_buf *sb)
+{
+	if (p->modify)
+		return madcm_modify_mad(sb, 0);
+	madcm_cancel_mad(sb);
+	return 0;
+}
+
 static int cancel_in(struct own_ctx *oc, const struct cancel_param *p,
 		     struct ib_mad_send_buf *sb)
 {
 	unsigned long flags;
-	int ret = 0;
+	int ret;
 
-	switch (p->ctx) {
-	case CC_LOCK_IRQ:
+	if (p->ctx == CC_LOCK_IRQ) {
 		spin_lock_irq(&oc->lock);
-		break;
-	case CC_IRQS_OFF:
-		local_irq_save(flags);
-		break;
-	default:
-		break;
-	}
-	if (p->modify)
-		ret = madcm_modify_mad(sb, 0);
-	else
-		madcm_cancel_mad(sb);
-	switch (p->ctx) {
-	case CC_LOCK_IRQ:
+		ret = cancel_call(p, sb);
 		spin_unlock_irq(&oc->lock);
-		break;
-	case CC_IRQS_OFF:
+	} else if (p->ctx == CC_IRQS_OFF) {
+		local_irq_save(flags);
+		ret = cancel_call(p, sb);
 		local_irq_restore(flags);
-		break;
-	default:
-		break;
+	} else {
+		ret = cancel_call(p, sb);
 	}
 	return ret;
 }
