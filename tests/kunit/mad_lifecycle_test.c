@@ -33,6 +33,9 @@ struct own_ctx {
 	atomic_t recvs;
 	atomic_t under_caller;
 	atomic_t irqs_off;
+	/* A cancel or modify call is in progress in the test. */
+	bool in_call;
+	atomic_t from_call;
 	atomic_t status[IB_WC_GENERAL_ERR + 1];
 	struct completion sent;
 };
@@ -59,6 +62,9 @@ static void own_send(struct ib_mad_agent *agent, struct ib_mad_send_wc *wc)
 	/* Handlers run in process context, never with IRQs off. */
 	if (irqs_disabled())
 		atomic_inc(&oc->irqs_off);
+	/* Nor from inside cancel or modify. */
+	if (READ_ONCE(oc->in_call))
+		atomic_inc(&oc->from_call);
 	if (wc->status < ARRAY_SIZE(oc->status))
 		atomic_inc(&oc->status[wc->status]);
 	if (oc->victim && oc->victim != wc->send_buf && !oc->victim_freed)
@@ -248,23 +254,29 @@ static int cancel_call(const struct cancel_param *p,
 	return 0;
 }
 
+/* Call it in the case's context; @irqs_kept: IRQs were still off after. */
 static int cancel_in(struct own_ctx *oc, const struct cancel_param *p,
-		     struct ib_mad_send_buf *sb)
+		     struct ib_mad_send_buf *sb, bool *irqs_kept)
 {
 	unsigned long flags;
 	int ret;
 
+	WRITE_ONCE(oc->in_call, true);
+	*irqs_kept = true;
 	if (p->ctx == CC_LOCK_IRQ) {
 		spin_lock_irq(&oc->lock);
 		ret = cancel_call(p, sb);
+		*irqs_kept = irqs_disabled();
 		spin_unlock_irq(&oc->lock);
 	} else if (p->ctx == CC_IRQS_OFF) {
 		local_irq_save(flags);
 		ret = cancel_call(p, sb);
+		*irqs_kept = irqs_disabled();
 		local_irq_restore(flags);
 	} else {
 		ret = cancel_call(p, sb);
 	}
+	WRITE_ONCE(oc->in_call, false);
 	return ret;
 }
 
@@ -284,6 +296,7 @@ static void cancel_in_every_state_and_context(struct kunit *test)
 	struct mt_manual *mm;
 	struct ib_ah *ah;
 	int expect_sends, expect_flush, ret;
+	bool irqs_kept;
 
 	mm = own_env(test, &oc, &ma);
 	ah = mt_ah(test, mm->port, LID_B);
@@ -324,7 +337,10 @@ static void cancel_in_every_state_and_context(struct kunit *test)
 				  wait_for_completion_timeout(&oc->sent,
 							      30 * HZ));
 
-	ret = cancel_in(oc, p, sb);
+	ret = cancel_in(oc, p, sb, &irqs_kept);
+	/* The call leaves the caller's IRQs as they were. */
+	KUNIT_EXPECT_TRUE(test, irqs_kept);
+	KUNIT_EXPECT_EQ(test, atomic_read(&oc->from_call), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&oc->under_caller), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&oc->irqs_off), 0);
 

@@ -269,34 +269,34 @@ static void no_callback_after_unregister(struct kunit *test)
 }
 
 /*
- * Destroying a port whose own replies are still queued (here the
- * "unsupported method/attribute" reply to a Get nobody takes, whose send
- * completion the port has not processed yet) releases them: nothing of
- * the reply, its address handle or the port is left.
+ * Destroying a port while Gets nobody takes are still on their way to it:
+ * its work answers them "unsupported method/attribute" while the port is
+ * being destroyed. Nothing of those replies, their address handles or
+ * the port may be left.
  */
 static void destroy_port_with_queued_replies(struct kunit *test)
 {
 	struct madcm_loop_fabric *fab = mt_fabric(test, 1);
 	struct madcm_port *a = madcm_loop_port_create(fab, LID_A, false);
 	struct madcm_port *b = mt_loop_port(test, fab, LID_B, false);
-	u8 mad[sizeof(struct ib_mad)] = {};
-	struct ib_mad_hdr *hdr = (struct ib_mad_hdr *)mad;
-	struct madcm_port_rx rx = {
-		.mad = mad, .len = sizeof(mad), .qpn = 1, .src_qp = 1,
-		.slid = LID_B,
-	};
+	struct mt_counts *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct ib_mad_send_buf *sb[8];
+	struct mt_agent *client;
+	struct ib_ah *ah;
 	int i;
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(a));
-	hdr->base_version = IB_MGMT_BASE_VERSION;
-	hdr->mgmt_class = MT_CLASS;
-	hdr->class_version = MT_VERSION;
-	hdr->method = IB_MGMT_METHOD_GET;
-	for (i = 0; i < 8; i++) {
-		hdr->tid = cpu_to_be64(i + 1);
-		madcm_port_deliver(a, &rx);
-	}
-	KUNIT_EXPECT_EQ(test, mt_counter(a, MADCM_CNT_TX_UNSUPPORTED), 8);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	mt_counts_init(c, ARRAY_SIZE(sb));
+	c->free_on_send = true;
+	client = mt_register(test, b, IB_QPT_GSI, NULL, 0,
+			     mt_count_send_handler, mt_count_recv_handler, c);
+	ah = mt_ah(test, b, LID_A);
+	for (i = 0; i < ARRAY_SIZE(sb); i++)
+		sb[i] = mt_get_mad(test, client->agent, ah, i + 1, 0, 0);
+	/* Nothing here sleeps: the Gets wait in A's queue, unprocessed. */
+	for (i = 0; i < ARRAY_SIZE(sb); i++)
+		KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb[i], NULL), 0);
 	/* Keep the port object to look at it after its destruction. */
 	madcm_port_get(a);
 	madcm_loop_port_destroy(a);
@@ -304,9 +304,9 @@ static void destroy_port_with_queued_replies(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->live_ahs), 0);
 	KUNIT_EXPECT_EQ(test, refcount_read(&a->refs), 1);
 	madcm_port_put(a);
+	KUNIT_ASSERT_TRUE(test, mt_wait(c, 30));
 	madcm_loop_quiesce(fab);
-	KUNIT_EXPECT_EQ(test, mt_counter(b, MADCM_CNT_RX),
-			mt_counter(b, MADCM_CNT_RX_UNMATCHED_RESP));
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_SUCCESS]), 8);
 }
 
 static struct kunit_case mad_loopback_cases[] = {
