@@ -221,6 +221,22 @@ static void madcm_agent_free(struct madcm_agent *ag)
 	kfree(ag);
 }
 
+/*
+ * Take a registered agent's methods back and wait until no receive holds
+ * it any more; its registration reference is dropped.
+ */
+static void madcm_agent_withdraw(struct madcm_agent *ag)
+{
+	struct madcm_port *port = ag->port;
+
+	mutex_lock(&port->reg_mutex);
+	madcm_reg_del(ag);
+	mutex_unlock(&port->reg_mutex);
+	synchronize_rcu();
+	madcm_agent_put(ag);
+	wait_for_completion(&ag->comp);
+}
+
 /**
  * madcm_register_mad_agent() - register to send and receive MADs
  * @port: the port to register on
@@ -320,10 +336,17 @@ madcm_register_mad_agent(struct madcm_port *port, enum ib_qp_type qp_type,
 			goto err_tids;
 	}
 
+	/*
+	 * The agent becomes visible only once nothing can fail any more: its
+	 * hi_tid is reserved first (a reserved index reads as empty, so no
+	 * response and no port flush finds the agent), its methods are
+	 * claimed, and only then is it published under its hi_tid. A
+	 * conflicting registration thus frees an agent nobody ever saw.
+	 */
 	if (madcm_fault(MADCM_FAULT_HI_TID))
 		ret = -ENOMEM;
 	else
-		ret = xa_alloc_cyclic(&madcm_agents, &ag->agent.hi_tid, ag,
+		ret = xa_alloc_cyclic(&madcm_agents, &ag->agent.hi_tid, NULL,
 				      XA_LIMIT(0, (1 << 24) - 1),
 				      &madcm_agents_next, GFP_KERNEL);
 	if (ret < 0)
@@ -338,6 +361,15 @@ madcm_register_mad_agent(struct madcm_port *port, enum ib_qp_type qp_type,
 	}
 	madcm_port_get(port);
 	atomic_inc(&port->nr_agents);
+	ret = xa_err(xa_store(&madcm_agents, ag->agent.hi_tid, ag,
+			      GFP_KERNEL));
+	if (ret) {
+		/* Requests may have found it by its methods meanwhile. */
+		madcm_agent_withdraw(ag);
+		atomic_dec(&port->nr_agents);
+		madcm_port_put(port);
+		goto err_xa;
+	}
 	return &ag->agent;
 
 err_xa:

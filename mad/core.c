@@ -5,6 +5,10 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": mad: " fmt
 
+#include <linux/llist.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 #include "ib_port.h"
 #include "mad_priv.h"
@@ -15,6 +19,40 @@
 #include "madcm_trace.h"
 
 struct workqueue_struct *madcm_mad_wq;
+
+/*
+ * vmalloc'ed blocks waiting to be freed, each carrying itself on the list
+ * with its first bytes (vfree_atomic() is not exported to modules).
+ */
+static LLIST_HEAD(madcm_vfree_list);
+
+static void madcm_vfree_work_fn(struct work_struct *work)
+{
+	struct llist_node *n, *next;
+
+	llist_for_each_safe(n, next, llist_del_all(&madcm_vfree_list))
+		vfree(n);
+}
+
+static DECLARE_WORK(madcm_vfree_work, madcm_vfree_work_fn);
+
+/*
+ * madcm_kvfree_any() - kvfree() that never sleeps
+ * @p: from kvmalloc() and friends, or NULL
+ *
+ * vfree() may sleep; a received RMPP transfer (and the last reference of
+ * a removed port) may be freed from any context. A vmalloc'ed block is
+ * freed by a work instead.
+ */
+void madcm_kvfree_any(void *p)
+{
+	if (!is_vmalloc_addr(p)) {
+		kfree(p);
+		return;
+	}
+	if (llist_add(p, &madcm_vfree_list))
+		schedule_work(&madcm_vfree_work);
+}
 
 int madcm_mad_init(void)
 {
@@ -45,6 +83,7 @@ void madcm_mad_exit(void)
 	madcm_ib_exit();
 	madcm_ports_exit();
 	madcm_agents_exit();
+	flush_work(&madcm_vfree_work);
 	destroy_workqueue(madcm_mad_wq);
 	madcm_mad_wq = NULL;
 	madcm_send_buf_exit();

@@ -48,3 +48,23 @@ unsigned int madcm_fault_hits(void)
 {
 	return atomic_read(&madcm_fault_nr_hits);
 }
+
+static atomic_t madcm_fault_misuse = ATOMIC_INIT(0);
+
+/*
+ * madcm_fault_expect_misuse() - a test provokes API misuse on purpose
+ * @expect: whether refused calls are expected now
+ *
+ * While set, a refused call is still counted but not reported with a
+ * warning, which would fail the KUnit run.
+ */
+void madcm_fault_expect_misuse(bool expect)
+{
+	atomic_set(&madcm_fault_misuse, expect);
+}
+
+/* madcm_fault_misuse_expected() - whether a test expects refused calls */
+bool madcm_fault_misuse_expected(void)
+{
+	return atomic_read(&madcm_fault_misuse);
+}

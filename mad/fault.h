@@ -44,8 +44,16 @@ bool madcm_fault(enum madcm_fault_site site);
 void madcm_fault_arm(enum madcm_fault_site site, unsigned int nth);
 void madcm_fault_disarm(void);
 unsigned int madcm_fault_hits(void);
+void madcm_fault_expect_misuse(bool expect);
+bool madcm_fault_misuse_expected(void);
 #else
 static inline bool madcm_fault(enum madcm_fault_site site)
+{
+	return false;
+}
+
+/* Outside the KUnit build, an API misuse is always reported. */
+static inline bool madcm_fault_misuse_expected(void)
 {
 	return false;
 }

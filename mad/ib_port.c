@@ -441,9 +441,10 @@ static void madcm_ib_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	madcm_ib_complete_failed(ip, &failed);
 }
 
+/* The last port reference may go from madcm_free_recv_mad(), any context. */
 static void madcm_ib_release(struct madcm_port *port)
 {
-	kvfree(port->priv);
+	madcm_kvfree_any(port->priv);
 }
 
 static const struct madcm_port_ops madcm_ib_ops = {

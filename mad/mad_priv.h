@@ -37,10 +37,12 @@ extern struct workqueue_struct *madcm_mad_wq;
  * @dying: set when unregistration starts; no new sends are accepted
  * @lock: protects every send's state, @sends, @tids and @timeouts
  * @sends: the posted sends not yet returned to the ULP
- * @tids: posted sends waiting for a response, by (TID, class, address)
+ * @tids: every posted send not done yet, by (TID, class, address); a key
+ *	may be shared by several sends, as with ib_core
  * @timeouts: sends waiting for a response, by deadline
  * @timeout_work: runs when the earliest deadline of @timeouts expires
  * @timeout_seq: tie breaker between equal deadlines
+ * @post_seq: numbers the posts, oldest first
  * @backlog: posted requests waiting for a free solicited slot
  * @sol_max: requests that may wait for a response at once, 0 for no
  *	limit (from the port)
@@ -62,10 +64,11 @@ struct madcm_agent {
 
 	spinlock_t lock;	/* the agent's sends and their state */
 	struct list_head sends;
-	struct rhashtable tids;
+	struct rhltable tids;
 	struct rb_root_cached timeouts;
 	struct delayed_work timeout_work;
 	u64 timeout_seq;
+	u64 post_seq;
 	struct list_head backlog;
 	u32 sol_max;
 	u32 sol_count;
@@ -91,7 +94,9 @@ static inline struct madcm_agent *to_madcm_agent(struct ib_mad_agent *agent)
  * @MADCM_SEND_POSTED: handed to the transport, no completion yet
  * @MADCM_SEND_WAIT_RESP: sent, waiting for its response or its deadline
  * @MADCM_SEND_EARLY_RESP: its response came before the send completion
- * @MADCM_SEND_CANCELLED: cancelled while the transport still holds it
+ * @MADCM_SEND_CANCELLED: cancelled (or ended by an RMPP peer) while the
+ *	transport still holds it, or waiting for the agent's worker to
+ *	deliver its completion
  * @MADCM_SEND_DONE: its outcome is decided; the send handler runs once
  *	nothing holds it any more, then it is back in the ULP's hands
  */
@@ -131,6 +136,7 @@ struct madcm_tid_key {
  * @tnode: node in @agent->timeouts
  * @deadline: when it times out (jiffies), valid while @timed
  * @seq: tie breaker for equal deadlines
+ * @post_seq: when it was posted, from @agent->post_seq
  * @node: on @agent->sends while posted, then on a completion list
  * @remote_qpn: the destination QP
  * @pkey_index: the P_Key index to send with
@@ -166,10 +172,11 @@ struct madcm_send {
 	bool timed;
 	bool solicited;
 	struct madcm_tid_key key;
-	struct rhash_head hnode;
+	struct rhlist_head hnode;
 	struct rb_node tnode;
 	unsigned long deadline;
 	u64 seq;
+	u64 post_seq;
 	struct list_head node;
 	u32 remote_qpn;
 	u16 pkey_index;
@@ -213,6 +220,9 @@ struct madcm_recv {
 	u8 mad[] __aligned(8);
 };
 
+/* core.c */
+void madcm_kvfree_any(void *p);
+
 /* port.c */
 int madcm_ports_init(void);
 void madcm_ports_exit(void);
@@ -239,13 +249,22 @@ void madcm_send_port_complete(struct madcm_send *ms, enum ib_wc_status st);
 void madcm_send_timed_out(struct madcm_agent *ag, struct madcm_send *ms,
 			  struct list_head *done);
 int madcm_send_state(struct ib_mad_send_buf *send_buf);
+bool madcm_send_is_callers(const struct madcm_send *ms);
+void madcm_send_misuse(struct madcm_send *ms, const char *what, int state);
 void madcm_send_end(struct madcm_agent *ag, struct madcm_send *ms,
 		    enum ib_wc_status status, struct list_head *done);
 int madcm_send_post_seg(struct madcm_agent *ag, struct madcm_send *ms,
 			const void *payload, size_t payload_len);
 void madcm_recv_key(const struct madcm_recv *rv, struct madcm_tid_key *key);
+/* What a received MAD looks for among the sends with its key. */
+enum madcm_lookup {
+	MADCM_LOOKUP_RESPONSE,
+	MADCM_LOOKUP_RMPP_CTL,
+};
+
 struct madcm_send *madcm_send_lookup(struct madcm_agent *ag,
-				     const struct madcm_tid_key *key);
+				     const struct madcm_tid_key *key,
+				     enum madcm_lookup what);
 
 /* timeout.c */
 void madcm_timeout_init(struct madcm_agent *ag);

@@ -60,6 +60,8 @@ struct madcm_send;
  *	of the port would be exceeded
  * @MADCM_CNT_RMPP_RX_TIMEOUT: RMPP reassemblies ended for inactivity
  * @MADCM_CNT_RMPP_RX_DONE: RMPP reassemblies completed and delivered
+ * @MADCM_CNT_API_MISUSE: calls refused for breaking the API's rules (a
+ *	send buffer freed while the core still holds it)
  * @MADCM_CNT_MAX: the number of counters
  */
 enum madcm_port_counter {
@@ -99,6 +101,7 @@ enum madcm_port_counter {
 	MADCM_CNT_RMPP_RX_LIMIT,
 	MADCM_CNT_RMPP_RX_TIMEOUT,
 	MADCM_CNT_RMPP_RX_DONE,
+	MADCM_CNT_API_MISUSE,
 	MADCM_CNT_MAX,
 };
 

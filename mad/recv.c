@@ -126,8 +126,11 @@ void madcm_recv_free(struct madcm_recv *rv)
 	struct madcm_port *port = rv->port;
 
 	atomic_dec(&port->live_recvs);
-	/* An RMPP reassembly buffer may be vmalloc'ed: kvfree() takes both. */
-	kvfree(rv);
+	/*
+	 * An RMPP reassembly buffer may be vmalloc'ed, and this may run
+	 * under the caller's spinlock: never vfree() here.
+	 */
+	madcm_kvfree_any(rv);
 	madcm_port_put(port);
 }
 
@@ -138,9 +141,10 @@ void madcm_recv_free(struct madcm_recv *rv)
  * The madcm twin of ib_free_recv_mad(). Every MAD handed to a recv handler
  * is the handler's to free, with this function. For a transfer madcm
  * reassembled (RMPP), this frees the whole transfer, every segment on
- * @mad_recv_wc->rmpp_list.
+ * @mad_recv_wc->rmpp_list. It never sleeps: a vmalloc'ed transfer is
+ * freed by a work.
  *
- * Context: Any context.
+ * Context: Any context but NMI.
  * Return: Nothing.
  */
 void madcm_free_recv_mad(struct ib_mad_recv_wc *mad_recv_wc)

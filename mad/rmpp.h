@@ -74,6 +74,7 @@ void madcm_rmpp_send_completed(struct madcm_agent *ag, struct madcm_send *ms,
 void madcm_rmpp_send_timed_out(struct madcm_agent *ag, struct madcm_send *ms,
 			       struct list_head *done);
 bool madcm_rmpp_send_ctl(struct madcm_agent *ag, struct madcm_recv *rv);
+void madcm_rmpp_send_cancelled(struct madcm_agent *ag, struct madcm_send *ms);
 
 /* rmpp_recv.c */
 int madcm_rmpp_agent_init(struct madcm_agent *ag);

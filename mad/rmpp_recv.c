@@ -140,8 +140,12 @@ static void madcm_rmpp_peak(atomic_long_t *peak, long v)
 		;
 }
 
-/* Take one reassembly of @size bytes from the port's limits. */
-static bool madcm_rmpp_charge(struct madcm_port *port, size_t size)
+/*
+ * Take one reassembly of @size bytes from the port's limits. @size is 64
+ * bits wide on every architecture: it is compared with the limit before
+ * anything narrows it.
+ */
+static bool madcm_rmpp_charge(struct madcm_port *port, u64 size)
 {
 	unsigned long max_bytes = READ_ONCE(madcm_rmpp_max_reassembly_bytes);
 	int n = atomic_inc_return(&port->rmpp_reassemblies);
@@ -152,9 +156,9 @@ static bool madcm_rmpp_charge(struct madcm_port *port, size_t size)
 		atomic_dec(&port->rmpp_reassemblies);
 		return false;
 	}
-	bytes = atomic_long_add_return(size, &port->rmpp_bytes);
+	bytes = atomic_long_add_return((long)size, &port->rmpp_bytes);
 	if (bytes > max_bytes) {
-		atomic_long_sub(size, &port->rmpp_bytes);
+		atomic_long_sub((long)size, &port->rmpp_bytes);
 		atomic_dec(&port->rmpp_reassemblies);
 		return false;
 	}
@@ -211,6 +215,22 @@ static struct madcm_rmpp_rx *madcm_rmpp_rx_evict(struct madcm_agent *ag)
 }
 
 /*
+ * The layout of a reassembly of @nseg segments of @mad_size bytes: the
+ * receive completion with every segment, then one receive buffer
+ * descriptor per segment, then the bitmap of segments received. Return
+ * its size. All in 64 bits: a PayloadLength near 2^32 asks for more than
+ * a 32-bit size_t holds, and that must be refused, not wrapped around.
+ */
+static u64 madcm_rmpp_rx_layout(u64 nseg, u32 mad_size, u64 *bufs_off,
+				u64 *seen_off)
+{
+	*bufs_off = ALIGN((u64)sizeof(struct madcm_recv) + nseg * mad_size, 8);
+	*seen_off = ALIGN(*bufs_off + nseg * sizeof(struct ib_mad_recv_buf),
+			  sizeof(long));
+	return *seen_off + (u64)BITS_TO_LONGS(nseg) * sizeof(long);
+}
+
+/*
  * A new transfer from its segment 1: check its PayloadLength and the
  * port's limits, allocate its buffer. Return it, or NULL with the type
  * and status of the refusal in @type and @status.
@@ -223,10 +243,9 @@ static struct madcm_rmpp_rx *madcm_rmpp_rx_new(struct madcm_agent *ag,
 	u32 mad_size = rv->recv_wc.mad_seg_size;
 	u32 data = madcm_rmpp_data_size(mad_size);
 	u32 paylen = be32_to_cpu(rh->paylen_newwin);
-	size_t bufs_off, seen_off, size;
+	u64 nseg, bufs_off, seen_off, size;
 	struct madcm_rmpp_rx *rx;
 	struct madcm_recv *big;
-	u64 nseg;
 
 	*type = IB_MGMT_RMPP_TYPE_ABORT;
 	*status = IB_MGMT_RMPP_STATUS_BAD_LEN;
@@ -234,30 +253,28 @@ static struct madcm_rmpp_rx *madcm_rmpp_rx_new(struct madcm_agent *ag,
 		return NULL;
 	if ((ib_get_rmpp_flags(rh) & IB_MGMT_RMPP_FLAG_LAST) && paylen > data)
 		return NULL;
-	nseg = DIV_ROUND_UP((u64)paylen, data);
-
-	bufs_off = ALIGN(sizeof(*big) + nseg * mad_size, 8);
-	seen_off = ALIGN(bufs_off + nseg * sizeof(struct ib_mad_recv_buf),
-			 sizeof(long));
-	size = seen_off + BITS_TO_LONGS(nseg) * sizeof(long);
+	/* In 32 bits: no 64-bit division on 32-bit kernels, no overflow. */
+	nseg = paylen / data + !!(paylen % data);
+	size = madcm_rmpp_rx_layout(nseg, mad_size, &bufs_off, &seen_off);
 
 	*type = IB_MGMT_RMPP_TYPE_STOP;
 	*status = IB_MGMT_RMPP_STATUS_RESX;
+	/* Past here @size is within the byte limit, an unsigned long. */
 	if (!madcm_rmpp_charge(ag->port, size))
 		return NULL;
 	rx = kzalloc(sizeof(*rx), GFP_KERNEL);
 	big = madcm_fault(MADCM_FAULT_RMPP_RX) ? NULL :
-		kvzalloc(size, GFP_KERNEL | __GFP_NOWARN);
+		kvzalloc((size_t)size, GFP_KERNEL | __GFP_NOWARN);
 	if (!rx || !big) {
 		kfree(rx);
 		kvfree(big);
-		atomic_long_sub(size, &ag->port->rmpp_bytes);
+		atomic_long_sub((long)size, &ag->port->rmpp_bytes);
 		atomic_dec(&ag->port->rmpp_reassemblies);
 		return NULL;
 	}
 	madcm_recv_key(rv, &rx->key);
 	INIT_LIST_HEAD(&rx->lru);
-	rx->charged = size;
+	rx->charged = (size_t)size;
 	rx->mad_size = mad_size;
 	rx->nseg = nseg;
 	rx->paylen = paylen;
@@ -343,7 +360,7 @@ static void madcm_rmpp_rx_push_request(struct madcm_agent *ag,
 
 	if (!madcm_response_mad((const struct ib_mad_hdr *)rx->tmpl))
 		return;
-	ms = madcm_send_lookup(ag, &rx->key);
+	ms = madcm_send_lookup(ag, &rx->key, MADCM_LOOKUP_RESPONSE);
 	if (ms && ms->state == MADCM_SEND_WAIT_RESP && ms->timed &&
 	    (!ms->rmpp || ms->rmpp_done)) {
 		madcm_timeout_del(ag, ms);

@@ -131,6 +131,21 @@ static void madcm_rmpp_send_abort(struct madcm_agent *ag,
 			    IB_MGMT_RMPP_TYPE_ABORT, status, 0, 0);
 }
 
+/*
+ * madcm_rmpp_send_cancelled() - a transfer ends by its sender's will
+ * @ag: the agent
+ * @ms: the send, cancelled or flushed at unregistration
+ *
+ * A transfer under way (a segment sent, not every one acknowledged) gets
+ * an ABORT, so that its receiver lets its reassembly go at once instead
+ * of holding it for the inactivity time. The agent's lock is held.
+ */
+void madcm_rmpp_send_cancelled(struct madcm_agent *ag, struct madcm_send *ms)
+{
+	if (ms->rmpp && ms->rmpp_hi && !ms->rmpp_done)
+		madcm_rmpp_send_abort(ag, ms, IB_MGMT_RMPP_STATUS_UNSPEC);
+}
+
 /* Offer the responder a window for the response (13.6.5.3). */
 static void madcm_rmpp_send_turnaround(struct madcm_agent *ag,
 				       struct madcm_send *ms)
@@ -286,9 +301,8 @@ bool madcm_rmpp_send_ctl(struct madcm_agent *ag, struct madcm_recv *rv)
 
 	madcm_recv_key(rv, &key);
 	spin_lock_bh(&ag->lock);
-	ms = madcm_send_lookup(ag, &key);
-	if (!ms || !ms->rmpp || (ms->state != MADCM_SEND_POSTED &&
-				 ms->state != MADCM_SEND_WAIT_RESP)) {
+	ms = madcm_send_lookup(ag, &key, MADCM_LOOKUP_RMPP_CTL);
+	if (!ms) {
 		spin_unlock_bh(&ag->lock);
 		return false;
 	}

@@ -19,8 +19,17 @@
  * A send in DONE is handed to its send handler exactly once, as soon as
  * neither the transport nor a running recv handler holds it.
  *
- * Sends waiting for a response are in the agent's rhashtable keyed by
- * (TID, class, address): a response finds its request in O(1).
+ * Posted sends are in the agent's rhltable keyed by (TID, class,
+ * address): a response finds its request in O(1). Two sends may share a
+ * key, as with ib_core (a responder's RMPP response to a request that is
+ * retried with the same TID, for instance); see madcm_send_lookup().
+ *
+ * Cancel and modify may be called with IRQs off and with a lock held that
+ * the send handler takes (ib_cm does both): they only change the state
+ * under the agent's lock, taken irqsave. A cancelled send the transport
+ * still holds ends at its completion; any other goes to the head of the
+ * timeout queue, and the agent's timeout work ends it and calls its send
+ * handler with IB_WC_WR_FLUSH_ERR, as ib_core's timeout work does.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": mad: " fmt
 
@@ -45,12 +54,12 @@ int madcm_send_tids_init(struct madcm_agent *ag)
 {
 	if (madcm_fault(MADCM_FAULT_TID_TABLE))
 		return -ENOMEM;
-	return rhashtable_init(&ag->tids, &madcm_tid_params);
+	return rhltable_init(&ag->tids, &madcm_tid_params);
 }
 
 void madcm_send_tids_destroy(struct madcm_agent *ag)
 {
-	rhashtable_destroy(&ag->tids);
+	rhltable_destroy(&ag->tids);
 }
 
 /* The key of a request, from its header and the address it goes to. */
@@ -83,18 +92,54 @@ void madcm_recv_key(const struct madcm_recv *rv, struct madcm_tid_key *key)
 		key->lid = rv->wc.slid;
 }
 
-/* The send waiting for a response or an RMPP ACK with @key; lock held. */
-struct madcm_send *madcm_send_lookup(struct madcm_agent *ag,
-				     const struct madcm_tid_key *key)
+/* @a is a better match than @b for what a received MAD looks for. */
+static bool madcm_send_before(const struct madcm_send *a,
+			      const struct madcm_send *b, enum madcm_lookup what)
 {
-	return rhashtable_lookup_fast(&ag->tids, key, madcm_tid_params);
+	/* As ib_core: a send that completed before one still at transport. */
+	if (what == MADCM_LOOKUP_RESPONSE && a->state != b->state)
+		return a->state == MADCM_SEND_WAIT_RESP;
+	return a->post_seq < b->post_seq;
+}
+
+/*
+ * madcm_send_lookup() - the send a received MAD with @key belongs to
+ * @ag: the agent; its lock is held
+ * @key: TID, class and the sender's address of the MAD
+ * @what: a response (it goes to a request, one that waits for a
+ *	response), or an RMPP ACK, STOP or ABORT (to an RMPP transfer)
+ *
+ * Only a posted send, sent or still at the transport, and not cancelled,
+ * qualifies. When several sends share @key, a response goes to one whose
+ * send completed before one still at the transport, then to the oldest;
+ * an RMPP control MAD to the oldest transfer.
+ */
+struct madcm_send *madcm_send_lookup(struct madcm_agent *ag,
+				     const struct madcm_tid_key *key,
+				     enum madcm_lookup what)
+{
+	struct madcm_send *ms, *best = NULL;
+	struct rhlist_head *list, *pos;
+
+	rcu_read_lock();
+	list = rhltable_lookup(&ag->tids, key, madcm_tid_params);
+	rhl_for_each_entry_rcu(ms, pos, list, hnode) {
+		if (ms->state != MADCM_SEND_POSTED &&
+		    ms->state != MADCM_SEND_WAIT_RESP)
+			continue;
+		if (what == MADCM_LOOKUP_RMPP_CTL ? !ms->rmpp : !ms->timeout_ms)
+			continue;
+		if (!best || madcm_send_before(ms, best, what))
+			best = ms;
+	}
+	rcu_read_unlock();
+	return best;
 }
 
 static void madcm_send_unhash(struct madcm_agent *ag, struct madcm_send *ms)
 {
 	if (ms->hashed) {
-		rhashtable_remove_fast(&ag->tids, &ms->hnode,
-				       madcm_tid_params);
+		rhltable_remove(&ag->tids, &ms->hnode, madcm_tid_params);
 		ms->hashed = false;
 	}
 }
@@ -103,8 +148,7 @@ static int madcm_send_hash(struct madcm_agent *ag, struct madcm_send *ms)
 {
 	int ret;
 
-	ret = rhashtable_lookup_insert_fast(&ag->tids, &ms->hnode,
-					    madcm_tid_params);
+	ret = rhltable_insert(&ag->tids, &ms->hnode, madcm_tid_params);
 	if (!ret)
 		ms->hashed = true;
 	return ret;
@@ -116,6 +160,8 @@ static void madcm_send_promote(struct madcm_agent *ag, struct list_head *done);
 static void __madcm_send_end(struct madcm_agent *ag, struct madcm_send *ms,
 			     enum ib_wc_status status, struct list_head *done)
 {
+	if (status == IB_WC_WR_FLUSH_ERR)
+		madcm_rmpp_send_cancelled(ag, ms);
 	madcm_send_unhash(ag, ms);
 	madcm_timeout_del(ag, ms);
 	ms->status = status;
@@ -199,6 +245,37 @@ static void madcm_send_promote(struct madcm_agent *ag, struct list_head *done)
 	}
 }
 
+/*
+ * madcm_send_is_callers() - the buffer is in its ULP's hands
+ * @ms: the send; its agent's lock is held
+ *
+ * New, or done and handed back: no transport post, no recv handler of its
+ * response and no completion list holds it any more. Post and free take
+ * a buffer in exactly these states.
+ */
+bool madcm_send_is_callers(const struct madcm_send *ms)
+{
+	if (ms->state == MADCM_SEND_NEW)
+		return true;
+	return ms->state == MADCM_SEND_DONE && !ms->in_recv &&
+	       !ms->at_transport && list_empty(&ms->node);
+}
+
+/*
+ * madcm_send_misuse() - a ULP called the API on a buffer the core holds
+ * @ms: the send buffer
+ * @what: what was refused
+ * @state: its state at the time
+ *
+ * Counted on the port and reported once; the call is refused.
+ */
+void madcm_send_misuse(struct madcm_send *ms, const char *what, int state)
+{
+	madcm_port_count(ms->port, MADCM_CNT_API_MISUSE);
+	if (!madcm_fault_misuse_expected())
+		WARN_ONCE(1, "madcm: %s (state %d)\n", what, state);
+}
+
 static int madcm_post_one(struct madcm_send *ms)
 {
 	struct ib_mad_send_buf *sb = &ms->send_buf;
@@ -214,15 +291,17 @@ static int madcm_post_one(struct madcm_send *ms)
 	if (!ag->agent.send_handler ||
 	    (sb->timeout_ms && !ag->agent.recv_handler))
 		return -EINVAL;
+	/* As ib_core: an RMPP agent sends MADs of RMPP classes only. */
+	if (ag->agent.rmpp_version &&
+	    !madcm_is_mad_class_rmpp(((struct ib_mad_hdr *)sb->mad)->mgmt_class))
+		return -EINVAL;
 	spin_lock_bh(&ag->lock);
 	if (ag->dying) {
 		ret = -ENODEV;
 		goto out;
 	}
 	/* Only a buffer that is the caller's: new, or done and returned. */
-	if (ms->state != MADCM_SEND_NEW &&
-	    (ms->state != MADCM_SEND_DONE || ms->in_recv ||
-	     ms->at_transport || !list_empty(&ms->node))) {
+	if (!madcm_send_is_callers(ms)) {
 		ret = -EINVAL;
 		goto out;
 	}
@@ -232,12 +311,15 @@ static int madcm_post_one(struct madcm_send *ms)
 	sb->retries = 0;
 	ms->status = IB_WC_SUCCESS;
 	madcm_send_key(ms);
-	/* An RMPP sender finds its ACKs through the TID table too. */
-	if (ms->timeout_ms || ms->rmpp) {
-		ret = madcm_send_hash(ag, ms);
-		if (ret)
-			goto out;
-	}
+	ms->post_seq = ag->post_seq++;
+	/*
+	 * Every posted send is in the TID table: an RMPP sender finds its
+	 * ACKs there, and a send modified later to wait for a response needs
+	 * no insertion, which IRQs off would not allow.
+	 */
+	ret = madcm_send_hash(ag, ms);
+	if (ret)
+		goto out;
 	if (ms->timeout_ms) {
 		/* A request beyond the agent's limit waits its turn. */
 		if (ag->sol_max && ag->sol_count >= ag->sol_max) {
@@ -292,16 +374,18 @@ out:
  * run out, or IB_WC_REM_ABORT_ERR when the receiver sent STOP or ABORT.
  * Documentation/mad.rst, section RMPP, has the details.
  *
+ * Another send with the same TID, class and address may be outstanding,
+ * as with ib_core; a response then goes to the one whose send completed
+ * first, else to the oldest.
+ *
  * Context: Process or softirq context; must not be called with hard
  * interrupts disabled.
  * Return: 0 when every buffer was posted. -EINVAL for no buffer, for a
  * buffer without an address handle or with one of another port, for a
  * negative timeout or retry count, for a response expected by an agent
- * without recv handler, for an agent without send handler, or for a
- * buffer already posted;
- * -EEXIST when a send to the same address with the same TID and class is
- * already waiting for its response (or, for an RMPP transfer, for its
- * ACKs);
+ * without recv handler, for an agent without send handler, for a MAD of
+ * a class without RMPP from an agent registered with an RMPP version, or
+ * for a buffer already posted;
  * -ENODEV when the agent is being unregistered; or the transport's error.
  */
 int madcm_post_send_mad(struct ib_mad_send_buf *send_buf,
@@ -409,6 +493,11 @@ EXPORT_SYMBOL_GPL(madcm_port_send_complete);
 void madcm_send_timed_out(struct madcm_agent *ag, struct madcm_send *ms,
 			  struct list_head *done)
 {
+	if (ms->state == MADCM_SEND_CANCELLED) {
+		/* Cancelled by the ULP: its completion is delivered now. */
+		madcm_send_end(ag, ms, ms->status, done);
+		return;
+	}
 	trace_madcm_mad_timeout(ag->port->name, ms->send_buf.mad,
 				ag->agent.hi_tid, ms->retries_left);
 	if (ms->rmpp) {
@@ -427,25 +516,57 @@ void madcm_send_timed_out(struct madcm_agent *ag, struct madcm_send *ms,
 	madcm_send_end(ag, ms, IB_WC_RESP_TIMEOUT_ERR, done);
 }
 
-/* Cancel one send; the agent's lock is held. */
+/*
+ * Cancel one send for madcm_cancel_mad() or madcm_modify_mad(0); the
+ * agent's lock is held, maybe with IRQs off, so only the state changes
+ * here. A send the transport holds ends at its completion; any other
+ * goes to the head of the timeout queue, whose work ends it and calls
+ * its send handler.
+ */
 static bool madcm_send_cancel_locked(struct madcm_agent *ag,
-				     struct madcm_send *ms,
-				     struct list_head *done)
+				     struct madcm_send *ms)
+{
+	switch (ms->state) {
+	case MADCM_SEND_QUEUED:
+		list_move_tail(&ms->node, &ag->sends);
+		break;
+	case MADCM_SEND_POSTED:
+	case MADCM_SEND_WAIT_RESP:
+		break;
+	default:
+		return false;
+	}
+	madcm_timeout_del(ag, ms);
+	ms->status = IB_WC_WR_FLUSH_ERR;
+	ms->state = MADCM_SEND_CANCELLED;
+	if (!ms->at_transport)
+		madcm_timeout_add(ag, ms, 0);
+	return true;
+}
+
+/* End one send of an agent being flushed, now; the agent's lock is held. */
+static void madcm_send_flush_locked(struct madcm_agent *ag,
+				    struct madcm_send *ms,
+				    struct list_head *done)
 {
 	switch (ms->state) {
 	case MADCM_SEND_QUEUED:
 		__madcm_send_end(ag, ms, IB_WC_WR_FLUSH_ERR, done);
-		return true;
+		break;
 	case MADCM_SEND_POSTED:
-		madcm_send_unhash(ag, ms);
 		ms->status = IB_WC_WR_FLUSH_ERR;
 		ms->state = MADCM_SEND_CANCELLED;
-		return true;
+		break;
 	case MADCM_SEND_WAIT_RESP:
 		madcm_send_end(ag, ms, IB_WC_WR_FLUSH_ERR, done);
-		return true;
+		break;
+	case MADCM_SEND_CANCELLED:
+		/* Cancelled earlier, its completion not delivered yet. */
+		if (!ms->at_transport)
+			madcm_send_end(ag, ms, ms->status, done);
+		break;
 	default:
-		return false;
+		break;
 	}
 }
 
@@ -458,11 +579,32 @@ void madcm_send_flush_agent(struct madcm_agent *ag)
 	spin_lock_bh(&ag->lock);
 	/* The backlog first, so that nothing is promoted meanwhile. */
 	list_for_each_entry_safe(ms, tmp, &ag->backlog, node)
-		madcm_send_cancel_locked(ag, ms, &done);
+		madcm_send_flush_locked(ag, ms, &done);
 	list_for_each_entry_safe(ms, tmp, &ag->sends, node)
-		madcm_send_cancel_locked(ag, ms, &done);
+		madcm_send_flush_locked(ag, ms, &done);
 	spin_unlock_bh(&ag->lock);
 	madcm_send_finish_list(&done);
+}
+
+/* A new timeout for a posted send; the agent's lock is held. */
+static void madcm_send_retime_locked(struct madcm_agent *ag,
+				     struct madcm_send *ms, u32 timeout_ms)
+{
+	bool acking = ms->rmpp && !ms->rmpp_done &&
+		      ms->state != MADCM_SEND_QUEUED;
+
+	/*
+	 * An RMPP transfer under way waits that long for each ACK now; it
+	 * waits for a response afterwards only if it was posted to.
+	 */
+	if (acking)
+		ms->rmpp_ack_ms = timeout_ms;
+	if (!ms->rmpp || ms->timeout_ms)
+		ms->timeout_ms = timeout_ms;
+	if (ms->state == MADCM_SEND_WAIT_RESP) {
+		madcm_timeout_del(ag, ms);
+		madcm_timeout_add(ag, ms, timeout_ms);
+	}
 }
 
 /**
@@ -471,19 +613,25 @@ void madcm_send_flush_agent(struct madcm_agent *ag)
  * @timeout_ms: the new timeout in milliseconds; 0 cancels the send
  *
  * The madcm twin of ib_modify_mad(). A send waiting for its response gets
- * a new deadline @timeout_ms from now; a send the transport still holds
- * will wait @timeout_ms for its response once it is sent.
+ * a new deadline @timeout_ms from now; a send the transport still holds,
+ * or one queued behind the agent's limit, will wait @timeout_ms for its
+ * response once it is sent. An RMPP transfer still under way waits
+ * @timeout_ms for each ACK from now on (and for its response afterwards,
+ * if it was posted to wait for one). send_buf->timeout_ms becomes
+ * @timeout_ms. With @timeout_ms 0 this is madcm_cancel_mad(): the send
+ * handler is called later with IB_WC_WR_FLUSH_ERR, never from inside
+ * this call.
  *
- * Context: Process or softirq context.
+ * Context: Any context but hard interrupt context; IRQs may be off, and
+ * the caller may hold a lock its send handler takes.
  * Return: 0 on success; -EINVAL when @send_buf is not posted, already has
- * its response or is cancelled; -EEXIST when a response is now expected
- * but another send waits for one with the same TID, class and address.
+ * its response or is cancelled.
  */
 int madcm_modify_mad(struct ib_mad_send_buf *send_buf, u32 timeout_ms)
 {
 	struct madcm_send *ms;
 	struct madcm_agent *ag;
-	LIST_HEAD(done);
+	unsigned long flags;
 	int ret = 0;
 
 	if (!send_buf)
@@ -492,26 +640,20 @@ int madcm_modify_mad(struct ib_mad_send_buf *send_buf, u32 timeout_ms)
 	ag = ms->agent;
 	if (!ag)
 		return -EINVAL;
-	spin_lock_bh(&ag->lock);
+	spin_lock_irqsave(&ag->lock, flags);
 	if (!timeout_ms) {
-		if (!madcm_send_cancel_locked(ag, ms, &done))
+		if (!madcm_send_cancel_locked(ag, ms))
 			ret = -EINVAL;
-	} else if (ms->state == MADCM_SEND_QUEUED) {
-		ms->timeout_ms = timeout_ms;
-	} else if (ms->state == MADCM_SEND_POSTED) {
-		if (!ms->hashed)
-			ret = madcm_send_hash(ag, ms);
-		if (!ret)
-			ms->timeout_ms = timeout_ms;
-	} else if (ms->state == MADCM_SEND_WAIT_RESP) {
-		ms->timeout_ms = timeout_ms;
-		madcm_timeout_del(ag, ms);
-		madcm_timeout_add(ag, ms, timeout_ms);
+	} else if (ms->state == MADCM_SEND_QUEUED ||
+		   ms->state == MADCM_SEND_POSTED ||
+		   ms->state == MADCM_SEND_WAIT_RESP) {
+		madcm_send_retime_locked(ag, ms, timeout_ms);
 	} else {
 		ret = -EINVAL;
 	}
-	spin_unlock_bh(&ag->lock);
-	madcm_send_finish_list(&done);
+	if (!ret)
+		send_buf->timeout_ms = timeout_ms;
+	spin_unlock_irqrestore(&ag->lock, flags);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(madcm_modify_mad);
@@ -524,16 +666,16 @@ EXPORT_SYMBOL_GPL(madcm_modify_mad);
  * The madcm twin of ib_cancel_mad(). The cancelled MAD is returned to
  * its owner through the agent's send handler (the ib_mad_send_handler
  * given to madcm_register_mad_agent()), with the status
- * IB_WC_WR_FLUSH_ERR. A send that was queued or was waiting for its
- * response comes back at once, from this call, so the caller must not
- * hold a lock that its send handler takes; a send the transport still
- * holds comes back as soon as the transport gives it back. A send that
- * is already done or already has its response, a buffer that was never
- * posted, and NULL are left alone. Either way the send handler runs
- * exactly once per posted send. Same as madcm_modify_mad() with a
- * timeout of 0.
+ * IB_WC_WR_FLUSH_ERR, later and from the core's own worker, never from
+ * inside this call: soon if it was queued or waiting for its response;
+ * if the transport still holds it, as soon as the transport gives it
+ * back. A send that is already done or already has its response, a
+ * buffer that was never posted, and NULL are left alone. Either way the
+ * send handler runs exactly once per posted send. Same as
+ * madcm_modify_mad() with a timeout of 0.
  *
- * Context: Process or softirq context.
+ * Context: Any context but hard interrupt context; IRQs may be off, and
+ * the caller may hold a lock its send handler takes.
  * Return: Nothing; the outcome reaches the send handler.
  */
 void madcm_cancel_mad(struct ib_mad_send_buf *send_buf)
@@ -554,22 +696,18 @@ void madcm_send_match_response(struct madcm_agent *ag, struct madcm_recv *rv)
 
 	madcm_recv_key(rv, &key);
 	spin_lock_bh(&ag->lock);
-	ms = rhashtable_lookup_fast(&ag->tids, &key, madcm_tid_params);
-	if (ms && !ms->timeout_ms) {
-		ms = NULL;
-	} else if (ms && ms->state == MADCM_SEND_POSTED) {
+	/*
+	 * Not a send queued and not sent yet, nor one expecting no response
+	 * (an RMPP transfer may expect ACKs only), nor a cancelled one.
+	 */
+	ms = madcm_send_lookup(ag, &key, MADCM_LOOKUP_RESPONSE);
+	if (ms && ms->state == MADCM_SEND_POSTED) {
 		madcm_send_unhash(ag, ms);
 		ms->state = MADCM_SEND_EARLY_RESP;
 		ms->in_recv = true;
-	} else if (ms && ms->state == MADCM_SEND_WAIT_RESP) {
+	} else if (ms) {
 		ms->in_recv = true;
 		madcm_send_end(ag, ms, IB_WC_SUCCESS, &done);
-	} else {
-		/*
-		 * Not sent yet (queued), or an RMPP transfer that expects
-		 * ACKs but no response: this cannot be its response.
-		 */
-		ms = NULL;
 	}
 	spin_unlock_bh(&ag->lock);
 
@@ -601,16 +739,17 @@ void madcm_send_match_response(struct madcm_agent *ag, struct madcm_recv *rv)
  *
  * For tests and debugging: the state may change as soon as it is read.
  *
- * Context: Process or softirq context.
+ * Context: Any context but hard interrupt context.
  * Return: its enum madcm_send_state.
  */
 int madcm_send_state(struct ib_mad_send_buf *send_buf)
 {
 	struct madcm_send *ms = to_madcm_send(send_buf);
+	unsigned long flags;
 	int state;
 
-	spin_lock_bh(&ms->agent->lock);
+	spin_lock_irqsave(&ms->agent->lock, flags);
 	state = ms->state;
-	spin_unlock_bh(&ms->agent->lock);
+	spin_unlock_irqrestore(&ms->agent->lock, flags);
 	return state;
 }

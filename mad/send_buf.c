@@ -155,7 +155,7 @@ static void madcm_send_rmpp_free(struct madcm_send *ms)
 		madcm_seg_chunk_put(ms->seg_pages[i], order);
 		i += 1U << order;
 	}
-	kvfree(ms);
+	madcm_kvfree_any(ms);
 }
 
 /* Fill @pages with @npages pages, in chunks as large as will come. */
@@ -429,28 +429,37 @@ void madcm_send_buf_release(struct madcm_send *ms)
  * @send_buf: the buffer, from madcm_create_send_mad(), not posted or
  *	already returned through the send handler; NULL is ignored
  *
- * The madcm twin of ib_free_send_mad(). Freeing a buffer that is still
- * posted is a caller bug: it is reported once (a kernel warning) and the
- * buffer is left alone.
+ * The madcm twin of ib_free_send_mad(). A buffer is the caller's to free
+ * when it was never posted, or once its send handler has been called for
+ * it. Freeing one the core still holds (posted, waiting for its
+ * response, handed to the recv handler with its response, or done but
+ * still waiting for its send handler) is a caller bug: it is counted
+ * (api_misuse in the port's counters), reported once, and the buffer is
+ * left alone; it still comes back through the send handler.
  *
- * Context: Any context.
+ * Context: Any context but hard interrupt context (a vmalloc'ed control
+ * block of a very large RMPP buffer is handed to a work to be vfree'd).
  * Return: Nothing.
  */
 void madcm_free_send_mad(struct ib_mad_send_buf *send_buf)
 {
 	struct madcm_send *ms;
-	enum madcm_send_state state;
+	unsigned long flags;
+	bool callers;
+	int state;
 
 	if (!send_buf)
 		return;
 	ms = to_madcm_send(send_buf);
-	spin_lock_bh(&ms->agent->lock);
+	spin_lock_irqsave(&ms->agent->lock, flags);
+	callers = madcm_send_is_callers(ms);
 	state = ms->state;
-	spin_unlock_bh(&ms->agent->lock);
-	if (WARN_ONCE(state != MADCM_SEND_NEW && state != MADCM_SEND_DONE,
-		      "madcm: freeing a posted send buffer (state %d)\n",
-		      state))
+	spin_unlock_irqrestore(&ms->agent->lock, flags);
+	if (!callers) {
+		madcm_send_misuse(ms, "freeing a send buffer the core holds",
+				  state);
 		return;
+	}
 	madcm_send_buf_release(ms);
 }
 EXPORT_SYMBOL_GPL(madcm_free_send_mad);

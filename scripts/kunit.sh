@@ -2,12 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # make kunit: put madcm into the cached linux-source-6.1 tree as
 # drivers/infiniband/madcm and run its KUnit suites with kunit.py on x86_64
-# QEMU (TCG), sanitizers on. Fails when a test fails, when an expected suite
-# did not run, or when the kernel log holds any sanitizer, lockdep, WARNING
-# or BUG report. Last line: "kunit: N passed, M failed".
+# QEMU (TCG), sanitizers on; then the MAD suites (madcm_mad*) again on an
+# i386 kernel, so that 32-bit arithmetic is tested too (KASAN does not
+# exist on i386: that run has every other sanitizer of .kunitconfig).
+# Fails when a test fails, when an expected suite did not run, or when the
+# kernel log holds any sanitizer, lockdep, WARNING or BUG report. Last
+# line: "kunit: N passed, M failed", both runs added up.
 #
 # Environment: MADCM_CACHE (cache root), KUNIT_FILTER (a kunit.py
-# filter_glob, e.g. 'madcm_mpa*'), KUNIT_TIMEOUT (seconds, default 900).
+# filter_glob, e.g. 'madcm_mpa*'; the i386 run happens only when the
+# filter is unset or names MAD suites, madcm_mad...), KUNIT_I386=0 to skip
+# the i386 run, KUNIT_TIMEOUT (seconds, default 900).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -19,10 +24,6 @@ MADCM_KERNEL=6.1 "$MADCM_ROOT/scripts/fetch-kernel.sh"
 # are shared.
 exec 9>"$MADCM_CACHE/kunit.lock"
 flock 9
-
-BUILD=$MADCM_CACHE/kunit-build
-OUT=$MADCM_CACHE/kunit-out
-mkdir -p "$BUILD" "$OUT"
 
 # A copy of the sources, not a symlink: objects of an out-of-tree build in
 # the work tree must never be found through the kernel build's VPATH.
@@ -40,34 +41,50 @@ grep -q '^obj-$(CONFIG_MADCM)' "$KSRC/drivers/infiniband/Makefile" ||
 	echo 'obj-$(CONFIG_MADCM)		+= madcm/' >>"$KSRC/drivers/infiniband/Makefile"
 
 # The suites every run must show; a suite that silently vanished fails.
-expected=$(grep -ho 'name = "madcm_[a-z0-9_]*"' "$MADCM_ROOT"/tests/kunit/*.c |
+all_suites=$(grep -ho 'name = "madcm_[a-z0-9_]*"' "$MADCM_ROOT"/tests/kunit/*.c |
 	sed 's/.*"\(.*\)"/\1/' | sort -u)
 
-raw=$OUT/raw.log
-json=$OUT/results.json
-cd "$KSRC"
-say "kunit.py build+run (build dir $BUILD)"
-set +e
-python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
-	--kunitconfig="$MADCM_ROOT/tests/kunit/.kunitconfig" \
-	--build_dir="$BUILD" --jobs="$(nproc)" \
-	--timeout="${KUNIT_TIMEOUT:-900}" --raw_output=all \
-	${KUNIT_FILTER:+"$KUNIT_FILTER"} </dev/null >"$raw" 2>&1
-rc=$?
-python3 tools/testing/kunit/kunit.py parse --json="$json" "$raw" \
-	</dev/null >"$OUT/parsed.log" 2>&1
-set -e
-# Suite summaries, failures and the totals (the full list: parsed.log).
-sed 's/^\[[0-9:]*\] //' "$OUT/parsed.log" |
-	grep -E '^=+ .*(madcm|PASSED|FAILED|CRASHED|SKIPPED)|\[(FAILED|CRASHED|SKIPPED)\]|^Testing complete|^ *# .*(fail|FAIL)|Expected' || true
+bad='BUG:|WARNING:|Oops|Call Trace|KASAN|UBSAN|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU|ODEBUG|list_add corruption|list_del corruption|refcount_t:|kmemleak|INFO: task .* blocked|Kernel panic'
+total_passed=0
+total_failed=0
 
-fail=0
-if [ $rc -ne 0 ] && ! grep -q 'KTAP version\|TAP version' "$raw"; then
-	tail -40 "$raw" >&2
-	die "kunit.py failed before running the tests (exit $rc)"
-fi
+# run_kunit ARCH BUILD_DIR KUNITCONFIG FILTER EXPECTED_SUITES
+# One kunit.py build+run; adds its counts to total_passed/total_failed.
+run_kunit() {
+	local arch=$1 build=$2 kconfig=$3 filter=$4 expected=$5
+	local out=$MADCM_CACHE/kunit-out
+	local raw json rc passed failed skipped s t0
 
-read -r passed failed skipped < <(python3 - "$json" <<'PY'
+	# x86_64 keeps the historical names kunit-out/ (read by later layers).
+	[ "$arch" = x86_64 ] || out=$MADCM_CACHE/kunit-out-$arch
+	raw=$out/raw.log
+	json=$out/results.json
+	mkdir -p "$build" "$out"
+	say "kunit.py build+run, $arch (build dir $build)"
+	t0=$(date +%s)
+	set +e
+	python3 tools/testing/kunit/kunit.py run --arch="$arch" \
+		--kunitconfig="$kconfig" \
+		--build_dir="$build" --jobs="$(nproc)" \
+		--timeout="${KUNIT_TIMEOUT:-900}" --raw_output=all \
+		${filter:+"$filter"} </dev/null >"$raw" 2>&1
+	rc=$?
+	python3 tools/testing/kunit/kunit.py parse --json="$json" "$raw" \
+		</dev/null >"$out/parsed.log" 2>&1
+	set -e
+	say "kunit.py $arch took $(($(date +%s) - t0)) s"
+	# Suite summaries, failures and the totals (the full list: parsed.log).
+	sed 's/^\[[0-9:]*\] //' "$out/parsed.log" |
+		grep -E '^=+ .*(madcm|PASSED|FAILED|CRASHED|SKIPPED)|\[(FAILED|CRASHED|SKIPPED)\]|^Testing complete|^ *# .*(fail|FAIL)|Expected' || true
+
+	if [ $rc -ne 0 ] && ! grep -q 'KTAP version\|TAP version' "$raw"; then
+		tail -40 "$raw" >&2
+		say "FAIL: kunit.py ($arch) failed before running the tests (exit $rc)"
+		total_failed=$((total_failed + 1))
+		return 0
+	fi
+
+	read -r passed failed skipped < <(python3 - "$json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 p = f = s = 0
@@ -86,23 +103,51 @@ walk(d)
 print(p, f, s)
 PY
 )
+	passed=${passed:-0}
+	failed=${failed:-0}
 
-for s in $expected; do
-	if [ -z "${KUNIT_FILTER:-}" ] && ! grep -q "# Subtest: $s\$" "$raw"; then
-		say "FAIL: expected suite $s did not run"
+	for s in $expected; do
+		if ! grep -q "# Subtest: $s\$" "$raw"; then
+			say "FAIL: expected suite $s did not run ($arch)"
+			failed=$((failed + 1))
+		fi
+	done
+
+	if grep -E "$bad" "$raw" >"$out/reports.log"; then
+		say "FAIL: the kernel log holds reports (full log: $raw):"
+		head -40 "$out/reports.log" >&2
 		failed=$((failed + 1))
 	fi
-done
+	say "kunit $arch: $passed passed, $failed failed"
+	total_passed=$((total_passed + passed))
+	total_failed=$((total_failed + failed))
+}
 
-bad='BUG:|WARNING:|Oops|Call Trace|KASAN|UBSAN|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU|ODEBUG|list_add corruption|list_del corruption|refcount_t:|kmemleak|INFO: task .* blocked|Kernel panic'
-if grep -E "$bad" "$raw" >"$OUT/reports.log"; then
-	say "FAIL: the kernel log holds reports (full log: $raw):"
-	head -40 "$OUT/reports.log" >&2
-	failed=$((failed + 1))
-fi
-
+cd "$KSRC"
+expected=
+[ -z "${KUNIT_FILTER:-}" ] && expected=$all_suites
+run_kunit x86_64 "$MADCM_CACHE/kunit-build" \
+	"$MADCM_ROOT/tests/kunit/.kunitconfig" "${KUNIT_FILTER:-}" "$expected"
 # A copy for the layers after this one, made while the lock is still held:
 # another kunit run may replace raw.log as soon as it is released.
-[ -n "${KUNIT_RAW_COPY:-}" ] && cp "$raw" "$KUNIT_RAW_COPY"
-echo "kunit: $passed passed, $failed failed"
-[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+[ -n "${KUNIT_RAW_COPY:-}" ] && cp "$MADCM_CACHE/kunit-out/raw.log" "$KUNIT_RAW_COPY"
+
+# i386: the MAD suites, with .kunitconfig less KASAN (x86_64 only).
+i386_filter=
+case "${KUNIT_FILTER:-}" in
+'') i386_filter='madcm_mad*' ;;
+madcm_mad*) i386_filter=$KUNIT_FILTER ;;
+esac
+if [ "${KUNIT_I386:-1}" != 0 ] && [ -n "$i386_filter" ]; then
+	build32=$MADCM_CACHE/kunit-build-i386
+	mkdir -p "$build32"
+	grep -v '^CONFIG_KASAN' "$MADCM_ROOT/tests/kunit/.kunitconfig" \
+		>"$build32/madcm-i386.kunitconfig"
+	expected=
+	[ -z "${KUNIT_FILTER:-}" ] && expected=$(grep '^madcm_mad' <<<"$all_suites" || true)
+	run_kunit i386 "$build32" "$build32/madcm-i386.kunitconfig" \
+		"$i386_filter" "$expected"
+fi
+
+echo "kunit: $total_passed passed, $total_failed failed"
+[ "$total_failed" -eq 0 ] && [ "$total_passed" -gt 0 ]

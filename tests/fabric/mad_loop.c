@@ -240,6 +240,21 @@ static int madcm_loop_post_send(struct madcm_port *port,
 	}
 	comp->type = MADCM_LOOP_COMPLETE;
 	comp->send = ps->send;
+	/*
+	 * The completion is queued first, in one go with the check that the
+	 * port lives: a post taken is a completion reported, also when the
+	 * port is being destroyed (destroy reports what is still queued).
+	 */
+	spin_lock_bh(&lp->lock);
+	if (lp->dead) {
+		spin_unlock_bh(&lp->lock);
+		madcm_loop_ev_free(comp);
+		madcm_loop_ev_free(ev);
+		return -ENODEV;
+	}
+	list_add_tail(&comp->node, &lp->events);
+	queue_work(lp->fab->wq, &lp->work);
+	spin_unlock_bh(&lp->lock);
 
 	ev->type = MADCM_LOOP_DELIVER;
 	ev->dlid = rdma_ah_get_dlid(&ps->ah->attr);
@@ -258,7 +273,6 @@ static int madcm_loop_post_send(struct madcm_port *port,
 		madcm_loop_ev_free(ev);
 	else
 		madcm_loop_transmit(lp, ev);
-	madcm_loop_queue(lp, comp);
 	return 0;
 }
 
@@ -422,7 +436,8 @@ EXPORT_SYMBOL_GPL(madcm_loop_port_create);
  * @port: the port, from madcm_loop_port_create(); every agent on it is
  *	unregistered and every address handle of it destroyed
  *
- * MADs still on their way to the port are lost.
+ * MADs still on their way to the port are lost; the port's own replies
+ * still queued are released. Later posts on the port get -ENODEV.
  *
  * Context: Process context; may sleep.
  * Return: Nothing.
@@ -457,8 +472,14 @@ void madcm_loop_port_destroy(struct madcm_port *port)
 	list_splice_init(&lp->events, &events);
 	spin_unlock_bh(&lp->lock);
 	list_for_each_entry_safe(ev, tmp, &events, node) {
-		/* The port's agents are gone: only arrivals can be left. */
-		WARN_ON(ev->type != MADCM_LOOP_DELIVER);
+		/*
+		 * The port's agents are gone, but its own replies (to a
+		 * request nobody takes, RMPP ACK, STOP, ABORT) may still wait
+		 * for their completion: report it, which releases them.
+		 */
+		if (ev->type == MADCM_LOOP_COMPLETE)
+			madcm_port_send_complete(port, ev->send,
+						 IB_WC_WR_FLUSH_ERR);
 		madcm_loop_ev_free(ev);
 	}
 	madcm_port_unregister(port);

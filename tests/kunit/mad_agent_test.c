@@ -7,6 +7,9 @@
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
 
 #include "mad_test_util.h"
 
@@ -330,6 +333,210 @@ static void unregister_waits_for_running_handler(struct kunit *test)
 	madcm_free_send_mad(sb);
 }
 
+/* A registration made by another thread. */
+struct reg_thread {
+	struct madcm_port *port;
+	struct ib_mad_agent *agent;
+	struct completion done;
+};
+
+static int reg_thread_fn(void *arg)
+{
+	struct reg_thread *rt = arg;
+
+	rt->agent = reg(rt->port, 0x04, 1, 0, IB_MGMT_METHOD_GET);
+	complete(&rt->done);
+	return 0;
+}
+
+/* A response as a peer would send it, to TID @hi:1 of class 0x04. */
+static void response_hdr(struct ib_mad_hdr *hdr, u32 hi)
+{
+	memset(hdr, 0, sizeof(*hdr));
+	hdr->base_version = IB_MGMT_BASE_VERSION;
+	hdr->mgmt_class = 0x04;
+	hdr->class_version = 1;
+	hdr->method = IB_MGMT_METHOD_GET_RESP;
+	hdr->tid = cpu_to_be64((u64)hi << 32 | 1);
+}
+
+/*
+ * A registration that fails on a method conflict is never seen: while it
+ * waits to register its methods, a response to the hi_tid it got finds
+ * no agent (hi_tids are handed out in turn, so a peer can guess it).
+ */
+static void register_conflict_never_visible(struct kunit *test)
+{
+	struct madcm_port *port = mt_loop_port(test, mt_fabric(test, 1), 1,
+					       false);
+	struct reg_thread *rt = kunit_kzalloc(test, sizeof(*rt), GFP_KERNEL);
+	struct madcm_agent *seen;
+	struct task_struct *task;
+	struct ib_mad_agent *a;
+	struct ib_mad_hdr hdr;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, rt);
+	a = reg(port, 0x04, 1, 0, IB_MGMT_METHOD_GET);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(a));
+	rt->port = port;
+	init_completion(&rt->done);
+
+	/* Hold registrations back: the thread stops before its methods. */
+	mutex_lock(&port->reg_mutex);
+	task = kthread_create(reg_thread_fn, rt, "madcm_reg");
+	if (IS_ERR(task)) {
+		mutex_unlock(&port->reg_mutex);
+		madcm_unregister_mad_agent(a);
+		KUNIT_FAIL(test, "kthread_create: %ld", PTR_ERR(task));
+		return;
+	}
+	get_task_struct(task);
+	wake_up_process(task);
+	for (i = 0; i < 5000; i++) {
+		if (READ_ONCE(task->__state) == TASK_UNINTERRUPTIBLE)
+			break;
+		usleep_range(1000, 2000);
+	}
+	KUNIT_EXPECT_EQ(test, READ_ONCE(task->__state), TASK_UNINTERRUPTIBLE);
+	response_hdr(&hdr, a->hi_tid + 1);
+	seen = madcm_agent_find_response(port, &hdr);
+	mutex_unlock(&port->reg_mutex);
+	KUNIT_EXPECT_NULL(test, seen);
+
+	KUNIT_EXPECT_TRUE(test,
+			  wait_for_completion_timeout(&rt->done, 30 * HZ));
+	put_task_struct(task);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(rt->agent), -EINVAL);
+	if (seen)
+		madcm_agent_put(seen);
+	madcm_unregister_mad_agent(a);
+	KUNIT_EXPECT_EQ(test, atomic_read(&port->nr_agents), 0);
+}
+
+/* Floods responses to the hi_tid the next registration gets. */
+struct flood_thread {
+	struct madcm_port *port;
+	u32 hi;
+	unsigned long sent;
+	atomic_t ghost_recvs;
+};
+
+/* An SA GetResp with the RMPP Active flag (IBTA vol. 1 13.6.2.1). */
+static void rmpp_response(u8 *mad, u32 hi)
+{
+	struct ib_mad_hdr *hdr = (struct ib_mad_hdr *)mad;
+
+	memset(mad, 0, sizeof(struct ib_mad));
+	hdr->base_version = IB_MGMT_BASE_VERSION;
+	hdr->mgmt_class = IB_MGMT_CLASS_SUBN_ADM;
+	hdr->class_version = 2;
+	hdr->method = IB_MGMT_METHOD_GET_RESP;
+	hdr->tid = cpu_to_be64((u64)hi << 32 | 1);
+	mad[24] = 1;		/* RMPPVersion */
+	mad[25] = 1;		/* RMPPType DATA */
+	mad[26] = 0x7;		/* Active, First, Last */
+	mad[31] = 1;		/* SegmentNumber 1 */
+	mad[35] = 200;		/* PayloadLength */
+}
+
+static int flood_fn(void *arg)
+{
+	struct flood_thread *ft = arg;
+	u8 mad[sizeof(struct ib_mad)];
+	struct madcm_port_rx rx = {
+		.mad = mad, .len = sizeof(mad), .qpn = 1, .src_qp = 1,
+		.slid = 2,
+	};
+	int i;
+
+	while (!kthread_should_stop()) {
+		/*
+		 * Sleep with registrations held back: the next one stops
+		 * right before its methods, then the responses come.
+		 */
+		mutex_lock(&ft->port->reg_mutex);
+		usleep_range(20, 50);
+		for (i = 0; i < 4; i++) {
+			rmpp_response(mad, READ_ONCE(ft->hi));
+			madcm_port_deliver(ft->port, &rx);
+			ft->sent++;
+		}
+		mutex_unlock(&ft->port->reg_mutex);
+		usleep_range(20, 50);
+	}
+	return 0;
+}
+
+static void ghost_recv(struct ib_mad_agent *a, struct ib_mad_send_buf *sb,
+		       struct ib_mad_recv_wc *wc)
+{
+	struct flood_thread *ft = a->context;
+
+	atomic_inc(&ft->ghost_recvs);
+	madcm_free_recv_mad(wc);
+}
+
+static struct ib_mad_agent *reg_user_rmpp(struct madcm_port *port,
+					  struct flood_thread *ft)
+{
+	struct ib_mad_reg_req req = {
+		.mgmt_class = IB_MGMT_CLASS_SUBN_ADM,
+		.mgmt_class_version = 2,
+	};
+
+	set_bit(IB_MGMT_METHOD_GET, req.method_mask);
+	return madcm_register_mad_agent(port, IB_QPT_GSI, &req,
+					IB_MGMT_RMPP_VERSION, nop_send,
+					ghost_recv, ft, IB_MAD_USER_RMPP);
+}
+
+/*
+ * Stress: conflicting registrations loop while a thread floods responses
+ * to the hi_tid each of them gets. An agent that does RMPP itself is
+ * handed even unmatched RMPP responses, so a failed registration that was
+ * visible for a moment shows as a call of its recv handler. None may come,
+ * nothing may leak.
+ */
+static void register_conflicts_under_response_flood(struct kunit *test)
+{
+	struct madcm_port *port = mt_loop_port(test, mt_fabric(test, 1), 1,
+					       false);
+	struct flood_thread *ft = kunit_kzalloc(test, sizeof(*ft), GFP_KERNEL);
+	struct ib_mad_agent *a, *b;
+	struct task_struct *task;
+	int i, refused = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, ft);
+	a = reg_user_rmpp(port, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(a));
+	ft->port = port;
+	ft->hi = a->hi_tid + 1;
+	task = kthread_run(flood_fn, ft, "madcm_flood");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	get_task_struct(task);
+	for (i = 0; i < 500; i++) {
+		b = reg_user_rmpp(port, ft);
+		if (PTR_ERR_OR_ZERO(b) == -EINVAL)
+			refused++;
+		else if (!IS_ERR(b))
+			madcm_unregister_mad_agent(b);
+		/* The next registration gets the next hi_tid. */
+		WRITE_ONCE(ft->hi, READ_ONCE(ft->hi) + 1);
+		/* Let the flood take the registration lock now and then. */
+		usleep_range(50, 100);
+	}
+	kthread_stop(task);
+	put_task_struct(task);
+	KUNIT_EXPECT_EQ(test, refused, 500);
+	KUNIT_EXPECT_GT(test, ft->sent, 0UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ft->ghost_recvs), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&port->nr_agents), 1);
+	madcm_unregister_mad_agent(a);
+	KUNIT_EXPECT_EQ(test, atomic_read(&port->nr_agents), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&port->live_recvs), 0);
+}
+
 static struct kunit_case mad_agent_cases[] = {
 	KUNIT_CASE_PARAM(register_follows_kernel_rules, reg_gen_params),
 	KUNIT_CASE(register_conflicting_method_refused),
@@ -339,6 +546,8 @@ static struct kunit_case mad_agent_cases[] = {
 	KUNIT_CASE(register_allocation_failures),
 	KUNIT_CASE(register_rmpp_agent_allocation_failures),
 	KUNIT_CASE(unregister_waits_for_running_handler),
+	KUNIT_CASE(register_conflict_never_visible),
+	KUNIT_CASE(register_conflicts_under_response_flood),
 	{}
 };
 

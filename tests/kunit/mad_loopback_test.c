@@ -268,6 +268,47 @@ static void no_callback_after_unregister(struct kunit *test)
 			atomic_read(&c->resp_with_send), 1);
 }
 
+/*
+ * Destroying a port while Gets nobody takes are still on their way to it:
+ * its work answers them "unsupported method/attribute" while the port is
+ * being destroyed. Nothing of those replies, their address handles or
+ * the port may be left.
+ */
+static void destroy_port_with_queued_replies(struct kunit *test)
+{
+	struct madcm_loop_fabric *fab = mt_fabric(test, 1);
+	struct madcm_port *a = madcm_loop_port_create(fab, LID_A, false);
+	struct madcm_port *b = mt_loop_port(test, fab, LID_B, false);
+	struct mt_counts *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct ib_mad_send_buf *sb[8];
+	struct mt_agent *client;
+	struct ib_ah *ah;
+	int i;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(a));
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	mt_counts_init(c, ARRAY_SIZE(sb));
+	c->free_on_send = true;
+	client = mt_register(test, b, IB_QPT_GSI, NULL, 0,
+			     mt_count_send_handler, mt_count_recv_handler, c);
+	ah = mt_ah(test, b, LID_A);
+	for (i = 0; i < ARRAY_SIZE(sb); i++)
+		sb[i] = mt_get_mad(test, client->agent, ah, i + 1, 0, 0);
+	/* Nothing here sleeps: the Gets wait in A's queue, unprocessed. */
+	for (i = 0; i < ARRAY_SIZE(sb); i++)
+		KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb[i], NULL), 0);
+	/* Keep the port object to look at it after its destruction. */
+	madcm_port_get(a);
+	madcm_loop_port_destroy(a);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->live_replies), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->live_ahs), 0);
+	KUNIT_EXPECT_EQ(test, refcount_read(&a->refs), 1);
+	madcm_port_put(a);
+	KUNIT_ASSERT_TRUE(test, mt_wait(c, 30));
+	madcm_loop_quiesce(fab);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_SUCCESS]), 8);
+}
+
 static struct kunit_case mad_loopback_cases[] = {
 	KUNIT_CASE(port_lids_are_unique_unicast),
 	KUNIT_CASE(perfect_link_delivers_in_order),
@@ -280,6 +321,7 @@ static struct kunit_case mad_loopback_cases[] = {
 	KUNIT_CASE(faults_follow_the_seed),
 	KUNIT_CASE(set_faults_rejects_bad_arguments),
 	KUNIT_CASE(no_callback_after_unregister),
+	KUNIT_CASE(destroy_port_with_queued_replies),
 	{}
 };
 

@@ -10,7 +10,9 @@
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 
 #include "mad/rmpp.h"
 #include "mad_rmpp_util.h"
@@ -164,6 +166,105 @@ static void sender_without_acks_aborts_tmr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, log->last_retries, 2);
 	KUNIT_EXPECT_EQ(test, mt_counter(w->mm->port, MADCM_CNT_RMPP_TX_RESEG),
 			2);
+}
+
+/* A sender cancelled in the middle of its transfer ABORTs it (13.6.3). */
+static void sender_cancel_mid_transfer_aborts(struct kunit *test)
+{
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 0, 0);
+	struct mt_agent *ma = rt_agent(test, w->mm->port, NULL, 0, 0, log);
+	struct ib_mad_send_buf *sb;
+
+	ma->mm = w->mm;
+	sb = rt_send(test, ma->agent, mt_ah(test, w->mm->port, LID_PEER),
+		     RT_SET, 7, 500, 1, 0, 3);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_SET, RT_TYPE_DATA, 0, 1);
+	madcm_cancel_mad(sb);
+	take(test, w);
+	/* Sender to receiver: the method of the DATA, status unspecified. */
+	expect_rmpp(test, w->out, RT_SET, RT_TYPE_ABORT, 127, 0);
+	KUNIT_ASSERT_TRUE(test, rt_wait(&log->sent, 10));
+	KUNIT_EXPECT_EQ(test, log->status[IB_WC_WR_FLUSH_ERR], 1);
+	KUNIT_EXPECT_EQ(test, unsent(w), 0);
+}
+
+/* So does one whose agent is unregistered in the middle of it. */
+static void sender_unregistered_mid_transfer_aborts(struct kunit *test)
+{
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 0, 0);
+	struct mt_agent *ma = rt_agent(test, w->mm->port, NULL, 0, 0, log);
+	struct ib_mad_send_buf *sb;
+
+	ma->mm = w->mm;
+	sb = rt_send(test, ma->agent, mt_ah(test, w->mm->port, LID_PEER),
+		     RT_SET, 8, 500, 1, 0, 3);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	take(test, w);
+	mt_unregister(ma);
+	KUNIT_EXPECT_EQ(test, log->status[IB_WC_WR_FLUSH_ERR], 1);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_SET, RT_TYPE_ABORT, 127, 0);
+	KUNIT_EXPECT_EQ(test, unsent(w), 0);
+}
+
+/*
+ * Modifying a transfer that waits for its ACKs changes its ACK time: it
+ * still ends when the last segment is acknowledged, and does not start
+ * waiting for a response it never asked for. send_buf->timeout_ms
+ * follows the call, as with ib_modify_mad().
+ */
+static void modify_rmpp_send_keeps_waiting_for_acks(struct kunit *test)
+{
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 0, 0);
+	struct mt_agent *ma = rt_agent(test, w->mm->port, NULL, 0, 0, log);
+	struct ib_mad_send_buf *sb;
+	u64 tid = tid_of(ma, 9);
+
+	ma->mm = w->mm;
+	sb = rt_send(test, ma->agent, mt_ah(test, w->mm->port, LID_PEER),
+		     RT_SET, 9, 500, 1, 0, 3);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	take(test, w);
+	KUNIT_EXPECT_EQ(test, madcm_modify_mad(sb, 50), 0);
+	KUNIT_EXPECT_EQ(test, sb->timeout_ms, 50);
+	rt_mad(w->mad, RT_SET | RT_RESP, tid, RT_TYPE_ACK, RT_FLAG_ACTIVE, 0,
+	       1, 3);
+	deliver(w);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_SET, RT_TYPE_DATA, 0, 2);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_SET, RT_TYPE_DATA, 0, 3);
+	rt_mad(w->mad, RT_SET | RT_RESP, tid, RT_TYPE_ACK, RT_FLAG_ACTIVE, 0,
+	       3, 3);
+	deliver(w);
+	KUNIT_ASSERT_TRUE(test, rt_wait(&log->sent, 10));
+	KUNIT_EXPECT_EQ(test, log->status[IB_WC_SUCCESS], 1);
+	KUNIT_EXPECT_EQ(test, log->status[IB_WC_RESP_TIMEOUT_ERR], 0);
+	/* No turn-around ACK: no response is expected. */
+	KUNIT_EXPECT_EQ(test, unsent(w), 0);
+}
+
+/* As with ib_core, an RMPP agent posts MADs of RMPP classes only. */
+static void rmpp_agent_refuses_non_rmpp_class(struct kunit *test)
+{
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 0, 0);
+	struct mt_agent *ma = rt_agent(test, w->mm->port, NULL, 0, 0, log);
+	struct ib_mad_send_buf *sb;
+
+	ma->mm = w->mm;
+	sb = rt_send(test, ma->agent, mt_ah(test, w->mm->port, LID_PEER),
+		     RT_SET, 10, 500, 1, 0, 3);
+	/* Performance management (0x04) has no RMPP (13.6.1). */
+	((struct ib_mad_hdr *)sb->mad)->mgmt_class = 0x04;
+	KUNIT_EXPECT_EQ(test, madcm_post_send_mad(sb, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, unsent(w), 0);
+	madcm_free_send_mad(sb);
 }
 
 struct ctl_param {
@@ -442,6 +543,125 @@ static void receiver_refuses_past_limits_with_stop(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&w->mm->port->rmpp_bytes), 0);
 }
 
+/*
+ * PayloadLengths whose reassembly needs more than the 32 MiB byte limit:
+ * each segment holds 220 bytes of it (13.6.2.3) in a 256-byte MAD. Some
+ * make segments * 256 bytes plus the bookkeeping cross 2^32 by less than
+ * 32 MiB: a 32-bit kernel that sizes the buffer in a 32-bit size_t sees
+ * a small reassembly there.
+ */
+struct big_len_param {
+	u32 paylen;
+	const char *what;
+};
+
+static const struct big_len_param big_len_params[] = {
+	{ (32U << 20) / RT_MAD * RT_PAYLOAD + RT_PAYLOAD, "just past 32 MiB" },
+	{ 1U << 31, "2 GiB" },
+	{ 3475000000U, "crosses 4 GiB by 3 MiB on 32-bit" },
+	{ 3485000000U, "crosses 4 GiB by 15 MiB on 32-bit" },
+	{ 3495000000U, "crosses 4 GiB by 27 MiB on 32-bit" },
+	{ 0xffffff00U, "near 4 GiB" },
+};
+
+static void big_len_desc(const struct big_len_param *p, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%u (%s)", p->paylen, p->what);
+}
+
+KUNIT_ARRAY_PARAM(big_len, big_len_params, big_len_desc);
+
+/* A transfer longer than the byte limit gets STOP (resources), no memory. */
+static void receiver_refuses_length_past_byte_limit(struct kunit *test)
+{
+	const struct big_len_param *p = test->param_value;
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 0, 0);
+
+	madcm_rmpp_max_reassembly_bytes = 32UL << 20;
+	receiver(test, w, log, RT_SET);
+	rt_mad(w->mad, RT_SET, 0x4600000000ULL, RT_TYPE_DATA,
+	       RT_FLAG_ACTIVE | RT_FLAG_FIRST, 0, 1, p->paylen);
+	deliver(w);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_SET | RT_RESP, RT_TYPE_STOP, RT_ST_RESX, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&w->mm->port->rmpp_reassemblies), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&w->mm->port->rmpp_bytes), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&w->mm->port->rmpp_peak_bytes),
+			0);
+	KUNIT_EXPECT_EQ(test, mt_counter(w->mm->port, MADCM_CNT_RMPP_RX_LIMIT),
+			1);
+	/* Segment 2 of it is a segment of no transfer. */
+	rt_mad(w->mad, RT_SET, 0x4600000000ULL, RT_TYPE_DATA, RT_FLAG_ACTIVE,
+	       0, 2, 0);
+	deliver(w);
+	KUNIT_EXPECT_EQ(test, mt_counter(w->mm->port, MADCM_CNT_RMPP_RX_STRAY),
+			1);
+	KUNIT_EXPECT_EQ(test, log->transfers, 0);
+}
+
+/* A recv handler that keeps what it is given, to free it later. */
+struct keep_ctx {
+	struct ib_mad_recv_wc *wc;
+	struct completion got;
+};
+
+static void keep_recv(struct ib_mad_agent *agent,
+		      struct ib_mad_send_buf *send_buf,
+		      struct ib_mad_recv_wc *wc)
+{
+	struct keep_ctx *k = agent->context;
+
+	k->wc = wc;
+	complete(&k->got);
+}
+
+static void keep_send(struct ib_mad_agent *agent, struct ib_mad_send_wc *wc)
+{
+}
+
+/*
+ * madcm_free_recv_mad() is for any context: a 1 MiB reassembly (which
+ * may be vmalloc'ed) freed under a spinlock must not sleep
+ * (DEBUG_ATOMIC_SLEEP reports it if it does).
+ */
+static void big_transfer_freed_under_spinlock(struct kunit *test)
+{
+	const size_t len = 1 << 20;
+	const u32 nseg = rt_nseg(len);
+	struct wire *w = wire_new(test);
+	struct keep_ctx *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+	struct ib_mad_reg_req req;
+	struct mt_agent *ma;
+	static DEFINE_SPINLOCK(lock);
+	bool vmalloced;
+	u32 n;
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	init_completion(&k->got);
+	mt_reg_req(&req, RT_CLASS, RT_VERSION, (const u8[]){ RT_SET }, 1);
+	ma = mt_register(test, w->mm->port, IB_QPT_GSI, &req,
+			 IB_MGMT_RMPP_VERSION, keep_send, keep_recv, k);
+	ma->mm = w->mm;
+	for (n = 1; n <= nseg; n++) {
+		rt_data_seg(w->mad, RT_SET, 0x7700000001ULL, n, nseg, len, 3);
+		deliver(w);
+		while (unsent(w))
+			take(test, w);
+		if (!(n % 256))
+			cond_resched();
+	}
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&k->got, 30 * HZ));
+	KUNIT_EXPECT_EQ(test, k->wc->mad_len, RT_HDR + len);
+	vmalloced = is_vmalloc_addr(k->wc->recv_buf.mad);
+	spin_lock(&lock);
+	madcm_free_recv_mad(k->wc);
+	spin_unlock(&lock);
+	kunit_info(test, "the reassembly was %s\n",
+		   vmalloced ? "vmalloc'ed" : "kmalloc'ed");
+	KUNIT_EXPECT_EQ(test, atomic_read(&w->mm->port->live_recvs), 0);
+}
+
 /* A transfer that stops making progress ends with ABORT (T2L). */
 static void receiver_ends_idle_transfer_t2l(struct kunit *test)
 {
@@ -680,12 +900,19 @@ static void user_rmpp_agent_gets_raw_segments(struct kunit *test)
 static struct kunit_case mad_rmpp_wire_cases[] = {
 	KUNIT_CASE(sender_follows_window_and_acks),
 	KUNIT_CASE(sender_without_acks_aborts_tmr),
+	KUNIT_CASE(sender_cancel_mid_transfer_aborts),
+	KUNIT_CASE(sender_unregistered_mid_transfer_aborts),
+	KUNIT_CASE(modify_rmpp_send_keeps_waiting_for_acks),
+	KUNIT_CASE(rmpp_agent_refuses_non_rmpp_class),
 	KUNIT_CASE_PARAM(sender_ends_on_stop_abort_bad_ack, ctl_gen_params),
 	KUNIT_CASE(receiver_reassembles_reordered_duplicates),
 	KUNIT_CASE(receiver_acks_when_ah_sleeps),
 	KUNIT_CASE_PARAM(receiver_aborts_bad_input, bad_gen_params),
 	KUNIT_CASE(receiver_refuses_past_limits_with_stop),
+	KUNIT_CASE_PARAM(receiver_refuses_length_past_byte_limit,
+			 big_len_gen_params),
 	KUNIT_CASE(receiver_ends_idle_transfer_t2l),
+	KUNIT_CASE(big_transfer_freed_under_spinlock),
 	KUNIT_CASE(hostile_sender_stays_within_limits),
 	KUNIT_CASE(requester_offers_window_and_takes_response),
 	KUNIT_CASE(responder_starts_with_turnaround_window),

@@ -63,6 +63,11 @@ static void request_gets_response_across_loopback(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, madcm_agent_live_bufs(env->client->agent), 0);
 }
 
+/*
+ * A UD send to a LID nobody has: nothing tells the sender (UD has no
+ * acknowledgment), so the send itself completes with IB_WC_SUCCESS, as
+ * on a real fabric; a request to it times out (the case below).
+ */
 static void send_without_timeout_completes_on_send(struct kunit *test)
 {
 	struct send_env *env = loop_env(test, 1);
@@ -179,7 +184,8 @@ static void early_response_before_completion(struct kunit *test)
 	madcm_free_send_mad(sb);
 }
 
-static void cancel_waiting_send_flushes_at_once(struct kunit *test)
+/* Cancelled: the completion comes from the core's worker, not the call. */
+static void cancel_waiting_send_flushes_from_worker(struct kunit *test)
 {
 	struct mt_agent *ma;
 	struct mt_counts *c;
@@ -192,6 +198,7 @@ static void cancel_waiting_send_flushes_at_once(struct kunit *test)
 	mt_manual_complete(mm, mt_manual_pop(mm), IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->sends), 0);
 	madcm_cancel_mad(sb);
+	KUNIT_ASSERT_TRUE(test, mt_wait(c, 30));
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->sends), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_WR_FLUSH_ERR]), 1);
 }
@@ -243,12 +250,20 @@ static void modify_sets_new_deadline(struct kunit *test)
 			1);
 }
 
-static void duplicate_outstanding_tid_refused(struct kunit *test)
+/*
+ * A second send with the TID, class and address of one still outstanding
+ * is accepted, as by ib_core. A response goes to the one whose send
+ * completed, the next one to the other, still at the transport.
+ */
+static void duplicate_outstanding_tid_accepted(struct kunit *test)
 {
 	struct mt_agent *ma;
 	struct mt_counts *c;
 	struct mt_manual *mm = manual_env(test, &c, &ma, true);
 	struct ib_mad_send_buf *a, *b, *d;
+	u8 req[sizeof(struct ib_mad)];
+	struct mt_post *pa, *pb;
+	int ret;
 
 	a = mt_get_mad(test, ma->agent, mt_ah(test, mm->port, LID_B), 5,
 		       60000, 0);
@@ -257,10 +272,36 @@ static void duplicate_outstanding_tid_refused(struct kunit *test)
 	d = mt_get_mad(test, ma->agent, mt_ah(test, mm->port, 3), 5, 60000,
 		       0);
 	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(a, NULL), 0);
-	KUNIT_EXPECT_EQ(test, madcm_post_send_mad(b, NULL), -EEXIST);
+	ret = madcm_post_send_mad(b, NULL);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	if (ret) {
+		madcm_free_send_mad(b);
+		return;
+	}
 	/* The same TID to another address is another transaction. */
 	KUNIT_EXPECT_EQ(test, madcm_post_send_mad(d, NULL), 0);
-	madcm_free_send_mad(b);
+	pa = mt_manual_pop(mm);
+	pb = mt_manual_pop(mm);
+	KUNIT_ASSERT_NOT_NULL(test, pa);
+	KUNIT_ASSERT_NOT_NULL(test, pb);
+	memcpy(req, pa->mad, sizeof(req));
+	mt_manual_complete(mm, pa, IB_WC_SUCCESS);
+	deliver_response(mm, req, LID_B);
+	/* a had completed: it took the response and is done. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->resp_with_send), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_SUCCESS]), 1);
+	KUNIT_EXPECT_EQ(test, madcm_send_state(b), MADCM_SEND_POSTED);
+	deliver_response(mm, req, LID_B);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->resp_with_send), 2);
+	KUNIT_EXPECT_EQ(test, madcm_send_state(b), MADCM_SEND_EARLY_RESP);
+	mt_manual_complete(mm, pb, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_SUCCESS]), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->order_errors), 0);
+	/* A third copy has nobody left at LID_B. */
+	deliver_response(mm, req, LID_B);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->resp_with_send), 2);
+	KUNIT_EXPECT_EQ(test, mt_counter(mm->port, MADCM_CNT_RX_UNMATCHED_RESP),
+			1);
 }
 
 static void response_from_other_address_not_matched(struct kunit *test)
@@ -286,6 +327,75 @@ static void response_from_other_address_not_matched(struct kunit *test)
 	deliver_response(mm, req, LID_B);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->resp_with_send), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_SUCCESS]), 1);
+}
+
+/* A response of another class with the request's TID is not its response. */
+static void response_of_other_class_not_matched(struct kunit *test)
+{
+	struct mt_agent *ma;
+	struct mt_counts *c;
+	struct mt_manual *mm = manual_env(test, &c, &ma, true);
+	u8 req[sizeof(struct ib_mad)], resp[sizeof(struct ib_mad)];
+	struct ib_mad_send_buf *sb;
+	struct mt_post *p;
+
+	sb = mt_get_mad(test, ma->agent, mt_ah(test, mm->port, LID_B), 1,
+			60000, 0);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	p = mt_manual_pop(mm);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	memcpy(req, p->mad, sizeof(req));
+	mt_manual_complete(mm, p, IB_WC_SUCCESS);
+	mt_make_response(req, resp);
+	/* Baseboard management (0x05) instead of performance (0x04). */
+	((struct ib_mad_hdr *)resp)->mgmt_class = IB_MGMT_CLASS_BM;
+	mt_manual_deliver(mm, resp, sizeof(resp), 1, LID_B, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->recvs), 0);
+	KUNIT_EXPECT_EQ(test, mt_counter(mm->port, MADCM_CNT_RX_UNMATCHED_RESP),
+			1);
+	KUNIT_EXPECT_EQ(test, madcm_send_state(sb), MADCM_SEND_WAIT_RESP);
+	deliver_response(mm, req, LID_B);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->resp_with_send), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_SUCCESS]), 1);
+}
+
+/*
+ * What the transport is given: an IB MAD is always 256 bytes (13.4.1); an
+ * OPA MAD only its headers and data (the "short" send).
+ */
+static void sends_have_their_wire_length(struct kunit *test)
+{
+	struct mt_manual *mm = mt_manual_port(test, LID_A, true);
+	struct mt_counts *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct ib_ah *ah = mt_ah(test, mm->port, LID_B);
+	struct ib_mad_send_buf *ib, *opa;
+	struct mt_agent *ma;
+	struct mt_post *p;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	ma = client(test, mm->port, c, 2);
+	ma->mm = mm;
+	ib = madcm_create_send_mad(ma->agent, 1, 0, 0, IB_MGMT_MAD_HDR, 100,
+				   GFP_KERNEL, IB_MGMT_BASE_VERSION);
+	opa = madcm_create_send_mad(ma->agent, 1, 0, 0, IB_MGMT_MAD_HDR, 100,
+				    GFP_KERNEL, OPA_MGMT_BASE_VERSION);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ib));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(opa));
+	((struct ib_mad_hdr *)ib->mad)->base_version = IB_MGMT_BASE_VERSION;
+	((struct ib_mad_hdr *)opa->mad)->base_version = OPA_MGMT_BASE_VERSION;
+	ib->ah = ah;
+	opa->ah = ah;
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(ib, NULL), 0);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(opa, NULL), 0);
+	p = mt_manual_pop(mm);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_EQ(test, p->len, 256);
+	mt_manual_complete(mm, p, IB_WC_SUCCESS);
+	p = mt_manual_pop(mm);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_EQ(test, p->len, 24 + 100);
+	mt_manual_complete(mm, p, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_SUCCESS]), 2);
 }
 
 static void post_chain_reports_bad_buffer(struct kunit *test)
@@ -369,8 +479,9 @@ static void unregister_flushes_outstanding_sends(struct kunit *test)
 						    NULL), 0);
 	mt_unregister(env->client);
 	KUNIT_EXPECT_EQ(test, atomic_read(&env->c.sends), 50);
-	KUNIT_EXPECT_EQ(test, atomic_read(&env->c.status[IB_WC_WR_FLUSH_ERR]) +
-			atomic_read(&env->c.status[IB_WC_SUCCESS]), 50);
+	/* Requests to nobody: no response, so none can succeed. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->c.status[IB_WC_WR_FLUSH_ERR]),
+			50);
 	KUNIT_EXPECT_EQ(test, atomic_read(&env->a->nr_agents), 0);
 }
 
@@ -478,8 +589,9 @@ static void requests_beyond_limit_wait_in_backlog(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, madcm_send_state(sb[1]), MADCM_SEND_POSTED);
 	KUNIT_EXPECT_EQ(test, madcm_send_state(sb[2]), MADCM_SEND_QUEUED);
 	KUNIT_EXPECT_EQ(test, madcm_send_state(sb[3]), MADCM_SEND_QUEUED);
-	/* A queued send cancelled: back at once, never sent. */
+	/* A queued send cancelled: back from the worker, never sent. */
 	madcm_cancel_mad(sb[3]);
+	flush_workqueue(madcm_mad_wq);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_WR_FLUSH_ERR]), 1);
 	KUNIT_EXPECT_EQ(test, mm->nr_posts, 3);
 	/* The first request fails: the next queued one goes out. */
@@ -499,11 +611,13 @@ static struct kunit_case mad_send_cases[] = {
 	KUNIT_CASE(unanswered_send_retries_then_times_out),
 	KUNIT_CASE(retry_is_answered),
 	KUNIT_CASE(early_response_before_completion),
-	KUNIT_CASE(cancel_waiting_send_flushes_at_once),
+	KUNIT_CASE(cancel_waiting_send_flushes_from_worker),
 	KUNIT_CASE(cancel_posted_send_waits_for_transport),
 	KUNIT_CASE(modify_sets_new_deadline),
-	KUNIT_CASE(duplicate_outstanding_tid_refused),
+	KUNIT_CASE(duplicate_outstanding_tid_accepted),
 	KUNIT_CASE(response_from_other_address_not_matched),
+	KUNIT_CASE(response_of_other_class_not_matched),
+	KUNIT_CASE(sends_have_their_wire_length),
 	KUNIT_CASE(post_chain_reports_bad_buffer),
 	KUNIT_CASE(post_rejects_bad_arguments),
 	KUNIT_CASE(transport_errors_reach_handler),
