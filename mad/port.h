@@ -177,6 +177,8 @@ struct madcm_port_attr {
  *	of the port would be exceeded
  * @MADCM_CNT_RMPP_RX_TIMEOUT: RMPP reassemblies ended for inactivity
  * @MADCM_CNT_RMPP_RX_DONE: RMPP reassemblies completed and delivered
+ * @MADCM_CNT_RMPP_CTL_DROP: RMPP ACKs, STOPs and ABORTs dropped because
+ *	MADCM_RMPP_CTL_QUEUE_MAX of them already wait for an address handle
  * @MADCM_CNT_MAX: the number of counters
  */
 enum madcm_port_counter {
@@ -216,6 +218,7 @@ enum madcm_port_counter {
 	MADCM_CNT_RMPP_RX_LIMIT,
 	MADCM_CNT_RMPP_RX_TIMEOUT,
 	MADCM_CNT_RMPP_RX_DONE,
+	MADCM_CNT_RMPP_CTL_DROP,
 	MADCM_CNT_MAX,
 };
 
