@@ -13,6 +13,7 @@
 #include "madcm_trace.h"
 
 struct workqueue_struct *madcm_mad_wq;
+struct workqueue_struct *madcm_mad_ah_wq;
 
 int madcm_mad_init(void)
 {
@@ -21,10 +22,22 @@ int madcm_mad_init(void)
 	madcm_mad_wq = alloc_workqueue("madcm_mad", WQ_UNBOUND, 0);
 	if (!madcm_mad_wq)
 		return -ENOMEM;
+	/*
+	 * Address resolution may block for seconds: never in front of the
+	 * timeouts and retries of madcm_mad_wq.
+	 */
+	madcm_mad_ah_wq = alloc_workqueue("madcm_mad_ah", WQ_UNBOUND, 0);
+	if (!madcm_mad_ah_wq) {
+		destroy_workqueue(madcm_mad_wq);
+		madcm_mad_wq = NULL;
+		return -ENOMEM;
+	}
 	madcm_ports_init();
 	ret = madcm_ib_init();
 	if (ret) {
 		madcm_ports_exit();
+		destroy_workqueue(madcm_mad_ah_wq);
+		madcm_mad_ah_wq = NULL;
 		destroy_workqueue(madcm_mad_wq);
 		madcm_mad_wq = NULL;
 		return ret;
@@ -39,6 +52,8 @@ void madcm_mad_exit(void)
 	madcm_ib_exit();
 	madcm_ports_exit();
 	madcm_agents_exit();
+	destroy_workqueue(madcm_mad_ah_wq);
+	madcm_mad_ah_wq = NULL;
 	destroy_workqueue(madcm_mad_wq);
 	madcm_mad_wq = NULL;
 }

@@ -238,6 +238,8 @@ enum madcm_port_counter {
  * @live_recvs: received MADs not yet freed
  * @live_ahs: address handles not yet destroyed
  * @live_replies: port-internal replies not yet completed
+ * @ctl_waiting: RMPP control MADs waiting for an address handle on
+ *	madcm_mad_ah_wq, at most MADCM_RMPP_CTL_QUEUE_MAX
  * @rmpp_reassemblies: RMPP reassemblies in progress
  * @rmpp_bytes: bytes those reassemblies hold
  * @rmpp_peak_reassemblies: the most @rmpp_reassemblies ever was
@@ -259,6 +261,7 @@ struct madcm_port {
 	atomic_t live_recvs;
 	atomic_t live_ahs;
 	atomic_t live_replies;
+	atomic_t ctl_waiting;
 	atomic_t rmpp_reassemblies;
 	atomic_long_t rmpp_bytes;
 	atomic_t rmpp_peak_reassemblies;
