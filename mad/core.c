@@ -19,6 +19,7 @@
 #include "madcm_trace.h"
 
 struct workqueue_struct *madcm_mad_wq;
+struct workqueue_struct *madcm_mad_ah_wq;
 
 /*
  * vmalloc'ed blocks waiting to be freed, each carrying itself on the list
@@ -66,10 +67,23 @@ int madcm_mad_init(void)
 		madcm_send_buf_exit();
 		return -ENOMEM;
 	}
+	/*
+	 * Address resolution may block for seconds: never in front of the
+	 * timeouts and retries of madcm_mad_wq.
+	 */
+	madcm_mad_ah_wq = alloc_workqueue("madcm_mad_ah", WQ_UNBOUND, 0);
+	if (!madcm_mad_ah_wq) {
+		destroy_workqueue(madcm_mad_wq);
+		madcm_mad_wq = NULL;
+		madcm_send_buf_exit();
+		return -ENOMEM;
+	}
 	madcm_ports_init();
 	ret = madcm_ib_init();
 	if (ret) {
 		madcm_ports_exit();
+		destroy_workqueue(madcm_mad_ah_wq);
+		madcm_mad_ah_wq = NULL;
 		destroy_workqueue(madcm_mad_wq);
 		madcm_mad_wq = NULL;
 		madcm_send_buf_exit();
@@ -83,6 +97,8 @@ void madcm_mad_exit(void)
 	madcm_ib_exit();
 	madcm_ports_exit();
 	madcm_agents_exit();
+	destroy_workqueue(madcm_mad_ah_wq);
+	madcm_mad_ah_wq = NULL;
 	flush_work(&madcm_vfree_work);
 	destroy_workqueue(madcm_mad_wq);
 	madcm_mad_wq = NULL;

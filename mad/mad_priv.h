@@ -24,6 +24,8 @@
 
 /* The workqueue that runs timeouts and port-internal work. */
 extern struct workqueue_struct *madcm_mad_wq;
+/* Work that makes address handles, which may sleep in resolution. */
+extern struct workqueue_struct *madcm_mad_ah_wq;
 
 /**
  * struct madcm_agent - the private side of an agent

@@ -62,6 +62,8 @@ struct madcm_send;
  * @MADCM_CNT_RMPP_RX_DONE: RMPP reassemblies completed and delivered
  * @MADCM_CNT_API_MISUSE: calls refused for breaking the API's rules (a
  *	send buffer freed while the core still holds it)
+ * @MADCM_CNT_RMPP_CTL_DROP: RMPP ACKs, STOPs and ABORTs dropped because
+ *	MADCM_RMPP_CTL_QUEUE_MAX of them already wait for an address handle
  * @MADCM_CNT_MAX: the number of counters
  */
 enum madcm_port_counter {
@@ -102,6 +104,7 @@ enum madcm_port_counter {
 	MADCM_CNT_RMPP_RX_TIMEOUT,
 	MADCM_CNT_RMPP_RX_DONE,
 	MADCM_CNT_API_MISUSE,
+	MADCM_CNT_RMPP_CTL_DROP,
 	MADCM_CNT_MAX,
 };
 
@@ -121,6 +124,8 @@ enum madcm_port_counter {
  * @live_recvs: received MADs not yet freed
  * @live_ahs: address handles not yet destroyed
  * @live_replies: port-internal replies not yet completed
+ * @ctl_waiting: RMPP control MADs waiting for an address handle on
+ *	madcm_mad_ah_wq, at most MADCM_RMPP_CTL_QUEUE_MAX
  * @rmpp_reassemblies: RMPP reassemblies in progress
  * @rmpp_bytes: bytes those reassemblies hold
  * @rmpp_peak_reassemblies: the most @rmpp_reassemblies ever was
@@ -142,6 +147,7 @@ struct madcm_port {
 	atomic_t live_recvs;
 	atomic_t live_ahs;
 	atomic_t live_replies;
+	atomic_t ctl_waiting;
 	atomic_t rmpp_reassemblies;
 	atomic_long_t rmpp_bytes;
 	atomic_t rmpp_peak_reassemblies;

@@ -27,6 +27,12 @@ extern unsigned long madcm_rmpp_max_reassembly_bytes;
 extern unsigned int madcm_rmpp_recv_timeout_ms;
 extern unsigned int madcm_rmpp_ack_timeout_ms;
 
+/*
+ * Control MADs (ACK, STOP, ABORT) of one port that may wait for an address
+ * handle the transport can only make in process context (rmpp_ctl.c).
+ */
+#define MADCM_RMPP_CTL_QUEUE_MAX	128
+
 /* The RMPP header of a MAD. */
 static inline struct ib_rmpp_hdr *madcm_rmpp_hdr(void *mad)
 {

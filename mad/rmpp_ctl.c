@@ -7,8 +7,11 @@
  * freed when the transport completes it. They may be sent under an
  * agent's lock, so they allocate atomically; one that cannot be
  * allocated is lost, as it could be on the wire. A transport that cannot
- * make an address handle atomically (ib_core on RoCE) gets them from the
- * MAD workqueue instead.
+ * make an address handle atomically (ib_core on RoCE) gets them from a
+ * workqueue of their own, madcm_mad_ah_wq, so that a resolution that hangs
+ * never holds up timeouts; at most MADCM_RMPP_CTL_QUEUE_MAX wait there per
+ * port, and the ones beyond are dropped (rmpp_tx_ctl_dropped), as lost on
+ * the wire.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": mad: " fmt
 
@@ -64,8 +67,8 @@ static enum madcm_port_counter madcm_rmpp_ctl_counter(u8 type)
 /*
  * A control MAD whose address handle could not be made in atomic context
  * (an ib_core port resolves a RoCE destination, which sleeps): it is made
- * and posted from the MAD workqueue instead. Holds a port reference and
- * counts in live_replies until it is posted or given up.
+ * and posted from madcm_mad_ah_wq instead. Holds a port reference and
+ * counts in live_replies and ctl_waiting until it is posted or given up.
  */
 struct madcm_rmpp_ctl_work {
 	struct work_struct work;
@@ -126,6 +129,7 @@ static void madcm_rmpp_ctl_work_fn(struct work_struct *work)
 		kfree(cw->ms);
 	}
 	kfree(cw);
+	atomic_dec(&port->ctl_waiting);
 	madcm_port_put(port);
 }
 
@@ -142,7 +146,8 @@ static void madcm_rmpp_ctl_work_fn(struct work_struct *work)
  * @paylen_newwin: the PayloadLength/NewWindowLast field
  *
  * Return: 0, or a negative errno when it could not be sent (0 too when
- * it was handed to the MAD workqueue to be sent from there).
+ * it was handed to madcm_mad_ah_wq to be sent from there; -ENOBUFS when
+ * too many wait there already).
  */
 int madcm_rmpp_ctl_send(struct madcm_port *port,
 			const struct madcm_rmpp_dest *dest,
@@ -176,8 +181,16 @@ int madcm_rmpp_ctl_send(struct madcm_port *port,
 
 	ah = madcm_port_ah_create(port, &dest->attr, GFP_ATOMIC);
 	if (PTR_ERR_OR_ZERO(ah) == -EAGAIN) {
+		if (atomic_inc_return(&port->ctl_waiting) >
+		    MADCM_RMPP_CTL_QUEUE_MAX) {
+			atomic_dec(&port->ctl_waiting);
+			madcm_port_count(port, MADCM_CNT_RMPP_CTL_DROP);
+			kfree(ms);
+			return -ENOBUFS;
+		}
 		cw = kzalloc(sizeof(*cw), GFP_ATOMIC);
 		if (!cw) {
+			atomic_dec(&port->ctl_waiting);
 			kfree(ms);
 			return -ENOMEM;
 		}
@@ -189,7 +202,7 @@ int madcm_rmpp_ctl_send(struct madcm_port *port,
 		cw->size = size;
 		madcm_port_get(port);
 		atomic_inc(&port->live_replies);
-		queue_work(madcm_mad_wq, &cw->work);
+		queue_work(madcm_mad_ah_wq, &cw->work);
 		madcm_port_count(port, madcm_rmpp_ctl_counter(type));
 		return 0;
 	}

@@ -405,6 +405,70 @@ static void receiver_acks_when_ah_sleeps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&w->mm->port->live_replies), 0);
 }
 
+/*
+ * Address resolution that hangs (a RoCE neighbour that never answers)
+ * while a peer keeps eliciting control MADs: at most
+ * MADCM_RMPP_CTL_QUEUE_MAX of them wait for an address handle, the rest
+ * are dropped and counted (issue 14, item 6), and a request's timeout still
+ * fires meanwhile: timeouts never wait behind address resolution.
+ */
+static void ctl_queue_bounded_when_ah_hangs(struct kunit *test)
+{
+	const int n = 4 * MADCM_RMPP_CTL_QUEUE_MAX;
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 500, 4);
+	struct rt_agent_log *slog = rt_log(test, 0, 0);
+	struct madcm_port *port = w->mm->port;
+	struct completion *gate;
+	struct ib_mad_send_buf *sb;
+	struct mt_agent *ma;
+	struct ib_ah *ah;
+	bool timed_out;
+	int i, queued;
+
+	gate = kunit_kzalloc(test, sizeof(*gate), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, gate);
+	init_completion(gate);
+	receiver(test, w, log, RT_SET);
+	ma = rt_agent(test, port, NULL, 0, 0, slog);
+	ma->mm = w->mm;
+	/* Made before resolution hangs. */
+	ah = mt_ah(test, port, LID_PEER);
+	w->mm->ah_gate = gate;
+	w->mm->ah_sleeps = true;
+
+	/* Each: RMPP version 2, refused with an ABORT (13.6.2.1). */
+	for (i = 0; i < n; i++) {
+		rt_mad(w->mad, RT_SET, 0x5500000000ULL + i, RT_TYPE_DATA,
+		       RT_FLAG_ACTIVE | RT_FLAG_FIRST, 0, 1, 560);
+		w->mad[RT_OFF_VERSION] = 2;
+		deliver(w);
+	}
+	queued = atomic_read(&port->live_replies);
+
+	/* One segment, no retry, 100 ms for its ACK; nobody answers. */
+	sb = rt_send(test, ma->agent, ah, RT_SET, 7, 100, 1, 100, 0);
+	KUNIT_EXPECT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	timed_out = rt_wait(&slog->sent, 10);
+
+	/* Let resolution finish before anything can end the test. */
+	complete_all(gate);
+	for (i = 0; i < 250 && atomic_read(&port->live_replies); i++)
+		msleep(20);
+
+	KUNIT_EXPECT_EQ(test, queued, MADCM_RMPP_CTL_QUEUE_MAX);
+	KUNIT_EXPECT_EQ(test, mt_counter(port, MADCM_CNT_RMPP_CTL_DROP),
+			n - MADCM_RMPP_CTL_QUEUE_MAX);
+	KUNIT_EXPECT_EQ(test, mt_counter(port, MADCM_CNT_RMPP_RX_BAD), n);
+	KUNIT_EXPECT_TRUE(test, timed_out);
+	KUNIT_EXPECT_EQ(test, slog->status[IB_WC_RESP_TIMEOUT_ERR], 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&port->live_replies), 0);
+	/* What was queued went out: the DATA segment and the ABORTs. */
+	while (unsent(w))
+		take(test, w);
+	KUNIT_EXPECT_EQ(test, w->seen, 1 + MADCM_RMPP_CTL_QUEUE_MAX);
+}
+
 struct bad_mad {
 	u32 seg;
 	u8 flags;
@@ -907,6 +971,7 @@ static struct kunit_case mad_rmpp_wire_cases[] = {
 	KUNIT_CASE_PARAM(sender_ends_on_stop_abort_bad_ack, ctl_gen_params),
 	KUNIT_CASE(receiver_reassembles_reordered_duplicates),
 	KUNIT_CASE(receiver_acks_when_ah_sleeps),
+	KUNIT_CASE(ctl_queue_bounded_when_ah_hangs),
 	KUNIT_CASE_PARAM(receiver_aborts_bad_input, bad_gen_params),
 	KUNIT_CASE(receiver_refuses_past_limits_with_stop),
 	KUNIT_CASE_PARAM(receiver_refuses_length_past_byte_limit,

@@ -185,8 +185,13 @@ static int mt_manual_create_ah(struct madcm_port *port, struct madcm_ah *ah,
 {
 	struct mt_manual *mm = port->priv;
 
+	struct completion *gate = READ_ONCE(mm->ah_gate);
+
 	if (READ_ONCE(mm->ah_sleeps) && !gfpflags_allow_blocking(gfp))
 		return -EAGAIN;
+	/* A neighbour that does not answer, until the test lets it. */
+	if (READ_ONCE(mm->ah_sleeps) && gate)
+		wait_for_completion(gate);
 	return 0;
 }
 

@@ -75,6 +75,8 @@ struct mt_manual {
 	int nr_posts;
 	int fail_posts;
 	bool ah_sleeps;
+	/* With ah_sleeps: blocking AH creation waits for this, if set. */
+	struct completion *ah_gate;
 };
 
 struct mt_manual *mt_manual_port(struct kunit *test, u32 lid, bool opa);
