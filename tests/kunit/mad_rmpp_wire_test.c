@@ -446,26 +446,36 @@ static void ctl_queue_bounded_when_ah_hangs(struct kunit *test)
 	}
 	queued = atomic_read(&port->live_replies);
 
-	/* One segment, no retry, 100 ms for its ACK; nobody answers. */
+	/*
+	 * One segment, no retry, 100 ms for its ACK; the segment leaves (the
+	 * wire completes it), nobody answers. Running out of time, the sender
+	 * ABORTs (13.6.3.3): one more control MAD, dropped as well.
+	 */
 	sb = rt_send(test, ma->agent, ah, RT_SET, 7, 100, 1, 100, 0);
 	KUNIT_EXPECT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_SET, RT_TYPE_DATA, 0, 1);
 	timed_out = rt_wait(&slog->sent, 10);
 
 	/* Let resolution finish before anything can end the test. */
 	complete_all(gate);
+	KUNIT_EXPECT_TRUE(test, mt_wait_posts(w->mm, 1 + queued));
+	/* What waited went out: the ABORTs, each with its status. */
+	while (unsent(w)) {
+		take(test, w);
+		expect_rmpp(test, w->out, RT_SET | RT_RESP, RT_TYPE_ABORT,
+			    RT_ST_UNV, 0);
+	}
 	for (i = 0; i < 250 && atomic_read(&port->live_replies); i++)
 		msleep(20);
 
 	KUNIT_EXPECT_EQ(test, queued, MADCM_RMPP_CTL_QUEUE_MAX);
 	KUNIT_EXPECT_EQ(test, mt_counter(port, MADCM_CNT_RMPP_CTL_DROP),
-			n - MADCM_RMPP_CTL_QUEUE_MAX);
+			n + 1 - MADCM_RMPP_CTL_QUEUE_MAX);
 	KUNIT_EXPECT_EQ(test, mt_counter(port, MADCM_CNT_RMPP_RX_BAD), n);
 	KUNIT_EXPECT_TRUE(test, timed_out);
 	KUNIT_EXPECT_EQ(test, slog->status[IB_WC_RESP_TIMEOUT_ERR], 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&port->live_replies), 0);
-	/* What was queued went out: the DATA segment and the ABORTs. */
-	while (unsent(w))
-		take(test, w);
 	KUNIT_EXPECT_EQ(test, w->seen, 1 + MADCM_RMPP_CTL_QUEUE_MAX);
 }
 
