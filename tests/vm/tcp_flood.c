@@ -7,6 +7,7 @@
  *   tcp_flood rst SRC DST DPORT COUNT SPORT  RSTs with random sequence numbers
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -41,7 +42,7 @@ int main(int argc, char **argv)
 	struct sockaddr_in dst = { .sin_family = AF_INET };
 	uint8_t seg[20];
 	struct pseudo ph;
-	int fd, syn, count, i, sent = 0;
+	int fd, syn, count, i, tries, sent = 0;
 	uint16_t sport = 0;
 
 	if (argc < 6 || (strcmp(argv[1], "syn") && strcmp(argv[1], "rst")) ||
@@ -78,9 +79,24 @@ int main(int argc, char **argv)
 		seg[13] = syn ? 0x02 : 0x04;
 		*(uint16_t *)(seg + 14) = htons(65535);
 		*(uint16_t *)(seg + 16) = csum(&ph, sizeof(ph), seg, sizeof(seg));
-		if (sendto(fd, seg, sizeof(seg), 0, (struct sockaddr *)&dst,
-			   sizeof(dst)) == sizeof(seg))
-			sent++;
+		/*
+		 * A loaded guest's device queue may be full for a moment
+		 * (ENOBUFS): wait a millisecond and send the segment again.
+		 */
+		for (tries = 0; tries < 1000; tries++) {
+			if (sendto(fd, seg, sizeof(seg), 0,
+				   (struct sockaddr *)&dst,
+				   sizeof(dst)) == sizeof(seg)) {
+				sent++;
+				break;
+			}
+			if (errno != ENOBUFS && errno != EAGAIN &&
+			    errno != EINTR) {
+				perror("sendto");
+				break;
+			}
+			usleep(1000);
+		}
 	}
 	printf("flood: sent %d %s\n", sent, argv[1]);
 	return sent == count ? 0 : 1;
