@@ -46,9 +46,15 @@ EXPORT_SYMBOL_GPL(madcm_cm_get_core);
 
 /**
  * madcm_cm_put_core() - give back a core taken with madcm_cm_get_core()
- * @core: the core, or NULL
+ * @core: the core, or NULL (then nothing happens)
+ *
+ * Drops the reference; @core must not be used after this. The last
+ * reference, once the core has stopped, frees what is left of it. Putting
+ * a core does not stop it, nor release the caller's listeners and
+ * connections on it: those are destroyed and released first.
  *
  * Context: Any context.
+ * Return: Nothing.
  */
 void madcm_cm_put_core(struct madcm_cm_core *core)
 {
