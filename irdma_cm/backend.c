@@ -159,9 +159,10 @@ EXPORT_SYMBOL_GPL(madcm_cm_backend_priv);
  * and counts what it refuses, by reason, in its debugfs statistics; a
  * frame that arrives while the core is stopping is counted and dropped. A
  * segment of a known connection drives that connection's state machine, a
- * SYN for a listener starts a new connection; the segments and frames the
- * core answers with leave through the backend's ->xmit() before this
- * returns. The core keeps no pointer into @frame after returning.
+ * SYN for a listener starts a new connection. What the core sends in
+ * answer goes to the backend's ->xmit(), from this call (with no CM lock
+ * held) or later from the core's timers. The core keeps no pointer into
+ * @frame after returning.
  *
  * Context: Softirq or process context.
  * Return: Nothing.

@@ -366,8 +366,8 @@ void madcm_send_finish_list(struct list_head *done)
  * transport ends now. Every send that ends is reported to its agent's send
  * handler, which runs from here, with no lock of the core held.
  *
- * Context: Process context, no spinlock held and bottom halves enabled:
- * the agent's send handler is called from here and may sleep.
+ * Context: Process context, no spinlock held: the agent's send handler
+ * runs from here.
  * Return: Nothing.
  */
 void madcm_port_send_complete(struct madcm_port *port,
