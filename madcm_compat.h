@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * madcm_compat.h - what differs between the kernel lines madcm builds on
+ * What differs between the kernel lines madcm builds on.
  *
  * madcm builds from one source tree against Debian 12's two kernel lines,
  * 6.1 and 6.12. Every difference between them lives here, and each is

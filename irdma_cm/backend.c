@@ -93,7 +93,8 @@ static const struct irdma_cm_wire_ops irdma_backend_wire_ops = {
  * madcm_cm_backend_unregister().
  *
  * Context: Process context; may sleep.
- * Return: the core, or an ERR_PTR(): -EINVAL for missing ops, -ENOMEM.
+ * Return: the core, or an ERR_PTR(): -EINVAL when @ops or one of its
+ * required operations is missing, -ENOMEM when out of memory.
  */
 struct madcm_cm_core *
 madcm_cm_backend_register(const struct madcm_cm_backend_ops *ops, void *priv,
@@ -123,6 +124,7 @@ EXPORT_SYMBOL_GPL(madcm_cm_backend_register);
  * they put it.
  *
  * Context: Process context; sleeps. Not from a CM event handler.
+ * Return: Nothing.
  */
 void madcm_cm_backend_unregister(struct madcm_cm_core *core)
 {
@@ -133,7 +135,10 @@ EXPORT_SYMBOL_GPL(madcm_cm_backend_unregister);
 
 /**
  * madcm_cm_backend_priv() - a backend's data of its core
- * @core: the core
+ * @core: the core, from madcm_cm_backend_register()
+ *
+ * The pointer the backend registered @core with, for its operations to
+ * find their own state. Only meaningful on a core of that backend.
  *
  * Context: Any context.
  * Return: what madcm_cm_backend_register() was given.
@@ -150,10 +155,17 @@ EXPORT_SYMBOL_GPL(madcm_cm_backend_priv);
  * @frame: the whole frame, from the Ethernet header on
  * @len: its length
  *
- * The core parses and validates the frame, counts what it refuses, and
- * keeps no pointer into @frame after returning.
+ * The core parses and validates the frame (Ethernet, IPv4 or IPv6, TCP)
+ * and counts what it refuses, by reason, in its debugfs statistics; a
+ * frame that arrives while the core is stopping is counted and dropped. A
+ * segment of a known connection drives that connection's state machine, a
+ * SYN for a listener starts a new connection. What the core sends in
+ * answer goes to the backend's ->xmit(), from this call (with no CM lock
+ * held) or later from the core's timers. The core keeps no pointer into
+ * @frame after returning.
  *
  * Context: Softirq or process context.
+ * Return: Nothing.
  */
 void madcm_cm_backend_receive(struct madcm_cm_core *core, const u8 *frame,
 			      u32 len)

@@ -25,16 +25,19 @@ static struct dentry *madcm_cm_debugfs;
  * madcm_cm_get_core() - take the CM core of a link
  * @netdev: the link's net_device
  *
- * A core runs on a link once a backend is attached to it (for the
- * software backend, madcm_cm_netdev_attach()). The reference keeps the
- * handle valid, not the core running: when the link is detached or its
- * device goes away, the core stops (its listeners are destroyed and its
- * connections reset, with their events) and the holder's further
- * madcm_cm_create_listener() and madcm_cm_connect() calls fail with
- * -ESHUTDOWN. Every reference is given back with madcm_cm_put_core().
+ * Finds the core that the software backend runs on @netdev after
+ * madcm_cm_netdev_attach(); a core that another backend registered
+ * (madcm_cm_backend_register()) is that backend's to hand out and is not
+ * found here. The reference keeps the handle valid, not the core
+ * running: when the link is detached or its device goes away, the core
+ * stops (its listeners are destroyed and its connections reset, with their
+ * events) and the holder's further madcm_cm_create_listener() and
+ * madcm_cm_connect() calls fail with -ESHUTDOWN. Every reference is given
+ * back with madcm_cm_put_core().
  *
  * Context: Process context; may sleep.
- * Return: the core, or ERR_PTR(-ENODEV) when no CM runs on @netdev.
+ * Return: the core, or ERR_PTR(-ENODEV) when the software backend does
+ * not run on @netdev.
  */
 struct madcm_cm_core *madcm_cm_get_core(struct net_device *netdev)
 {
@@ -46,9 +49,15 @@ EXPORT_SYMBOL_GPL(madcm_cm_get_core);
 
 /**
  * madcm_cm_put_core() - give back a core taken with madcm_cm_get_core()
- * @core: the core, or NULL
+ * @core: the core, or NULL (then nothing happens)
+ *
+ * Drops the reference; @core must not be used after this. The last
+ * reference, once the core has stopped, frees what is left of it. Putting
+ * a core does not stop it, nor release the caller's listeners and
+ * connections on it: those are destroyed and released first.
  *
  * Context: Any context.
+ * Return: Nothing.
  */
 void madcm_cm_put_core(struct madcm_cm_core *core)
 {

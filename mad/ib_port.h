@@ -105,6 +105,8 @@ struct madcm_ib_ah {
  * @ah_dead: the address handles are gone with the device
  * @counters: see enum madcm_ib_counter
  * @tx: the send slots
+ * @rq_size: the receive buffers in @rx, the depth of the receive queue
+ *	(the ib_recv_queue_size parameter, bounded by the device)
  * @rx: the receive buffers
  */
 struct madcm_ib_port {

@@ -79,12 +79,21 @@ DEFINE_SHOW_ATTRIBUTE(madcm_port_counters);
 
 /**
  * madcm_port_register() - register a transport's port with the MAD core
- * @ops: the transport's operations
- * @attr: what the port is
+ * @ops: the transport's operations; ->post_send() is required, the others
+ *	are optional. Must outlive the port.
+ * @attr: what the port is; copied (@attr->name too), so it may go away on
+ *	return
  * @priv: the transport's data, madcm_port_priv() returns it
  *
+ * Creates a port that agents can then be registered on, with one reference
+ * that madcm_port_unregister() drops, and its counters in debugfs
+ * (ports/NAME/counters) when debugfs is there. A port without a name is
+ * called "port"; a name too long is cut to fit. From this call on, the
+ * transport hands the port's received MADs to madcm_port_deliver().
+ *
  * Context: Process context; may sleep.
- * Return: the port, or an ERR_PTR() on failure.
+ * Return: the port, or an ERR_PTR(): -EINVAL when @ops or @attr is NULL
+ * or @ops has no ->post_send(), -ENOMEM when out of memory.
  */
 struct madcm_port *madcm_port_register(const struct madcm_port_ops *ops,
 				       const struct madcm_port_attr *attr,
@@ -131,10 +140,18 @@ void madcm_port_put(struct madcm_port *port)
 
 /**
  * madcm_port_unregister() - end a port nothing uses any more
- * @port: the port; every agent on it is unregistered, every address
- *	handle destroyed, every received MAD freed
+ * @port: the port, from madcm_port_register()
+ *
+ * The caller has already unregistered every agent on @port, destroyed
+ * every address handle on it and freed every MAD received on it, and its
+ * transport holds no send any more; each of these still there is a bug
+ * that this function warns about. Removes the port's debugfs directory and
+ * drops the reference madcm_port_register() gave; when that was the last,
+ * the transport's ->release() runs and the port is freed. @port must not
+ * be used after this call.
  *
  * Context: Process context; may sleep.
+ * Return: Nothing.
  */
 void madcm_port_unregister(struct madcm_port *port)
 {
@@ -338,6 +355,10 @@ void madcm_ports_exit(void)
  * madcm_port_priv() - a transport's data of its port
  * @port: the port
  *
+ * The pointer the transport registered @port with, for its ops to find
+ * their own state. Only the transport that registered @port knows what it
+ * points to (see madcm_port_is()).
+ *
  * Context: Any context.
  * Return: what madcm_port_register() was given.
  */
@@ -352,6 +373,10 @@ EXPORT_SYMBOL_GPL(madcm_port_priv);
  * @port: the port
  * @ops: the transport's ops table
  *
+ * Lets a transport that is handed a port (through an agent or an address
+ * handle) tell whether it registered that port, before it trusts what
+ * madcm_port_priv() returns.
+ *
  * Context: Any context.
  * Return: true when @port was registered with @ops.
  */
@@ -365,6 +390,9 @@ EXPORT_SYMBOL_GPL(madcm_port_is);
 /**
  * madcm_port_name() - a port's name, as in logs and debugfs
  * @port: the port
+ *
+ * The name given in &madcm_port_attr.name at registration (cut to fit),
+ * or "port"; it names the port's directory under debugfs ports/.
  *
  * Context: Any context.
  * Return: the name; it lives as long as the port.

@@ -347,13 +347,27 @@ void madcm_recv_dispatch(struct madcm_agent *ag, struct madcm_recv *rv)
 	ag->agent.recv_handler(&ag->agent, NULL, &rv->recv_wc);
 }
 
-/*
+/**
  * madcm_port_deliver() - a transport received a MAD
  * @port: the port it came in on
- * @rx: the MAD and where it came from; the core copies what it keeps
+ * @rx: the MAD and where it came from; the core copies what it keeps, so
+ *	@rx and its buffers are the caller's again on return
  *
- * Checks the MAD and hands it to its agent, whose handlers run from here.
- * Context: Process context; may sleep.
+ * Checks the MAD (length, base and class version, the QP its class belongs
+ * on, the CM class's methods) and hands a copy to the agent it belongs to:
+ * a response to the agent whose hi_tid its TID carries, a request to the
+ * agent registered for its class, version and method. That agent's recv
+ * handler runs from here (for a response that ends its request, the send
+ * handler after it); an RMPP segment goes to the reassembly of its
+ * transfer instead. A Get or Set that
+ * no agent takes is answered with a GetResp of status "unsupported method
+ * or attribute". A MAD that is dropped (malformed, on the wrong QP, no
+ * agent, an unmatched response, no memory for the copy) is counted in the
+ * port's counters by reason; the transport learns nothing of it.
+ *
+ * Context: Process context; may sleep (allocates with GFP_KERNEL, and the
+ * agents' handlers run from here).
+ * Return: Nothing.
  */
 void madcm_port_deliver(struct madcm_port *port,
 			const struct madcm_port_rx *rx)

@@ -435,14 +435,24 @@ void madcm_send_finish_list(struct list_head *done)
 	}
 }
 
-/*
+/**
  * madcm_port_send_complete() - a transport finished a send
- * @port: the port
- * @send: the core's handle from struct madcm_port_send
+ * @port: the port the send was posted on
+ * @send: the core's handle, &madcm_port_send.send of the post
  * @status: IB_WC_SUCCESS, or why the MAD could not be sent
  *
- * Called exactly once for every post the transport accepted.
- * Context: Process context.
+ * A transport calls this exactly once for every post its ->post_send()
+ * accepted, and never for one it refused. A reply the port sent on its own
+ * (an "unsupported method/attribute" answer) is released. A send of an
+ * agent moves on: a failed one ends with @status; a successful one goes on
+ * to its next RMPP segment, waits for its response when it has a timeout,
+ * or ends. A send that was cancelled or already answered while at the
+ * transport ends now. Every send that ends is reported to its agent's send
+ * handler, which runs from here, with no lock of the core held.
+ *
+ * Context: Process context, no spinlock held: the agent's send handler
+ * runs from here.
+ * Return: Nothing.
  */
 void madcm_port_send_complete(struct madcm_port *port,
 			      struct madcm_send *send,

@@ -286,8 +286,13 @@ static const struct madcm_cm_backend_ops madcm_wire_loop_ops = {
  * madcm_wire_loop_create() - a new software wire
  * @seed: the seed of every fault injection decision
  *
+ * Creates an empty wire: no port, no fault, with an ordered workqueue of
+ * its own that delivers the frames sent on it. The same @seed and the same
+ * sequence of sends give the same faults. Ends with
+ * madcm_wire_loop_destroy().
+ *
  * Context: Process context; may sleep.
- * Return: the wire, or NULL.
+ * Return: the wire, or NULL when out of memory.
  */
 struct madcm_wire_loop *madcm_wire_loop_create(u64 seed)
 {
@@ -313,8 +318,11 @@ EXPORT_SYMBOL_GPL(madcm_wire_loop_create);
  * @loop: the wire
  * @mtu: its MTU (0: 1500)
  *
- * The port's MAC address is 02:00:00:00:00:<n>, n counting from 1.
+ * Adds a port with no address, no core and no fault; its MAC address is
+ * 02:00:00:00:00:<n>, n counting from 1. A wire has at most
+ * MADCM_WIRE_LOOP_PORTS ports, which live until the wire is destroyed.
  *
+ * Context: Process or softirq context; takes a spinlock.
  * Return: the port, or NULL when all are taken.
  */
 struct madcm_wire_loop_port *madcm_wire_loop_add_port(struct madcm_wire_loop *loop,
@@ -345,7 +353,11 @@ EXPORT_SYMBOL_GPL(madcm_wire_loop_add_port);
  * @port: the port
  * @ip: the address (IPv4-mapped for IPv4)
  *
- * Return: 0, or -ENOSPC.
+ * A core on the wire that resolves @ip gets @port's MAC address. A port
+ * has at most MADCM_WIRE_LOOP_ADDRS addresses; none is ever removed.
+ *
+ * Context: Process or softirq context; takes a spinlock.
+ * Return: 0, or -ENOSPC when @port has all its addresses already.
  */
 int madcm_wire_loop_add_addr(struct madcm_wire_loop_port *port,
 			     const struct in6_addr *ip)
@@ -364,10 +376,17 @@ EXPORT_SYMBOL_GPL(madcm_wire_loop_add_addr);
 
 /**
  * madcm_wire_loop_attach_core() - run a cm_core on a port
- * @port: the port
- * @cfg: the core's tunables, or NULL
+ * @port: the port; it must have no core
+ * @cfg: the core's tunables, or NULL for the defaults
  *
- * Return: the core, or an ERR_PTR().
+ * Registers a CM core with the wire as its backend
+ * (madcm_cm_backend_register()): its frames leave through @port, with
+ * @port's faults, and the frames that reach @port go to the core rather
+ * than to a capture. Its next hops resolve through the addresses of the
+ * wire's ports.
+ *
+ * Context: Process context; may sleep.
+ * Return: the core, or an ERR_PTR() from madcm_cm_backend_register().
  */
 struct madcm_cm_core *
 madcm_wire_loop_attach_core(struct madcm_wire_loop_port *port,
@@ -387,11 +406,15 @@ EXPORT_SYMBOL_GPL(madcm_wire_loop_attach_core);
 
 /**
  * madcm_wire_loop_detach_core() - stop and free a port's cm_core
- * @port: the port
+ * @port: the port; nothing happens when it has no core
  *
- * Frames still on their way to the port are dropped.
+ * Stops the core with madcm_cm_backend_unregister() (its listeners are
+ * destroyed, its connections reset, with their events). Frames still on
+ * their way to the port find no core: they are captured when the port
+ * captures, else counted unroutable and dropped.
  *
- * Context: Process context; sleeps.
+ * Context: Process context; sleeps. Not from a CM event handler.
+ * Return: Nothing.
  */
 void madcm_wire_loop_detach_core(struct madcm_wire_loop_port *port)
 {
@@ -409,6 +432,12 @@ EXPORT_SYMBOL_GPL(madcm_wire_loop_detach_core);
  * madcm_wire_loop_set_faults() - what happens to frames a port sends
  * @port: the port
  * @faults: the fault rates (copied)
+ *
+ * Applies to every frame @port sends from now on; frames already on the
+ * wire keep their fate. All zero (the default) is a perfect wire.
+ *
+ * Context: Process or softirq context; takes a spinlock.
+ * Return: Nothing.
  */
 void madcm_wire_loop_set_faults(struct madcm_wire_loop_port *port,
 				const struct madcm_wire_faults *faults)
@@ -423,6 +452,12 @@ EXPORT_SYMBOL_GPL(madcm_wire_loop_set_faults);
  * madcm_wire_loop_set_resolve_delay() - make resolution take a while
  * @port: the port whose core resolves
  * @eagain_calls: how many resolve calls answer -EAGAIN first
+ *
+ * The next @eagain_calls next-hop resolutions of @port's core answer
+ * -EAGAIN, as a neighbour still being resolved does; later ones resolve.
+ *
+ * Context: Process or softirq context; takes a spinlock.
+ * Return: Nothing.
  */
 void madcm_wire_loop_set_resolve_delay(struct madcm_wire_loop_port *port,
 				       u32 eagain_calls)
@@ -437,6 +472,14 @@ EXPORT_SYMBOL_GPL(madcm_wire_loop_set_resolve_delay);
  * madcm_wire_loop_capture() - keep frames reaching a port without a core
  * @port: the port
  * @on: start or stop capturing
+ *
+ * While @port has no core and captures, the frames that reach it are
+ * queued, up to 256, for madcm_wire_loop_take(); past that they are
+ * counted unroutable and dropped. Frames already captured stay queued
+ * when capturing stops.
+ *
+ * Context: Process or softirq context; takes a spinlock.
+ * Return: Nothing.
  */
 void madcm_wire_loop_capture(struct madcm_wire_loop_port *port, bool on)
 {
@@ -469,8 +512,12 @@ loop_pop_captured(struct madcm_wire_loop_port *port)
  * @size: room at @buf
  * @timeout: jiffies to wait for one
  *
+ * Takes the oldest captured frame off @port's queue, waiting up to
+ * @timeout for one, and copies as much of it as fits in @size bytes.
+ *
  * Context: Process context; sleeps.
- * Return: the frame's length (copied up to @size), or -ETIMEDOUT.
+ * Return: the frame's whole length (which may exceed @size), or
+ * -ETIMEDOUT when no frame came within @timeout.
  */
 int madcm_wire_loop_take(struct madcm_wire_loop_port *port, u8 *buf,
 			 u32 size, unsigned long timeout)
@@ -491,7 +538,13 @@ EXPORT_SYMBOL_GPL(madcm_wire_loop_take);
 /**
  * madcm_wire_loop_mac() - a port's MAC address
  * @port: the port
- * @mac: filled in
+ * @mac: filled in, ETH_ALEN bytes
+ *
+ * Frames reach @port when their destination MAC address is this one; a
+ * test that plays the peer by hand builds its frames with it.
+ *
+ * Context: Any context.
+ * Return: Nothing.
  */
 void madcm_wire_loop_mac(struct madcm_wire_loop_port *port, u8 *mac)
 {
@@ -503,7 +556,12 @@ EXPORT_SYMBOL_GPL(madcm_wire_loop_mac);
  * madcm_wire_loop_quiesce() - wait until no frame is in flight
  * @loop: the wire
  *
+ * Returns once no frame is on the wire: every frame sent before and
+ * while it waits has been delivered, captured or dropped. Delayed frames
+ * are waited for, not cut short.
+ *
  * Context: Process context; sleeps.
+ * Return: Nothing.
  */
 void madcm_wire_loop_quiesce(struct madcm_wire_loop *loop)
 {
@@ -514,7 +572,13 @@ EXPORT_SYMBOL_GPL(madcm_wire_loop_quiesce);
 /**
  * madcm_wire_loop_stats() - read the wire's counters
  * @loop: the wire
- * @stats: filled in
+ * @stats: filled in, with one consistent snapshot of every counter
+ *
+ * The counters count from the wire's creation (see
+ * struct madcm_wire_loop_stats); they are never reset.
+ *
+ * Context: Process or softirq context; takes a spinlock.
+ * Return: Nothing.
  */
 void madcm_wire_loop_stats(struct madcm_wire_loop *loop,
 			   struct madcm_wire_loop_stats *stats)
@@ -529,6 +593,11 @@ EXPORT_SYMBOL_GPL(madcm_wire_loop_stats);
  * madcm_wire_loop_qhash_count() - steering entries a port's core holds
  * @port: the port
  *
+ * The core asks its backend to steer the segments of each listener and
+ * connection to it; the wire keeps the entries to let tests check that
+ * every one the core added it also deleted.
+ *
+ * Context: Process or softirq context; takes a spinlock.
  * Return: entries added and not yet deleted.
  */
 u32 madcm_wire_loop_qhash_count(struct madcm_wire_loop_port *port)
@@ -546,10 +615,12 @@ EXPORT_SYMBOL_GPL(madcm_wire_loop_qhash_count);
  * madcm_wire_loop_destroy() - take the wire down
  * @loop: the wire, or NULL
  *
- * Stops and frees every core still attached, drops what is in flight and
- * frees everything.
+ * Stops and frees every core still attached, waits for the frames in
+ * flight (they are dropped) and frees the wire, its ports and what they
+ * captured. Nothing of the wire may be used after this.
  *
- * Context: Process context; sleeps.
+ * Context: Process context; sleeps. Not from a CM event handler.
+ * Return: Nothing.
  */
 void madcm_wire_loop_destroy(struct madcm_wire_loop *loop)
 {
