@@ -79,22 +79,84 @@ only_madcm() {
 }
 # Another out-of-tree module built on madcm as a user would: the public
 # headers from make install-headers (in a DESTDIR), madcm's symbols from the
-# Module.symvers that the dkms build kept. The sample ULP is that module.
+# Module.symvers that the dkms build kept. The module is a small consumer of
+# both cores' consumer APIs (the sample ULP runs on the test fabric, whose
+# header is not installed), written here; it is built, not loaded.
 consumer() {
-	local kdir=$1 symvers=$2 c=$t/consumer sample
-	sample=$(cd "$MADCM_ROOT" && git ls-files -co '*madcm_sample_vendor.c' | head -1)
-	[ -n "$sample" ] || { echo "no sample module"; return 1; }
+	local kdir=$1 symvers=$2 c=$t/consumer
 	make -s -C "$MADCM_ROOT" KDIR="$kdir" DESTDIR="$t/root" PREFIX=/usr \
 		install-headers || return 1
 	mkdir -p "$c"
-	cp "$MADCM_ROOT/$sample" "$c/"
-	printf 'obj-m := madcm_sample_vendor.o\nccflags-y := -I%s\n' \
+	cat >"$c/madcm_consumer.c" <<'EOC'
+// SPDX-License-Identifier: GPL-2.0-only
+/* A module on madcm's installed headers: a MAD agent on port 1 of each
+ * RDMA device madcm serves, and the CM core of the loopback device. */
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <net/net_namespace.h>
+#include <rdma/ib_verbs.h>
+#include <madcm/mad.h>
+#include <madcm/cm.h>
+
+static struct ib_mad_agent *agent;
+
+static int consumer_add(struct ib_device *device)
+{
+	struct madcm_port *port = madcm_ib_get_port(device, 1);
+
+	if (!port || agent)
+		return 0;
+	agent = madcm_register_mad_agent(port, IB_QPT_GSI, NULL, 0, NULL,
+					 NULL, NULL, 0);
+	if (IS_ERR(agent))
+		agent = NULL;
+	return 0;
+}
+
+static void consumer_remove(struct ib_device *device, void *data)
+{
+	if (agent)
+		madcm_unregister_mad_agent(agent);
+	agent = NULL;
+}
+
+static struct ib_client consumer_client = {
+	.name = "madcm_consumer",
+	.add = consumer_add,
+	.remove = consumer_remove,
+};
+
+static int __init consumer_init(void)
+{
+	struct net_device *lo = dev_get_by_name(&init_net, "lo");
+	struct madcm_cm_core *core;
+
+	if (lo) {
+		core = madcm_cm_get_core(lo);
+		if (!IS_ERR_OR_NULL(core))
+			madcm_cm_put_core(core);
+		dev_put(lo);
+	}
+	return ib_register_client(&consumer_client);
+}
+
+static void __exit consumer_exit(void)
+{
+	ib_unregister_client(&consumer_client);
+}
+
+module_init(consumer_init);
+module_exit(consumer_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("builds on madcm's installed headers and symbols");
+EOC
+	printf 'obj-m := madcm_consumer.o\nccflags-y := -I%s\n' \
 		"$t/root/usr/include" >"$c/Kbuild"
-	make -C "$kdir" M="$c" KBUILD_EXTRA_SYMBOLS="$symvers" modules \
+	make -C "$kdir" M="$c" KBUILD_EXTRA_SYMBOLS="$symvers" W=1 modules \
 		>"$c/build.log" 2>&1 || { cat "$c/build.log"; return 1; }
 	cat "$c/build.log"
 	! grep -E 'WARNING|warning:|error:' "$c/build.log" &&
-		modinfo -F depends "$c/madcm_sample_vendor.ko" | grep -qw madcm
+		modinfo -F depends "$c/madcm_consumer.ko" | grep -qw madcm
 }
 # make dkms and make dkms-remove as a user runs them, with dkms' default
 # trees (/usr/src, /var/lib/dkms, /lib/modules/KVER), in a private mount
