@@ -437,7 +437,7 @@ static int cmd_connect(struct net *net, char **argv, int argc)
 {
 	struct madcm_cm_connect_attr ca = {};
 	struct madcm_cm_core *core;
-	struct madcm_cm_conn *conn;
+	struct madcm_cm_conn *conn, *release = NULL;
 	struct ctl_conn *c;
 	struct ctl_opts *o;
 	u32 port;
@@ -493,7 +493,12 @@ static int cmd_connect(struct net *net, char **argv, int argc)
 		list_del(&c->list);
 	else if (!c->terminal)
 		c->conn = conn;
+	else
+		/* The terminal event came first, with no handle to release. */
+		release = conn;
 	spin_unlock_bh(&ctl_lock);
+	if (release)
+		madcm_cm_release(release);
 	if (!ret)
 		c = NULL;
 out:
