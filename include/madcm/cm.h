@@ -24,6 +24,7 @@ struct net_device;
 struct madcm_cm_core;
 struct madcm_cm_listener;
 struct madcm_cm_conn;
+struct madcm_cm_offload_qp;
 
 /* No 802.1Q tag (same value as the CM's IRDMA_NO_VLAN). */
 #define MADCM_CM_NO_VLAN	0xffff
@@ -224,6 +225,8 @@ struct madcm_cm_listen_attr {
  * @peer_to_peer: ask for RFC 6581's peer-to-peer model
  * @rtr_caps: RTR types we can send (MADCM_CM_RTR_*)
  * @crc: ask for FPDU CRCs
+ * @offload_qp: the QP to hand the stream to once the MPA exchange is over
+ *	(<madcm/cm_offload.h>), or NULL: the CM keeps it
  * @handler: the connection's events
  * @context: passed to @handler
  */
@@ -241,6 +244,7 @@ struct madcm_cm_connect_attr {
 	bool peer_to_peer;
 	u8 rtr_caps;
 	bool crc;
+	struct madcm_cm_offload_qp *offload_qp;
 	madcm_cm_event_handler handler;
 	void *context;
 };
@@ -251,6 +255,8 @@ struct madcm_cm_connect_attr {
  * @private_data_len: at most 512, 508 with revision 2
  * @ird: lower the negotiated IRD to this (0: keep)
  * @ord: lower the negotiated ORD to this (0: keep)
+ * @offload_qp: the QP to hand the stream to (<madcm/cm_offload.h>), or
+ *	NULL: the CM keeps it
  * @handler: the connection's further events (NULL: the listener's)
  * @context: passed to @handler
  */
@@ -259,6 +265,7 @@ struct madcm_cm_accept_attr {
 	u16 private_data_len;
 	u16 ird;
 	u16 ord;
+	struct madcm_cm_offload_qp *offload_qp;
 	madcm_cm_event_handler handler;
 	void *context;
 };
