@@ -117,7 +117,6 @@ struct madcm_rnic_listen_ep;
  * @listener: the listener that created it (with a reference), or NULL
  * @hnode: in @listener's table of its connections
  * @accept_done: iw_accept's wait
- * @accept_ok: ESTABLISHED was given to iw_cm
  * @ird: the IRD of the reply (active) or request (passive)
  * @ord: the ORD
  * @pdata_len: the peer's private data kept from the CM's CONNECT_REPLY
@@ -137,7 +136,6 @@ struct madcm_rnic_ep {
 	struct madcm_rnic_listen_ep *listener;
 	struct hlist_node hnode;
 	struct completion accept_done;
-	bool accept_ok;
 	u8 ird;
 	u8 ord;
 	u8 pdata_len;
@@ -443,7 +441,6 @@ static void madcm_rnic_ep_event(struct madcm_rnic_ep *ep,
 					    cev, NULL, 0,
 					    min_t(u16, cev->ird, U8_MAX),
 					    min_t(u16, cev->ord, U8_MAX));
-			ep->accept_ok = true;
 			complete(&ep->accept_done);
 		}
 		break;

@@ -309,9 +309,15 @@ static void tcp_segment(struct madcm_rnic_tcp *t,
 		return;
 	if (seg->payload_len)
 		in_order = tcp_take_data(t, seg);
-	if (in_order && (seg->flags & IRDMA_TCP_FIN) &&
-	    seg->seq + seg->payload_len == t->rcv_nxt)
+	if (!in_order || !(seg->flags & IRDMA_TCP_FIN))
+		return;
+	if (seg->seq + seg->payload_len == t->rcv_nxt) {
 		tcp_take_fin(t);
+	} else if (!seg->payload_len) {
+		/* a FIN past a hole: the peer sends both again */
+		t->cnt[MADCM_RNIC_TCP_RX_OOO]++;
+		set_bit(MADCM_RNIC_TCP_TX_ACK, &t->tx_pending);
+	}
 }
 
 /* What one run of the work item sends and reports. */
@@ -443,8 +449,11 @@ static void tcp_execute(struct madcm_rnic_tcp *t, const struct tcp_tx_plan *p,
 
 	if (p->events & BIT(MADCM_CM_OFFLOAD_EV_FIN_RCVD))
 		t->out->event(t, MADCM_CM_OFFLOAD_EV_FIN_RCVD, 0);
-	if (p->events & BIT(MADCM_CM_OFFLOAD_EV_CLOSED))
+	/* over either way: the QP goes to ERROR, its WRs are flushed */
+	if (p->events & BIT(MADCM_CM_OFFLOAD_EV_CLOSED)) {
+		t->out->qp_state(t, IB_QPS_ERR);
 		t->out->event(t, MADCM_CM_OFFLOAD_EV_CLOSED, 0);
+	}
 	if (p->events & BIT(MADCM_CM_OFFLOAD_EV_RESET)) {
 		t->out->qp_state(t, IB_QPS_ERR);
 		t->out->event(t, MADCM_CM_OFFLOAD_EV_RESET, p->status);
