@@ -58,11 +58,15 @@
 
 /*
  * What the provider asks of the CM for every connection: MPA revision 2
- * with RFC 6581's peer-to-peer model and CRCs, as irdma does. The RTR
- * types are the two that need no answer from the responder's QP (a
- * zero-length Read does, and the data path is not there yet).
+ * with CRCs, as irdma does, without RFC 6581's peer-to-peer model. The
+ * CM's peer_to_peer is a requirement on the peer, on a listener too, and
+ * siw (Linux 6.1) neither sends the peer-to-peer flag as initiator nor
+ * can be told to; with it off both ends interoperate with siw and with
+ * each other. The RTR types, for when it is on, are the two that need no
+ * answer from the responder's QP (a zero-length Read does).
  */
 #define MADCM_RNIC_MPA_REV	2
+#define MADCM_RNIC_P2P		false
 #define MADCM_RNIC_RTR_CAPS	(MADCM_CM_RTR_WRITE | MADCM_CM_RTR_SEND)
 
 /*
@@ -628,7 +632,7 @@ int madcm_rnic_iw_connect(struct iw_cm_id *cm_id,
 		.ird = madcm_rnic_clamp_rd(param->ird, MADCM_RNIC_MAX_IRD),
 		.ord = madcm_rnic_clamp_rd(param->ord, MADCM_RNIC_MAX_ORD),
 		.mpa_rev = MADCM_RNIC_MPA_REV,
-		.peer_to_peer = true,
+		.peer_to_peer = MADCM_RNIC_P2P,
 		.rtr_caps = MADCM_RNIC_RTR_CAPS,
 		.crc = true,
 		.handler = madcm_rnic_cm_handler,
@@ -863,7 +867,7 @@ int madcm_rnic_iw_create_listen(struct iw_cm_id *cm_id, int backlog)
 		.ird = MADCM_RNIC_MAX_IRD,
 		.ord = MADCM_RNIC_MAX_ORD,
 		.mpa_rev = MADCM_RNIC_MPA_REV,
-		.peer_to_peer = true,
+		.peer_to_peer = MADCM_RNIC_P2P,
 		.rtr_caps = MADCM_RNIC_RTR_CAPS,
 		.crc = true,
 		.handler = madcm_rnic_cm_handler,
