@@ -259,7 +259,8 @@ static void rto_retransmits_unacked_bytes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s.dst.port, REM_PORT);
 	KUNIT_EXPECT_EQ(test, s.src.ip.s6_addr32[3], htonl(LOC_IP));
 	KUNIT_EXPECT_EQ(test, s.dst.ip.s6_addr32[3], htonl(REM_IP));
-	KUNIT_EXPECT_MEMEQ(test, s.dst_mac, "\x02\x00\x00\x00\x00\x02", ETH_ALEN);
+	KUNIT_EXPECT_EQ(test, memcmp(s.dst_mac, "\x02\x00\x00\x00\x00\x02",
+				     ETH_ALEN), 0);
 	KUNIT_EXPECT_EQ(test, s.seq, ISS);
 	KUNIT_EXPECT_EQ(test, s.ack, IRS);
 	KUNIT_EXPECT_TRUE(test, s.flags & IRDMA_TCP_ACK);
@@ -268,7 +269,7 @@ static void rto_retransmits_unacked_bytes(struct kunit *test)
 	/* RCV.WND 65535 << 2 advertised with our shift of 2 */
 	KUNIT_EXPECT_EQ(test, s.window, 65535);
 	KUNIT_ASSERT_EQ(test, s.payload_len, (u32)UNACKED);
-	KUNIT_EXPECT_MEMEQ(test, s.payload, fx->unacked, UNACKED);
+	KUNIT_EXPECT_EQ(test, memcmp(s.payload, fx->unacked, UNACKED), 0);
 	KUNIT_EXPECT_EQ(test, fx->qp->tcp.cnt[MADCM_RNIC_TCP_RETRANS], 1ULL);
 }
 
@@ -300,7 +301,8 @@ static void partial_ack_frees_acked_bytes(struct kunit *test)
 	sent(test, fx, 0, &s);
 	KUNIT_EXPECT_EQ(test, s.seq, ISS + 10);
 	KUNIT_ASSERT_EQ(test, s.payload_len, UNACKED - 10U);
-	KUNIT_EXPECT_MEMEQ(test, s.payload, fx->unacked + 10, UNACKED - 10);
+	KUNIT_EXPECT_EQ(test,
+			memcmp(s.payload, fx->unacked + 10, UNACKED - 10), 0);
 }
 
 /* All acknowledged: the retransmission timer stops. */
