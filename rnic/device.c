@@ -347,6 +347,7 @@ static int madcm_rnic_newlink(const char *name, struct net_device *netdev)
 	/* The CM owns its ports itself: no iwpmd port mapping. */
 	ibdev->iw_driver_flags = IW_F_NO_PORT_MAP;
 	ib_set_device_ops(ibdev, &madcm_rnic_verbs_ops);
+	ib_set_device_ops(ibdev, &madcm_rnic_mr_ops);
 	ib_set_device_ops(ibdev, &madcm_rnic_dev_ops);
 	ret = ib_device_set_netdev(ibdev, netdev, 1);
 	if (ret)

@@ -39,6 +39,15 @@
 #define MADCM_RNIC_MAX_INLINE	64
 
 struct madcm_rnic_qp;
+struct madcm_rnic_swqe;
+
+/* QP numbers and STag indices: 24 bits, 0 unused. */
+#define MADCM_RNIC_ID_MAX	((1U << 24) - 1)
+
+/* The access rights an iWARP QP or MR can grant. */
+#define MADCM_RNIC_ACCESS	(IB_ACCESS_LOCAL_WRITE | \
+				 IB_ACCESS_REMOTE_WRITE | \
+				 IB_ACCESS_REMOTE_READ)
 
 /**
  * enum madcm_rnic_counter - the device's counters (rdma statistic)
@@ -110,7 +119,7 @@ struct madcm_rnic_dev {
 	struct list_head list;
 	struct xarray qps;
 	u32 next_qpn;
-	spinlock_t lock;
+	spinlock_t lock;	/* protects @port_state */
 	enum ib_port_state port_state;
 	atomic_t n_pd;
 	atomic_t n_cq;
@@ -161,7 +170,7 @@ struct madcm_rnic_pd {
  */
 struct madcm_rnic_cq {
 	struct ib_cq ibcq;
-	spinlock_t lock;
+	spinlock_t lock;	/* protects the ring, @notify, @overflow */
 	struct ib_wc *ring;
 	u32 size;
 	u32 head;
@@ -287,7 +296,7 @@ struct madcm_rnic_qp {
 	struct madcm_cm_offload_qp oqp;
 	refcount_t iw_ref;
 	struct completion iw_free;
-	spinlock_t lock;
+	spinlock_t lock;	/* protects @state, @cm_id, @ep and both rings */
 	enum ib_qp_state state;
 	struct iw_cm_id *cm_id;
 	void *ep;
@@ -326,6 +335,12 @@ int madcm_rnic_qp_to_rts(struct madcm_rnic_qp *qp);
 void madcm_rnic_qp_set_error(struct madcm_rnic_qp *qp);
 void madcm_rnic_dev_flush(struct madcm_rnic_dev *dev);
 extern const struct ib_device_ops madcm_rnic_verbs_ops;
+
+/* rnic/mr.c: the MR verbs, and the local operations the SQ runs. */
+extern const struct ib_device_ops madcm_rnic_mr_ops;
+enum ib_wc_status madcm_rnic_mr_fastreg(struct madcm_rnic_qp *qp,
+					const struct madcm_rnic_swqe *wqe);
+enum ib_wc_status madcm_rnic_mr_invalidate(struct madcm_rnic_qp *qp, u32 stag);
 
 /* rnic/iw.c: the iw_cm_verbs, and the QP's disconnect hook. */
 int madcm_rnic_iw_connect(struct iw_cm_id *cm_id,

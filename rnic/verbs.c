@@ -2,8 +2,8 @@
 /*
  * madcm's software RNIC: the control-path verbs.
  *
- * PDs, kernel CQs (a ring of ib_wc), RC QPs whose send and receive queues
- * are kernel rings, DMA MRs and fast-registration MRs. A QP moves through
+ * PDs, kernel CQs (a ring of ib_wc) and RC QPs whose send and receive
+ * queues are kernel rings (the MRs are in mr.c). A QP moves through
  * the iWARP states (Documentation/rnic.rst): RESET, INIT (Idle), RTR, RTS
  * (only when the CM hands the stream over, madcm_rnic_qp_to_rts()), SQD
  * (Closing) and ERR (Error). Every work request sits in exactly one ring
@@ -20,14 +20,6 @@
 #include <rdma/ib_verbs.h>
 #include "madcm_compat.h"
 #include "rnic/rnic.h"
-
-/* QP numbers and STag indices: 24 bits, 0 unused. */
-#define MADCM_RNIC_ID_MAX	((1U << 24) - 1)
-
-/* The access rights an iWARP QP or MR can grant. */
-#define MADCM_RNIC_ACCESS	(IB_ACCESS_LOCAL_WRITE | \
-				 IB_ACCESS_REMOTE_WRITE | \
-				 IB_ACCESS_REMOTE_READ)
 
 /* The QP attributes modify_qp takes. */
 #define MADCM_RNIC_QP_ATTR_MASK	(IB_QP_STATE | IB_QP_CUR_STATE | \
@@ -295,164 +287,6 @@ static void madcm_rnic_enter_error(struct madcm_rnic_qp *qp,
 	madcm_rnic_flush_locked(qp, due);
 }
 
-/* ---- memory regions and the local operations on them ---- */
-
-static struct madcm_rnic_mr *madcm_rnic_mr_new(struct ib_pd *pd, u32 max_pages)
-{
-	struct madcm_rnic_dev *dev = to_madcm_rnic(pd->device);
-	struct madcm_rnic_mr *mr;
-	int ret = -ENOMEM;
-
-	if (atomic_inc_return(&dev->n_mr) > MADCM_RNIC_MAX_MR)
-		goto err_count;
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
-	if (!mr)
-		goto err_count;
-	if (max_pages) {
-		mr->pages = kcalloc(max_pages, sizeof(*mr->pages), GFP_KERNEL);
-		if (!mr->pages)
-			goto err_free;
-		mr->max_pages = max_pages;
-	}
-	ret = xa_alloc_cyclic_irq(&dev->mrs, &mr->index, mr,
-				  XA_LIMIT(1, MADCM_RNIC_ID_MAX),
-				  &dev->next_mr, GFP_KERNEL);
-	if (ret < 0)
-		goto err_free;
-	mr->ibmr.lkey = mr->index << 8;
-	mr->ibmr.rkey = mr->ibmr.lkey;
-	return mr;
-
-err_free:
-	kfree(mr->pages);
-	kfree(mr);
-err_count:
-	atomic_dec(&dev->n_mr);
-	return ERR_PTR(ret);
-}
-
-static struct ib_mr *madcm_rnic_get_dma_mr(struct ib_pd *pd, int access)
-{
-	struct madcm_rnic_mr *mr;
-
-	if (access & ~MADCM_RNIC_ACCESS)
-		return ERR_PTR(-EOPNOTSUPP);
-	mr = madcm_rnic_mr_new(pd, 0);
-	if (IS_ERR(mr))
-		return ERR_CAST(mr);
-	mr->dma = true;
-	mr->valid = true;
-	mr->access = access;
-	return &mr->ibmr;
-}
-
-static struct ib_mr *madcm_rnic_alloc_mr(struct ib_pd *pd,
-					 enum ib_mr_type type, u32 max_num_sg)
-{
-	struct madcm_rnic_mr *mr;
-
-	if (type != IB_MR_TYPE_MEM_REG)
-		return ERR_PTR(-EOPNOTSUPP);
-	if (!max_num_sg || max_num_sg > MADCM_RNIC_MAX_FR_PAGES)
-		return ERR_PTR(-EINVAL);
-	mr = madcm_rnic_mr_new(pd, max_num_sg);
-	if (IS_ERR(mr))
-		return ERR_CAST(mr);
-	return &mr->ibmr;
-}
-
-static struct ib_mr *madcm_rnic_reg_user_mr(struct ib_pd *pd, u64 start,
-					    u64 length, u64 virt, int access,
-					    struct ib_udata *udata)
-{
-	/* User verbs come with the user ABI (issue 19). */
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static int madcm_rnic_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
-{
-	struct madcm_rnic_dev *dev = to_madcm_rnic(ibmr->device);
-	struct madcm_rnic_mr *mr = to_madcm_rnic_mr(ibmr);
-
-	xa_erase_irq(&dev->mrs, mr->index);
-	kfree(mr->pages);
-	kfree(mr);
-	atomic_dec(&dev->n_mr);
-	return 0;
-}
-
-static int madcm_rnic_set_page(struct ib_mr *ibmr, u64 addr)
-{
-	struct madcm_rnic_mr *mr = to_madcm_rnic_mr(ibmr);
-
-	if (mr->npages == mr->max_pages)
-		return -ENOMEM;
-	mr->pages[mr->npages++] = addr;
-	return 0;
-}
-
-static int madcm_rnic_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg,
-				int sg_nents, unsigned int *sg_offset)
-{
-	to_madcm_rnic_mr(ibmr)->npages = 0;
-	return ib_sg_to_pages(ibmr, sg, sg_nents, sg_offset,
-			      madcm_rnic_set_page);
-}
-
-/*
- * REG_MR (RFC 5040's fast-register): makes an invalid STag valid with the
- * work request's key byte and access rights. The MR must be a
- * fast-registration MR of the QP's PD, its STag invalid, and the STag's
- * index unchanged.
- */
-static enum ib_wc_status madcm_rnic_reg_mr(struct madcm_rnic_qp *qp,
-					   const struct madcm_rnic_swqe *wqe)
-{
-	struct madcm_rnic_dev *dev = qp->dev;
-	struct madcm_rnic_mr *mr = wqe->mr;
-	enum ib_wc_status status = IB_WC_SUCCESS;
-	unsigned long flags;
-
-	if (mr->dma || mr->ibmr.pd != qp->ibqp.pd ||
-	    wqe->key >> 8 != mr->index || wqe->access & ~MADCM_RNIC_ACCESS)
-		return IB_WC_LOC_PROT_ERR;
-	xa_lock_irqsave(&dev->mrs, flags);
-	if (mr->valid) {
-		status = IB_WC_LOC_PROT_ERR;
-	} else {
-		mr->ibmr.lkey = wqe->key;
-		mr->ibmr.rkey = wqe->key;
-		mr->access = wqe->access;
-		mr->valid = true;
-	}
-	xa_unlock_irqrestore(&dev->mrs, flags);
-	if (status == IB_WC_SUCCESS)
-		madcm_rnic_count(dev, MADCM_RNIC_CNT_FASTREG);
-	return status;
-}
-
-/* LOCAL_INV: the STag, named with its current key, becomes invalid. */
-static enum ib_wc_status madcm_rnic_local_inv(struct madcm_rnic_qp *qp,
-					      u32 stag)
-{
-	struct madcm_rnic_dev *dev = qp->dev;
-	enum ib_wc_status status = IB_WC_LOC_PROT_ERR;
-	struct madcm_rnic_mr *mr;
-	unsigned long flags;
-
-	xa_lock_irqsave(&dev->mrs, flags);
-	mr = xa_load(&dev->mrs, stag >> 8);
-	if (mr && !mr->dma && mr->ibmr.pd == qp->ibqp.pd &&
-	    mr->ibmr.rkey == stag) {
-		mr->valid = false;
-		status = IB_WC_SUCCESS;
-	}
-	xa_unlock_irqrestore(&dev->mrs, flags);
-	if (status == IB_WC_SUCCESS)
-		madcm_rnic_count(dev, MADCM_RNIC_CNT_LOCAL_INV);
-	return status;
-}
-
 /*
  * Runs the send queue in RTS. Only local operations reach it until the
  * data path lands. A failed work request completes with its error (even
@@ -468,9 +302,9 @@ static void madcm_rnic_sq_run(struct madcm_rnic_qp *qp,
 		enum ib_wc_status status;
 
 		if (wqe->opcode == IB_WR_REG_MR)
-			status = madcm_rnic_reg_mr(qp, wqe);
+			status = madcm_rnic_mr_fastreg(qp, wqe);
 		else
-			status = madcm_rnic_local_inv(qp, wqe->inv_rkey);
+			status = madcm_rnic_mr_invalidate(qp, wqe->inv_rkey);
 		qp->sq.head++;
 		if (status != IB_WC_SUCCESS) {
 			madcm_rnic_sq_complete(qp, wqe, status, due);
@@ -958,22 +792,17 @@ out:
 }
 
 const struct ib_device_ops madcm_rnic_verbs_ops = {
-	.alloc_mr = madcm_rnic_alloc_mr,
 	.alloc_pd = madcm_rnic_alloc_pd,
 	.create_cq = madcm_rnic_create_cq,
 	.create_qp = madcm_rnic_create_qp,
 	.dealloc_pd = madcm_rnic_dealloc_pd,
-	.dereg_mr = madcm_rnic_dereg_mr,
 	.destroy_cq = madcm_rnic_destroy_cq,
 	.destroy_qp = madcm_rnic_destroy_qp,
-	.get_dma_mr = madcm_rnic_get_dma_mr,
-	.map_mr_sg = madcm_rnic_map_mr_sg,
 	.modify_qp = madcm_rnic_modify_qp,
 	.poll_cq = madcm_rnic_poll_cq,
 	.post_recv = madcm_rnic_post_recv,
 	.post_send = madcm_rnic_post_send,
 	.query_qp = madcm_rnic_query_qp,
-	.reg_user_mr = madcm_rnic_reg_user_mr,
 	.req_notify_cq = madcm_rnic_req_notify_cq,
 
 	INIT_RDMA_OBJ_SIZE(ib_cq, madcm_rnic_cq, ibcq),
