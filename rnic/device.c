@@ -305,7 +305,19 @@ static struct madcm_rnic_dev *madcm_rnic_find(struct net_device *netdev)
 	return NULL;
 }
 
-static int madcm_rnic_newlink(const char *name, struct net_device *netdev)
+/**
+ * madcm_rnic_newlink() - create a madcm RNIC over a net_device
+ * @name: the ib_device's name (may hold %d)
+ * @netdev: an Ethernet net_device
+ *
+ * What `rdma link add NAME type madcm netdev DEV` calls (and the KUnit
+ * suites, which have no rdma tool).
+ *
+ * Context: Process context; takes the RTNL lock.
+ * Return: 0; -EINVAL for a net_device that is not Ethernet; -EEXIST when a
+ * madcm RNIC runs over @netdev already; or another negative errno.
+ */
+int madcm_rnic_newlink(const char *name, struct net_device *netdev)
 {
 	struct madcm_rnic_dev *dev;
 	struct ib_device *ibdev;

@@ -320,6 +320,7 @@ static inline struct madcm_rnic_qp *to_madcm_rnic_qp(struct ib_qp *ibqp)
 /* rnic/device.c */
 int madcm_rnic_init(void);
 void madcm_rnic_exit(void);
+int madcm_rnic_newlink(const char *name, struct net_device *netdev);
 
 /* rnic/verbs.c: a QP by number, with an iw reference; NULL if none. */
 struct madcm_rnic_qp *madcm_rnic_qp_get(struct madcm_rnic_dev *dev, u32 qpn);

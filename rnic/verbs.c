@@ -603,13 +603,10 @@ int madcm_rnic_qp_to_rts(struct madcm_rnic_qp *qp)
 	return ret;
 }
 
-/**
- * madcm_rnic_qp_set_error() - the QP's stream failed or is over
- * @qp: the QP
- *
- * Enters ERROR (from any state but RESET) and completes every queued work
- * request with IB_WC_WR_FLUSH_ERR.
- * Context: Any; does not sleep.
+/*
+ * The QP's stream failed or is over: ERROR from any state but RESET, and
+ * every queued work request completes with IB_WC_WR_FLUSH_ERR. Any
+ * context; does not sleep.
  */
 void madcm_rnic_qp_set_error(struct madcm_rnic_qp *qp)
 {
