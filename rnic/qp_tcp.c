@@ -354,6 +354,16 @@ static void tcp_seg_init(const struct madcm_rnic_tcp *t,
 	s->window = p->window;
 }
 
+/* A counter bumped outside the engine's lock (the senders). */
+static void tcp_count(struct madcm_rnic_tcp *t, enum madcm_rnic_tcp_counter c)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&t->lock, flags);
+	t->cnt[c]++;
+	spin_unlock_irqrestore(&t->lock, flags);
+}
+
 static void tcp_send(struct madcm_rnic_tcp *t, struct irdma_cm_seg *s,
 		     u8 *buf, u32 size)
 {
@@ -361,10 +371,10 @@ static void tcp_send(struct madcm_rnic_tcp *t, struct irdma_cm_seg *s,
 	int len = irdma_cm_build_seg(s, buf, size);
 
 	if (len < 0 || t->out->xmit(t, buf, len)) {
-		t->cnt[MADCM_RNIC_TCP_TX_ERR]++;
+		tcp_count(t, MADCM_RNIC_TCP_TX_ERR);
 		return;
 	}
-	t->cnt[MADCM_RNIC_TCP_TX_SEGS]++;
+	tcp_count(t, MADCM_RNIC_TCP_TX_SEGS);
 	madcm_rnic_count(dev, MADCM_RNIC_CNT_TX_FRAMES);
 	madcm_rnic_count_add(dev, MADCM_RNIC_CNT_TX_BYTES, s->payload_len);
 }
@@ -482,7 +492,7 @@ static void tcp_tx_work(struct work_struct *work)
 		buf = kmalloc(size, GFP_KERNEL);
 		if (!buf) {
 			/* the retransmission timer sends it again */
-			t->cnt[MADCM_RNIC_TCP_TX_NOMEM]++;
+			tcp_count(t, MADCM_RNIC_TCP_TX_NOMEM);
 			plan.rst = false;
 			plan.rtx = false;
 			plan.fin = false;
@@ -613,6 +623,32 @@ static void madcm_rnic_tcp_rx(struct madcm_cm_offload_qp *oqp,
 	spin_unlock_irqrestore(&t->lock, flags);
 }
 
+/*
+ * The CM's abort ends the connection at once and detaches the QP soon
+ * after: the RST leaves here, from the call (which the CM allows), not
+ * from the work item, which might run only after the detach.
+ */
+static void tcp_close_rst(struct madcm_rnic_tcp *t, unsigned long flags)
+	__releases(&t->lock)
+{
+	struct tcp_tx_plan p = {
+		.snd_nxt = t->snd_nxt,
+		.rcv_nxt = t->rcv_nxt,
+		.window = madcm_rnic_tcp_wnd_field(t->rcv_wnd, t->rcv_wscale),
+	};
+	u8 buf[IRDMA_CM_MAX_HDR];
+	struct irdma_cm_seg s;
+
+	tcp_reset(t, -ECONNABORTED, false);
+	tcp_kick(t);
+	spin_unlock_irqrestore(&t->lock, flags);
+
+	tcp_seg_init(t, &p, &s);
+	s.seq = p.snd_nxt;
+	s.flags = IRDMA_TCP_RST | IRDMA_TCP_ACK;
+	tcp_send(t, &s, buf, sizeof(buf));
+}
+
 static void madcm_rnic_tcp_close(struct madcm_cm_offload_qp *oqp,
 				 enum madcm_cm_offload_close how)
 {
@@ -623,8 +659,10 @@ static void madcm_rnic_tcp_close(struct madcm_cm_offload_qp *oqp,
 	if (t->detached || !tcp_synchronized(t))
 		goto out;
 	if (how == MADCM_CM_OFFLOAD_CLOSE_RST) {
-		tcp_reset(t, -ECONNABORTED, true);
-	} else if (!t->fin_queued) {
+		tcp_close_rst(t, flags);
+		return;
+	}
+	if (!t->fin_queued) {
 		t->fin_queued = true;
 		if (t->state == MADCM_RNIC_TCP_ESTABLISHED) {
 			t->state = MADCM_RNIC_TCP_FIN_WAIT_1;
@@ -654,13 +692,22 @@ static void madcm_rnic_tcp_detach(struct madcm_cm_offload_qp *oqp)
 {
 	struct madcm_rnic_tcp *t = oqp_to_tcp(oqp);
 	unsigned long flags;
+	bool carried;
 
 	tcp_quiesce(t);
 	spin_lock_irqsave(&t->lock, flags);
+	carried = t->state != MADCM_RNIC_TCP_IDLE;
 	t->state = MADCM_RNIC_TCP_IDLE;
 	t->unacked_len = 0;
 	t->detached = false;
 	spin_unlock_irqrestore(&t->lock, flags);
+	/*
+	 * A stream the QP carried is over: the QP is in ERROR, also when the
+	 * CM ended it first (abort, core stop) and the report that would
+	 * have moved it was still queued.
+	 */
+	if (carried)
+		t->out->qp_state(t, IB_QPS_ERR);
 	/* the reference rnic/iw.c took for the CM */
 	t->out->release(t);
 }

@@ -153,6 +153,7 @@ static int iw_side_init(struct kunit_resource *res, void *context)
 static struct iw_fix *iw_fix_create(struct kunit *test)
 {
 	struct iw_fix *fx = kunit_kzalloc(test, sizeof(*fx), GFP_KERNEL);
+	struct kunit_resource *res;
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, fx);
@@ -166,8 +167,9 @@ static struct iw_fix *iw_fix_create(struct kunit *test)
 		xa_init_flags(&s->dev->qps, XA_FLAGS_LOCK_IRQ);
 		s->dev->netdev = alloc_etherdev(0);
 		KUNIT_ASSERT_NOT_NULL(test, s->dev->netdev);
-		KUNIT_ASSERT_NOT_NULL(test, kunit_alloc_resource(test,
-					iw_side_init, iw_side_free, GFP_KERNEL, s));
+		res = kunit_alloc_resource(test, iw_side_init, iw_side_free,
+					   GFP_KERNEL, s);
+		KUNIT_ASSERT_NOT_NULL(test, res);
 		s->qp->dev = s->dev;
 		s->qp->ibqp.device = &s->dev->ibdev;
 		s->qp->ibqp.qp_num = IW_QPN;

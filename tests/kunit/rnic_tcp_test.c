@@ -591,10 +591,32 @@ static void close_rst_sends_rst_and_resets(struct kunit *test)
 	sent(test, fx, 0, &s);
 	KUNIT_EXPECT_TRUE(test, s.flags & IRDMA_TCP_RST);
 	KUNIT_EXPECT_EQ(test, s.seq, ISS + UNACKED);
+	KUNIT_EXPECT_EQ(test, s.ack, IRS);
 	KUNIT_ASSERT_EQ(test, fx->nevents, 1);
 	KUNIT_EXPECT_EQ(test, fx->events[0], MADCM_CM_OFFLOAD_EV_RESET);
 	KUNIT_EXPECT_EQ(test, fx->status[0], -ECONNABORTED);
 	KUNIT_EXPECT_EQ(test, fx->qp_states[fx->nstates - 1], IB_QPS_ERR);
+}
+
+/*
+ * The CM's abort ends the connection at once and detaches the QP right
+ * after (on its event workqueue): the RST is out by the time close
+ * returns, and the detach leaves the QP in ERROR.
+ */
+static void abort_then_detach_still_sends_rst(struct kunit *test)
+{
+	struct rnic_tcp_fixture *fx = fx_offload(test, MADCM_CM_NO_VLAN);
+	struct irdma_cm_seg s;
+
+	fx->qp->oqp.ops->close(&fx->qp->oqp, MADCM_CM_OFFLOAD_CLOSE_RST);
+	KUNIT_ASSERT_EQ(test, fx->nframes, 1);
+	fx->qp->oqp.ops->detach(&fx->qp->oqp);
+	KUNIT_EXPECT_EQ(test, fx->nframes, 1);
+	sent(test, fx, 0, &s);
+	KUNIT_EXPECT_TRUE(test, s.flags & IRDMA_TCP_RST);
+	KUNIT_EXPECT_EQ(test, s.seq, ISS + UNACKED);
+	KUNIT_EXPECT_EQ(test, fx->qp_states[fx->nstates - 1], IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, fx->released, 1);
 }
 
 /* Frames that fail their checksum or belong to another stream: ignored. */
@@ -692,6 +714,7 @@ static struct kunit_case rnic_tcp_cases[] = {
 	KUNIT_CASE(close_fin_then_peer_fin_gives_closed),
 	KUNIT_CASE(simultaneous_close_gives_one_closed),
 	KUNIT_CASE(close_rst_sends_rst_and_resets),
+	KUNIT_CASE(abort_then_detach_still_sends_rst),
 	KUNIT_CASE(foreign_and_corrupt_frames_are_counted),
 	KUNIT_CASE(detach_stops_everything),
 	KUNIT_CASE(inconsistent_context_is_refused),
