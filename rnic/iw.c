@@ -356,16 +356,19 @@ static void madcm_rnic_ep_conn_done(struct madcm_rnic_ep *ep)
 	struct madcm_rnic_listen_ep *lep = ep->listener;
 	struct madcm_cm_conn *conn;
 	unsigned long flags;
+	bool was_gone;
 
 	mutex_lock(&ep->conn_mutex);
 	spin_lock_irqsave(&ep->lock, flags);
-	conn = ep->conn_gone ? NULL : ep->conn;
+	was_gone = ep->conn_gone;
 	ep->conn_gone = true;
+	conn = ep->conn;
 	spin_unlock_irqrestore(&ep->lock, flags);
-	if (conn)
+	if (!was_gone && conn)
 		madcm_cm_release(conn);
 	mutex_unlock(&ep->conn_mutex);
-	if (!conn)
+	/* not stored yet: madcm_rnic_iw_connect() releases it on return */
+	if (was_gone || !conn)
 		return;
 
 	if (lep) {
@@ -641,6 +644,7 @@ int madcm_rnic_iw_connect(struct iw_cm_id *cm_id,
 	struct madcm_rnic_qp *qp;
 	struct madcm_rnic_ep *ep;
 	unsigned long flags;
+	bool gone;
 	int ret;
 
 	ret = madcm_rnic_from_sockaddr(&cm_id->m_local_addr, &attr.loc);
@@ -676,19 +680,23 @@ int madcm_rnic_iw_connect(struct iw_cm_id *cm_id,
 	attr.offload_qp = &qp->oqp;
 	attr.context = &ep->kind;
 	kref_get(&ep->ref);		/* for this call */
-	mutex_lock(&ep->conn_mutex);
 	ret = madcm_cm_connect(dev->core, &attr, &conn);
 	if (!ret) {
 		/*
-		 * Events may have come already, even the terminal one: its
-		 * release waits for conn_mutex, so it sees the handle.
+		 * Events may have come already, even the terminal one, which
+		 * found no handle to release: then it is released here.
 		 */
+		mutex_lock(&ep->conn_mutex);
 		spin_lock_irqsave(&ep->lock, flags);
+		gone = ep->conn_gone;
 		ep->conn = conn;
 		spin_unlock_irqrestore(&ep->lock, flags);
-	}
-	mutex_unlock(&ep->conn_mutex);
-	if (ret) {
+		if (gone)
+			madcm_cm_release(conn);
+		mutex_unlock(&ep->conn_mutex);
+		if (gone)
+			madcm_rnic_ep_put(ep);	/* the CM side's */
+	} else {
 		madcm_rnic_qp_put(qp);		/* the CM's */
 		spin_lock_irqsave(&ep->lock, flags);
 		ep->conn_gone = true;
