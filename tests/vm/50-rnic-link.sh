@@ -103,10 +103,22 @@ check "removal flushed each live WR once (netdev gone)" \
 	grep -q "^ok: removal flushed each" $VERBS/log
 check "rdma link show has no m0" sh -c '! /bin/rdma link show | grep -q m0'
 
-# Unloading madcm removes the devices it still has.
+# A CM that runs on the net_device already serves the device too, and
+# stays when the device goes.
 /bin/ip link add veth2 type veth peer name veth3
 /bin/ip link set veth2 up && /bin/ip link set veth3 up
+check "modprobe madcm_cm_ctl" modprobe madcm_cm_ctl
+check "the CM attached to veth2 first" sh -c "echo 'attach veth2' > $CM/ctl"
 check "rdma link add m2 on veth2" /bin/rdma link add m2 type madcm netdev veth2
+check "one CM on veth2" [ "$(grep -c '^dev veth2' $CM_STATS)" -eq 1 ]
+check "rdma link delete m2" /bin/rdma link delete m2
+check "the CM stays on veth2" grep -q '^dev veth2' $CM_STATS
+check "madcm_cm_ctl detaches it" sh -c "echo 'detach veth2' > $CM/ctl"
+check "the CM left veth2" sh -c "! grep -q '^dev veth2' $CM_STATS"
+check "rmmod madcm_cm_ctl" rmmod madcm_cm_ctl
+
+# Unloading madcm removes the devices it still has.
+check "rdma link add m2 again" /bin/rdma link add m2 type madcm netdev veth2
 check "rmmod madcm with m2 present" rmmod madcm
 check "m2 gone with madcm" [ ! -e /sys/class/infiniband/m2 ]
 check "rmmod madcm_rnic_verbs" rmmod madcm_rnic_verbs
