@@ -409,6 +409,51 @@ static void dr_smp_response_matched_without_address(struct kunit *test)
 }
 
 /*
+ * The P_Key index a GMP is created with is the one it leaves with, or the
+ * buffer is refused: a port that can send on indices 0-3 only takes 3 and
+ * hands the transport 3, and refuses 4 (never another partition,
+ * silently); a port without a limit takes any index.
+ */
+static void pkey_index_honoured_or_refused(struct kunit *test)
+{
+	struct mt_manual *mm = mt_manual_port_pkeys(test, LID_A, false, 4);
+	struct mt_manual *any = mt_manual_port(test, LID_B, false);
+	struct ib_mad_send_buf *sb;
+	struct mt_counts *c;
+	struct mt_agent *ma;
+	struct mt_post *p;
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	ma = client(test, mm->port, c, 1);
+	sb = madcm_create_send_mad(ma->agent, 1, 3, 0, IB_MGMT_MAD_HDR,
+				   IB_MGMT_MAD_DATA, GFP_KERNEL,
+				   IB_MGMT_BASE_VERSION);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(sb));
+	sb->ah = mt_ah(test, mm->port, LID_B);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	p = mt_manual_pop(mm);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_EQ(test, p->pkey_index, 3);
+	mt_manual_complete(mm, p, IB_WC_SUCCESS);
+	KUNIT_EXPECT_TRUE(test, mt_wait(c, 30));
+
+	sb = madcm_create_send_mad(ma->agent, 1, 4, 0, IB_MGMT_MAD_HDR,
+				   IB_MGMT_MAD_DATA, GFP_KERNEL,
+				   IB_MGMT_BASE_VERSION);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(sb), -EINVAL);
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	ma = client(test, any->port, c, 1);
+	sb = madcm_create_send_mad(ma->agent, 1, 0xffff, 0, IB_MGMT_MAD_HDR,
+				   IB_MGMT_MAD_DATA, GFP_KERNEL,
+				   IB_MGMT_BASE_VERSION);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(sb));
+	madcm_free_send_mad(sb);
+}
+
+/*
  * What the transport is given: an IB MAD is always 256 bytes (13.4.1); an
  * OPA MAD only its headers and data (the "short" send).
  */
@@ -667,6 +712,7 @@ static struct kunit_case mad_send_cases[] = {
 	KUNIT_CASE(response_from_other_address_not_matched),
 	KUNIT_CASE(response_of_other_class_not_matched),
 	KUNIT_CASE(dr_smp_response_matched_without_address),
+	KUNIT_CASE(pkey_index_honoured_or_refused),
 	KUNIT_CASE(sends_have_their_wire_length),
 	KUNIT_CASE(post_chain_reports_bad_buffer),
 	KUNIT_CASE(post_rejects_bad_arguments),
