@@ -414,7 +414,7 @@ static int irdma_connect(struct irdma_cm_core *core,
 	};
 	struct irdma_cm_qhash qh = { .type = IRDMA_QHASH_CONN };
 	struct irdma_cm_node *node;
-	int ret;
+	int ret, tries;
 
 	node = irdma_make_cm_node(core, &key, IRDMA_CM_ROLE_INITIATOR,
 				  GFP_KERNEL);
@@ -444,22 +444,35 @@ static int irdma_connect(struct irdma_cm_core *core,
 		return -EHOSTUNREACH;
 	}
 
-	ret = irdma_cm_hash_active(node);
-	if (ret) {
-		irdma_cm_node_put(node);
-		return ret == -EEXIST ? -EADDRINUSE : ret;
-	}
-	if (core->ops->qhash_add) {
+	for (tries = 0;; tries++) {
+		ret = irdma_cm_hash_active(node);
+		if (ret) {
+			irdma_cm_node_put(node);
+			return ret == -EEXIST ? -EADDRINUSE : ret;
+		}
+		if (!core->ops->qhash_add)
+			break;
 		qh.loc.ip = node->key.loc_ip;
 		qh.loc.port = node->key.loc_port;
 		qh.rem.ip = node->key.rem_ip;
 		qh.rem.port = node->key.rem_port;
 		qh.vlan_id = node->key.vlan_id;
 		ret = core->ops->qhash_add(core, &qh);
-		if (ret) {
+		if (!ret)
+			break;
+		/*
+		 * An ephemeral port free in the table may still be held by
+		 * the link: the steering entry of a connection just closed
+		 * goes from process context, after the table entry. Another
+		 * port then, as the host stack's connect() would.
+		 */
+		if (ret != -EADDRINUSE || attr->loc.port ||
+		    tries + 1 >= IRDMA_CM_PORT_TRIES) {
 			irdma_cm_fail_new(node);
 			return ret;
 		}
+		irdma_cm_node_unhash(node);
+		node->key.loc_port = 0;
 	}
 	irdma_cm_count(core, IRDMA_CM_CNT_ACTIVE_OPENS);
 	irdma_cm_node_lock(node);

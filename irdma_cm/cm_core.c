@@ -366,6 +366,26 @@ int irdma_cm_node_hash(struct irdma_cm_node *node)
 }
 
 /**
+ * irdma_cm_node_unhash() - take a node that never ran back out of the table
+ * @node: the node, hashed by irdma_cm_node_hash(), not yet started
+ *
+ * Drops the table's reference; the caller's keeps the node.
+ */
+void irdma_cm_node_unhash(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+
+	spin_lock_bh(&core->lock);
+	if (test_and_clear_bit(IRDMA_CM_F_HASHED, &node->flags)) {
+		rhashtable_remove_fast(&core->conns, &node->hnode,
+				       irdma_cm_conn_params);
+		list_del_init(&node->list);
+		refcount_dec(&node->refcnt);
+	}
+	spin_unlock_bh(&core->lock);
+}
+
+/**
  * irdma_cm_node_get() - take a reference
  * @node: the node
  */

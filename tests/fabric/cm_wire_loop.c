@@ -37,6 +37,7 @@ struct madcm_wire_loop_port {
 	wait_queue_head_t capq;
 	struct list_head qhash;
 	u32 nqhash;
+	u32 conn_steer_busy;
 };
 
 /*
@@ -246,6 +247,12 @@ static int loop_qhash_add(struct madcm_cm_core *core,
 		return -ENOMEM;
 	e->qh = *qh;
 	spin_lock_bh(&port->loop->lock);
+	if (qh->type == MADCM_CM_STEER_CONN && port->conn_steer_busy) {
+		port->conn_steer_busy--;
+		spin_unlock_bh(&port->loop->lock);
+		kfree(e);
+		return -EADDRINUSE;
+	}
 	list_add_tail(&e->list, &port->qhash);
 	port->nqhash++;
 	spin_unlock_bh(&port->loop->lock);
@@ -467,6 +474,27 @@ void madcm_wire_loop_set_resolve_delay(struct madcm_wire_loop_port *port,
 	spin_unlock_bh(&port->loop->lock);
 }
 EXPORT_SYMBOL_GPL(madcm_wire_loop_set_resolve_delay);
+
+/**
+ * madcm_wire_loop_set_conn_steer_busy() - make the link hold local ports
+ * @port: the port whose core adds steering entries
+ * @calls: how many connection entries to refuse
+ *
+ * The next @calls connection steering entries of @port's core fail with
+ * -EADDRINUSE, as the netdev backend's do while the host stack (or the
+ * entry of a connection just closed) still holds the local port.
+ *
+ * Context: Process or softirq context; takes a spinlock.
+ * Return: Nothing.
+ */
+void madcm_wire_loop_set_conn_steer_busy(struct madcm_wire_loop_port *port,
+					 u32 calls)
+{
+	spin_lock_bh(&port->loop->lock);
+	port->conn_steer_busy = calls;
+	spin_unlock_bh(&port->loop->lock);
+}
+EXPORT_SYMBOL_GPL(madcm_wire_loop_set_conn_steer_busy);
 
 /**
  * madcm_wire_loop_capture() - keep frames reaching a port without a core
