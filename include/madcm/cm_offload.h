@@ -50,6 +50,12 @@ struct madcm_cm_offload_qp;
  *	CM, not acknowledged; valid during the call only; the QP copies them
  *	and retransmits them until they are acknowledged
  * @unacked_len: how many (@tcp.snd_nxt - @tcp.snd_una)
+ * @rcvd: bytes from @tcp.rcv_nxt on that arrived in order and that the CM
+ *	did not take: on a peer-to-peer responder, the initiator's RTR
+ *	message (RFC 6581). Not acknowledged by the CM; the QP processes
+ *	them as if it had just received them (and acknowledges them). Valid
+ *	during the call only; NULL when @rcvd_len is 0.
+ * @rcvd_len: how many
  * @rto_ms: the retransmission timeout the CM last used, a hint for the
  *	QP's first one
  */
@@ -57,6 +63,8 @@ struct madcm_cm_offload_ctx {
 	struct madcm_cm_tcp_ctx tcp;
 	const u8 *unacked;
 	u32 unacked_len;
+	const u8 *rcvd;
+	u32 rcvd_len;
 	u32 rto_ms;
 };
 

@@ -241,12 +241,28 @@ static int loop_qhash_add(struct madcm_cm_core *core,
 {
 	struct madcm_wire_loop_port *port = madcm_cm_backend_priv(core);
 	struct madcm_wire_loop_qh *e = kmalloc(sizeof(*e), GFP_KERNEL);
+	struct madcm_wire_loop_qh *old;
 
 	might_sleep();
 	if (!e)
 		return -ENOMEM;
 	e->qh = *qh;
 	spin_lock_bh(&port->loop->lock);
+	/* A connection's entry is retargeted, never doubled. */
+	list_for_each_entry(old, &port->qhash, list) {
+		if (qh->type == MADCM_CM_STEER_CONN &&
+		    loop_qh_equal(&old->qh, qh)) {
+			old->qh.target = qh->target;
+			spin_unlock_bh(&port->loop->lock);
+			kfree(e);
+			return 0;
+		}
+	}
+	if (qh->target) {
+		spin_unlock_bh(&port->loop->lock);
+		kfree(e);
+		return -ENOENT;
+	}
 	if (qh->type == MADCM_CM_STEER_CONN && port->conn_steer_busy) {
 		port->conn_steer_busy--;
 		spin_unlock_bh(&port->loop->lock);
@@ -638,6 +654,26 @@ u32 madcm_wire_loop_qhash_count(struct madcm_wire_loop_port *port)
 	return n;
 }
 EXPORT_SYMBOL_GPL(madcm_wire_loop_qhash_count);
+
+/**
+ * madcm_wire_loop_qhash_offloaded() - connection entries aimed at a QP
+ * @port: the port
+ *
+ * Context: Process or softirq context; takes a spinlock.
+ * Return: the entries whose target is an offload QP, not the core.
+ */
+u32 madcm_wire_loop_qhash_offloaded(struct madcm_wire_loop_port *port)
+{
+	struct madcm_wire_loop_qh *e;
+	u32 n = 0;
+
+	spin_lock_bh(&port->loop->lock);
+	list_for_each_entry(e, &port->qhash, list)
+		n += !!e->qh.target;
+	spin_unlock_bh(&port->loop->lock);
+	return n;
+}
+EXPORT_SYMBOL_GPL(madcm_wire_loop_qhash_offloaded);
 
 /**
  * madcm_wire_loop_destroy() - take the wire down

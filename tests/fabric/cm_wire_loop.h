@@ -86,5 +86,6 @@ void madcm_wire_loop_quiesce(struct madcm_wire_loop *loop);
 void madcm_wire_loop_stats(struct madcm_wire_loop *loop,
 			   struct madcm_wire_loop_stats *stats);
 u32 madcm_wire_loop_qhash_count(struct madcm_wire_loop_port *port);
+u32 madcm_wire_loop_qhash_offloaded(struct madcm_wire_loop_port *port);
 
 #endif /* _MADCM_TESTS_FABRIC_CM_WIRE_LOOP_H */
