@@ -104,15 +104,24 @@ enum madcm_cm_offload_event {
  *	on which the CM resets the connection and reports RESET.
  * @rx: one frame (from the Ethernet header on) of the offloaded stream
  *	that reached the CM: steered before the switch, or by a backend that
- *	steers to the CM only. Softirq or process context; must not sleep.
- *	The frame stays the caller's.
+ *	steers to the CM only. Softirq or process context, with the CM's
+ *	connection lock held; must not sleep. The frame stays the caller's.
  * @close: the consumer closed (FIN) or aborted (RST) an offloaded
- *	connection. Any context; must not sleep. The QP answers with
- *	madcm_cm_offload_event() once the stream is over.
+ *	connection. Any context, with the CM's connection lock held; must
+ *	not sleep. After FIN the QP reports with madcm_cm_offload_event()
+ *	once the stream is over; after RST the CM has ended the connection
+ *	already and ignores what the QP reports.
  * @detach: the CM is done with the QP: after the terminal event of the
- *	connection (and before a QP that was never offloaded is given back,
- *	when its connection failed first). Process context. After it returns
- *	the QP calls no madcm_cm_offload_*() function for this connection.
+ *	connection (its handler has returned), whether the stream was
+ *	handed to the QP or the connection failed first; never after a
+ *	connect or accept that returned an error. Process context, no CM
+ *	lock held. It must not return while a call of the QP into the CM is
+ *	running; after it returns the QP calls no madcm_cm_offload_*()
+ *	function for this connection.
+ *
+ * madcm_cm_offload_event() takes no CM lock, so a QP may call it from
+ * @rx and @close; madcm_cm_offload_xmit() may be called from @offload,
+ * @rx and @close too.
  */
 struct madcm_cm_offload_ops {
 	int (*offload)(struct madcm_cm_offload_qp *qp,
