@@ -16,8 +16,12 @@
  *    after the reply and, peer-to-peer, after its RTR message is queued;
  *    the responder after its reply is queued and, peer-to-peer, once the
  *    initiator's RTR message arrived), inside one critical section with the
- *    switch of the steering entry, so no segment is lost in between: a
- *    segment the CM still receives afterwards is passed to @rx;
+ *    switch of the connection's state, which the core's receive path
+ *    steers by, so no segment is lost in between: a segment the CM still
+ *    receives afterwards is passed to @rx (the backend's steering entry
+ *    is retargeted at the QP right after, from process context);
+ *  - a peer-to-peer responder's context also carries the initiator's RTR
+ *    message, received but neither taken nor acknowledged by the CM;
  *  - the context carries the bytes the CM sent and the peer has not
  *    acknowledged yet (the MPA reply, the RTR message), so the QP can
  *    retransmit them: madcm does not require snd_una == snd_nxt at hand-off
