@@ -659,6 +659,11 @@ EXPORT_SYMBOL_GPL(madcm_wire_loop_qhash_count);
  * madcm_wire_loop_qhash_offloaded() - connection entries aimed at a QP
  * @port: the port
  *
+ * At hand-off the core retargets a connection's entry at the offload QP
+ * (and back at itself for a TIME-WAIT it takes back); the wire records
+ * the target, and still delivers to the core, so that tests can check
+ * where the core aimed each entry.
+ *
  * Context: Process or softirq context; takes a spinlock.
  * Return: the entries whose target is an offload QP, not the core.
  */

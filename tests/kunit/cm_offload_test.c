@@ -144,11 +144,11 @@ static u32 off_rtr_write(u8 *buf)
 	return sizeof(fpdu_write) + 4;
 }
 
-/* A peer-to-peer listener (revision 2, RTR Write) on core 0. */
-static void off_p2p_listen(struct kunit *test, struct cm_fix *fix)
+/* A peer-to-peer listener (revision 2, RTR Write) on core @i. */
+static void off_p2p_listen(struct kunit *test, struct cm_fix *fix, int i)
 {
 	struct madcm_cm_listen_attr attr = {
-		.addr = { .ip = fix->v4[0], .port = LPORT },
+		.addr = { .ip = fix->v4[i], .port = LPORT },
 		.vlan_id = MADCM_CM_NO_VLAN,
 		.ird = 4,
 		.ord = 4,
@@ -156,11 +156,11 @@ static void off_p2p_listen(struct kunit *test, struct cm_fix *fix)
 		.peer_to_peer = true,
 		.rtr_caps = MADCM_CM_RTR_WRITE,
 		.handler = cm_test_handler,
-		.context = &fix->side[0],
+		.context = &fix->side[i],
 	};
 	struct madcm_cm_listener *l;
 
-	KUNIT_ASSERT_EQ(test, madcm_cm_create_listener(&fix->core[0]->handle,
+	KUNIT_ASSERT_EQ(test, madcm_cm_create_listener(&fix->core[i]->handle,
 						       &attr, &l), 0);
 }
 
@@ -179,7 +179,7 @@ static struct cm_rec *off_p2p_request(struct kunit *test, struct cm_fix *fix,
 	u32 n;
 
 	fix->side[0].policy = CM_TEST_HOLD;
-	off_p2p_listen(test, fix);
+	off_p2p_listen(test, fix, 0);
 	cm_raw_init(raw, fix, 0, true, RPORT, LPORT, MADCM_CM_NO_VLAN);
 	cm_raw_open(test, raw);
 	n = spec_write(frame, &req);
@@ -665,6 +665,137 @@ static void cm_offload_core_stop(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, madcm_wire_loop_qhash_count(fix->port[0]), 0);
 }
 
+/* A connection that fails before the hand-off still gives its QP back. */
+static void cm_offload_failed_connect_detaches(struct kunit *test)
+{
+	struct cm_fix *fix = cm_fix_create(test, 1, true, &cm_test_quiet_cfg, 2);
+	struct madcm_cm_connect_attr attr;
+	struct irdma_cm_seg seg;
+	struct fake_qp *f = fake_qp_new(test, &fix->side[0]);
+	struct cm_raw raw;
+	struct cm_rec *a;
+
+	cm_raw_init(&raw, fix, 0, true, RPORT, LPORT, MADCM_CM_NO_VLAN);
+	cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], RPORT,
+			MADCM_CM_NO_VLAN, 1, &fix->side[0]);
+	attr.loc.port = LPORT;
+	attr.offload_qp = &f->qp;
+	a = cm_connect(test, fix, 0, &attr);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
+	/* RFC 9293 3.10.7.3: the port is closed. */
+	cm_raw_send(test, &raw, IRDMA_TCP_RST | IRDMA_TCP_ACK, 0, seg.seq + 1,
+		    NULL, 0, false);
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
+	off_settle(fix, 0);
+	KUNIT_EXPECT_EQ(test, a->nev, 1);
+	KUNIT_EXPECT_EQ(test, a->status[0], -ECONNREFUSED);
+	KUNIT_EXPECT_EQ(test, f->offloads, 0);
+	KUNIT_EXPECT_EQ(test, f->detaches, 1);
+	KUNIT_EXPECT_EQ(test, f->terminals_at_detach, 1);
+	KUNIT_EXPECT_NULL(test, f->qp.cm_priv);
+	cm_expect_drained(test, fix->core[0]);
+}
+
+/* A connect that returns an error never touches the QP. */
+static void cm_offload_refused_connect_keeps_qp(struct kunit *test)
+{
+	static const struct madcm_cm_offload_ops no_detach = {
+		.offload = fake_offload,
+		.rx = fake_rx,
+		.close = fake_close,
+	};
+	struct cm_fix *fix = cm_fix_create(test, 1, true, &cm_test_quiet_cfg, 2);
+	struct fake_qp *f = fake_qp_new(test, &fix->side[0]);
+	struct madcm_cm_connect_attr attr;
+	struct madcm_cm_conn *conn;
+
+	cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], RPORT,
+			MADCM_CM_NO_VLAN, 1, &fix->side[0]);
+	attr.offload_qp = &f->qp;
+	f->qp.ops = &no_detach;
+	KUNIT_EXPECT_EQ(test, madcm_cm_connect(&fix->core[0]->handle, &attr,
+					       &conn), -EINVAL);
+	f->qp.ops = &fake_ops;
+	attr.private_data_len = MADCM_CM_MAX_PDATA + 1;
+	attr.private_data = f->unacked;
+	KUNIT_EXPECT_EQ(test, madcm_cm_connect(&fix->core[0]->handle, &attr,
+					       &conn), -EMSGSIZE);
+	off_settle(fix, 0);
+	KUNIT_EXPECT_NULL(test, f->qp.cm_priv);
+	KUNIT_EXPECT_EQ(test, f->detaches, 0);
+	cm_expect_drained(test, fix->core[0]);
+}
+
+/* Released before its terminal event, an offloaded connection resets. */
+static void cm_offload_release_resets(struct kunit *test)
+{
+	struct cm_fix *fix = cm_fix_create(test, 1, true, &cm_test_quiet_cfg, 2);
+	struct off_active o;
+
+	off_connect(test, fix, &o, 0);
+	off_established(test, fix, &o);
+	madcm_cm_release(o.a->conn);
+	off_settle(fix, 0);
+	KUNIT_EXPECT_EQ(test, o.f->close_rst, 1);
+	KUNIT_EXPECT_EQ(test, o.f->detaches, 1);
+	/* Released: the consumer hears nothing more. */
+	KUNIT_EXPECT_EQ(test, o.a->nev, 2);
+	cm_expect_drained(test, fix->core[0]);
+}
+
+/*
+ * Two madcm cores, both offloaded, peer-to-peer: what the initiator's QP
+ * must retransmit (its RTR) is exactly what the responder's QP gets to
+ * process, and each side's sequence numbers are the other's.
+ */
+static void cm_offload_both_sides_meet(struct kunit *test)
+{
+	struct cm_fix *fix = cm_fix_create(test, 2, false, &cm_test_quiet_cfg, 2);
+	struct fake_qp *fi = fake_qp_new(test, &fix->side[0]);
+	struct fake_qp *fr = fake_qp_new(test, &fix->side[1]);
+	struct madcm_cm_accept_attr acc = { .offload_qp = &fr->qp };
+	struct madcm_cm_connect_attr attr;
+	struct cm_rec *a, *p;
+	u8 rtr[64];
+	u32 n;
+
+	fix->side[1].policy = CM_TEST_HOLD;
+	off_p2p_listen(test, fix, 1);
+	cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], LPORT,
+			MADCM_CM_NO_VLAN, 2, &fix->side[0]);
+	attr.peer_to_peer = true;
+	attr.rtr_caps = MADCM_CM_RTR_WRITE;
+	attr.ird = 4;
+	attr.ord = 4;
+	attr.offload_qp = &fi->qp;
+	a = cm_connect(test, fix, 0, &attr);
+	KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[1], 1));
+	p = &fix->side[1].recs[0];
+	KUNIT_ASSERT_EQ(test, madcm_cm_accept(p->conn, &acc), 0);
+	KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[0], 2));
+	KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[1], 2));
+	off_settle(fix, 0);
+	off_settle(fix, 1);
+	KUNIT_EXPECT_EQ(test, a->ev[1], MADCM_CM_EVENT_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, p->ev[1], MADCM_CM_EVENT_ESTABLISHED);
+	KUNIT_ASSERT_EQ(test, fi->offloads, 1);
+	KUNIT_ASSERT_EQ(test, fr->offloads, 1);
+	n = off_rtr_write(rtr);
+	KUNIT_ASSERT_EQ(test, fi->unacked_len, n);
+	SPEC_EXPECT_MEMEQ(test, fi->unacked, rtr, n);
+	KUNIT_ASSERT_EQ(test, fr->rcvd_len, n);
+	SPEC_EXPECT_MEMEQ(test, fr->rcvd, rtr, n);
+	KUNIT_EXPECT_EQ(test, fr->tcp.rcv_nxt, fi->tcp.snd_una);
+	KUNIT_EXPECT_EQ(test, fi->tcp.rcv_nxt, fr->tcp.snd_nxt);
+	KUNIT_EXPECT_EQ(test, fr->tcp.snd_una, fr->tcp.snd_nxt);
+	KUNIT_EXPECT_EQ(test, fi->tcp.ird, fr->tcp.ord);
+	KUNIT_EXPECT_EQ(test, fi->tcp.ord, fr->tcp.ird);
+	cm_expect_drained(test, fix->core[0]);
+	cm_expect_drained(test, fix->core[1]);
+	KUNIT_EXPECT_EQ(test, fi->detaches, 1);
+	KUNIT_EXPECT_EQ(test, fr->detaches, 1);
+}
+
 static struct kunit_case cm_offload_cases[] = {
 	KUNIT_CASE(cm_offload_p2p_responder_waits_for_rtr),
 	KUNIT_CASE(cm_offload_p2p_responder_hands_off_after_rtr),
@@ -678,6 +809,10 @@ static struct kunit_case cm_offload_cases[] = {
 	KUNIT_CASE(cm_offload_abort_reaches_qp),
 	KUNIT_CASE(cm_offload_refused_resets),
 	KUNIT_CASE(cm_offload_core_stop),
+	KUNIT_CASE(cm_offload_failed_connect_detaches),
+	KUNIT_CASE(cm_offload_refused_connect_keeps_qp),
+	KUNIT_CASE(cm_offload_release_resets),
+	KUNIT_CASE(cm_offload_both_sides_meet),
 	{}
 };
 
