@@ -64,6 +64,11 @@ static const char * const irdma_cm_counter_names[IRDMA_CM_CNT_NR] = {
 	[IRDMA_CM_CNT_ABORTS] = "aborts",
 	[IRDMA_CM_CNT_RTR_SENT] = "rtr_sent",
 	[IRDMA_CM_CNT_RTR_FAIL] = "rtr_fail",
+	[IRDMA_CM_CNT_RTR_RCVD] = "rtr_rcvd",
+	[IRDMA_CM_CNT_OFFLOADS] = "offloads",
+	[IRDMA_CM_CNT_OFFLOAD_FAIL] = "offload_fail",
+	[IRDMA_CM_CNT_OFFLOAD_RX] = "offload_rx",
+	[IRDMA_CM_CNT_OFFLOAD_TW] = "offload_time_wait",
 };
 
 /**
@@ -322,6 +327,7 @@ struct irdma_cm_node *irdma_make_cm_node(struct irdma_cm_core *core,
 	INIT_LIST_HEAD(&node->txq);
 	irdma_cm_timer_init(node);
 	irdma_cm_event_init(node);
+	irdma_cm_offload_init(node);
 	node->max_ird = core->cfg.max_ird;
 	node->max_ord = core->cfg.max_ord;
 	node->mpav2_ird_ord = 0;
@@ -363,6 +369,26 @@ int irdma_cm_node_hash(struct irdma_cm_node *node)
 	}
 	spin_unlock_bh(&core->lock);
 	return ret;
+}
+
+/**
+ * irdma_cm_node_unhash() - take a node that never ran back out of the table
+ * @node: the node, hashed by irdma_cm_node_hash(), not yet started
+ *
+ * Drops the table's reference; the caller's keeps the node.
+ */
+void irdma_cm_node_unhash(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+
+	spin_lock_bh(&core->lock);
+	if (test_and_clear_bit(IRDMA_CM_F_HASHED, &node->flags)) {
+		rhashtable_remove_fast(&core->conns, &node->hnode,
+				       irdma_cm_conn_params);
+		list_del_init(&node->list);
+		refcount_dec(&node->refcnt);
+	}
+	spin_unlock_bh(&core->lock);
 }
 
 /**
@@ -650,6 +676,8 @@ void irdma_cm_node_closed(struct irdma_cm_node *node)
 	lockdep_assert_held(&node->lock);
 	irdma_cm_set_state(node, IRDMA_CM_STATE_CLOSED);
 	irdma_cm_disarm_all(node);
+	/* A QP never reached by a terminal event is given back too. */
+	irdma_cm_offload_put_qp(node);
 	if (test_and_clear_bit(IRDMA_CM_F_IN_BACKLOG, &node->flags))
 		atomic_dec(&node->listener->pending);
 	if (!test_bit(IRDMA_CM_F_HASHED, &node->flags))
@@ -703,7 +731,10 @@ void irdma_receive_ilq(struct irdma_cm_core *core, const u8 *frame, u32 len)
 	node = irdma_find_node(core, &key);
 	if (node) {
 		irdma_cm_node_lock(node);
-		irdma_process_pkt(node, &seg);
+		if (test_bit(IRDMA_CM_F_OFFLOADED, &node->flags))
+			irdma_cm_offload_rx(node, &seg, frame, len);
+		else
+			irdma_process_pkt(node, &seg);
 		irdma_cm_node_unlock(node);
 		irdma_cm_node_put(node);
 		return;
