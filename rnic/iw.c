@@ -118,6 +118,8 @@ struct madcm_rnic_listen_ep;
  * @conn: the CM's connection, until released
  * @conn_gone: the CM gave its terminal event (or the connection was
  *	released)
+ * @local_close: the consumer closed or aborted (modify_qp to SQD or
+ *	ERROR): a FIN from the peer is no DISCONNECT of the peer's
  * @listener: the listener that created it (with a reference), or NULL
  * @hnode: in @listener's table of its connections
  * @accept_done: iw_accept's wait
@@ -137,6 +139,7 @@ struct madcm_rnic_ep {
 	struct madcm_rnic_qp *qp;
 	struct madcm_cm_conn *conn;
 	bool conn_gone;
+	bool local_close;
 	struct madcm_rnic_listen_ep *listener;
 	struct hlist_node hnode;
 	struct completion accept_done;
@@ -410,12 +413,14 @@ static void madcm_rnic_ep_event(struct madcm_rnic_ep *ep,
 	enum madcm_rnic_ep_state state;
 	struct iw_cm_id *cm_id;
 	bool terminal = false;
+	bool local_close;
 	unsigned long flags;
 	u8 len;
 
 	spin_lock_irqsave(&ep->lock, flags);
 	state = ep->state;
 	cm_id = ep->cm_id;
+	local_close = ep->local_close;
 	switch (cev->type) {
 	case MADCM_CM_EVENT_CONNECT_REPLY:
 		len = min_t(u16, cev->private_data_len, sizeof(ep->pdata));
@@ -478,7 +483,8 @@ static void madcm_rnic_ep_event(struct madcm_rnic_ep *ep,
 		}
 		break;
 	case MADCM_CM_EVENT_DISCONNECT:
-		if (state == MADCM_RNIC_EP_CONNECTED)
+		/* the peer closed first; not its answer to our FIN */
+		if (state == MADCM_RNIC_EP_CONNECTED && !local_close)
 			madcm_rnic_iw_event(cm_id, IW_CM_EVENT_DISCONNECT, 0,
 					    cev, NULL, 0, 0, 0);
 		break;
@@ -1003,6 +1009,9 @@ void madcm_rnic_iw_qp_disconnect(struct madcm_rnic_qp *qp, bool abort)
 	spin_unlock_irqrestore(&qp->lock, flags);
 	if (!ep)
 		return;
+	spin_lock_irqsave(&ep->lock, flags);
+	ep->local_close = true;
+	spin_unlock_irqrestore(&ep->lock, flags);
 	madcm_rnic_ep_conn_call(ep, abort ? madcm_cm_abort : madcm_cm_close);
 	madcm_rnic_ep_put(ep);
 }
