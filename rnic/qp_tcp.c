@@ -215,6 +215,22 @@ static bool tcp_take_data(struct madcm_rnic_tcp *t,
 	return take == len - skip;
 }
 
+/*
+ * Bytes the CM received in order and left to the QP at hand-off (the
+ * initiator's RTR message on a peer-to-peer responder): taken as if they
+ * had just arrived, so acknowledged and, until the data path, counted.
+ */
+static void tcp_take_rcvd(struct madcm_rnic_tcp *t, u32 len)
+{
+	u32 take = min(len, t->rcv_wnd);
+
+	if (!take)
+		return;
+	t->rcv_nxt += take;
+	t->cnt[MADCM_RNIC_TCP_RX_DATA_BYTES] += take;
+	set_bit(MADCM_RNIC_TCP_TX_ACK, &t->tx_pending);
+}
+
 /* The peer's FIN, in order. */
 static void tcp_take_fin(struct madcm_rnic_tcp *t)
 {
@@ -544,7 +560,8 @@ static int madcm_rnic_tcp_offload(struct madcm_cm_offload_qp *oqp,
 	if (ctx->unacked_len > MADCM_RNIC_TCP_UNACKED_MAX)
 		return -EMSGSIZE;
 	if (ctx->unacked_len != c->snd_nxt - c->snd_una ||
-	    (ctx->unacked_len && !ctx->unacked))
+	    (ctx->unacked_len && !ctx->unacked) ||
+	    (ctx->rcvd_len && !ctx->rcvd))
 		return -EINVAL;
 
 	spin_lock_irqsave(&t->lock, flags);
@@ -588,6 +605,8 @@ static int madcm_rnic_tcp_offload(struct madcm_cm_offload_qp *oqp,
 	t->state = MADCM_RNIC_TCP_ESTABLISHED;
 	if (tcp_outstanding(t))
 		tcp_arm(t, t->rto_ms);
+	tcp_take_rcvd(t, ctx->rcvd_len);
+	tcp_kick(t);
 	spin_unlock_irqrestore(&t->lock, flags);
 	return 0;
 }

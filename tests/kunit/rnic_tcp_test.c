@@ -668,6 +668,29 @@ static void detach_stops_everything(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fx->nevents, 0);
 }
 
+/*
+ * The CM leaves the initiator's RTR message to a peer-to-peer responder's
+ * QP: taken at hand-off as just received, so acknowledged at once.
+ */
+static void bytes_left_by_the_cm_are_acked(struct kunit *test)
+{
+	struct rnic_tcp_fixture *fx = fx_offload(test, MADCM_CM_NO_VLAN);
+	static const u8 rtr[20];
+	struct madcm_cm_offload_ctx ctx;
+
+	fx->qp->oqp.ops->detach(&fx->qp->oqp);
+	fx->nframes = 0;
+	fx_ctx(fx, &ctx, MADCM_CM_NO_VLAN);
+	ctx.rcvd = rtr;
+	ctx.rcvd_len = sizeof(rtr);
+	KUNIT_ASSERT_EQ(test, fx->qp->oqp.ops->offload(&fx->qp->oqp, &ctx), 0);
+	fx_settle(fx);
+	KUNIT_ASSERT_EQ(test, fx->nframes, 1);
+	expect_pure_ack(test, fx, 0, ISS + UNACKED, IRS + sizeof(rtr));
+	KUNIT_EXPECT_EQ(test, fx->qp->tcp.cnt[MADCM_RNIC_TCP_RX_DATA_BYTES],
+			(u64)sizeof(rtr));
+}
+
 /* A context whose byte count and sequence numbers disagree is refused. */
 static void inconsistent_context_is_refused(struct kunit *test)
 {
@@ -717,6 +740,7 @@ static struct kunit_case rnic_tcp_cases[] = {
 	KUNIT_CASE(abort_then_detach_still_sends_rst),
 	KUNIT_CASE(foreign_and_corrupt_frames_are_counted),
 	KUNIT_CASE(detach_stops_everything),
+	KUNIT_CASE(bytes_left_by_the_cm_are_acked),
 	KUNIT_CASE(inconsistent_context_is_refused),
 	{}
 };
