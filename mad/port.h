@@ -58,6 +58,11 @@ struct madcm_send;
  *	type, status, segment number, PayloadLength, window)
  * @MADCM_CNT_RMPP_RX_LIMIT: RMPP transfers refused with a STOP: a limit
  *	of the port would be exceeded
+ * @MADCM_CNT_RMPP_RX_SOURCE_LIMIT: RMPP transfers refused or ended with a
+ *	STOP: the sender's own budget (per SLID or source GID) would be
+ *	exceeded
+ * @MADCM_CNT_RMPP_RX_UNSOLICITED: RMPP response DATA of no outstanding
+ *	request, dropped before anything was allocated for it
  * @MADCM_CNT_RMPP_RX_TIMEOUT: RMPP reassemblies ended for inactivity
  * @MADCM_CNT_RMPP_RX_DONE: RMPP reassemblies completed and delivered
  * @MADCM_CNT_API_MISUSE: calls refused for breaking the API's rules (a
@@ -101,6 +106,8 @@ enum madcm_port_counter {
 	MADCM_CNT_RMPP_RX_UNMATCHED,
 	MADCM_CNT_RMPP_RX_BAD,
 	MADCM_CNT_RMPP_RX_LIMIT,
+	MADCM_CNT_RMPP_RX_SOURCE_LIMIT,
+	MADCM_CNT_RMPP_RX_UNSOLICITED,
 	MADCM_CNT_RMPP_RX_TIMEOUT,
 	MADCM_CNT_RMPP_RX_DONE,
 	MADCM_CNT_API_MISUSE,

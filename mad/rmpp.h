@@ -24,6 +24,8 @@ struct seq_file;
 extern unsigned int madcm_rmpp_window;
 extern unsigned int madcm_rmpp_max_reassemblies;
 extern unsigned long madcm_rmpp_max_reassembly_bytes;
+extern unsigned int madcm_rmpp_max_source_reassemblies;
+extern unsigned long madcm_rmpp_max_source_bytes;
 extern unsigned int madcm_rmpp_recv_timeout_ms;
 extern unsigned int madcm_rmpp_ack_timeout_ms;
 

@@ -59,6 +59,18 @@ module_param_named(rmpp_max_reassembly_bytes,
 MODULE_PARM_DESC(rmpp_max_reassembly_bytes,
 		 "bytes RMPP reassemblies in progress hold per port at most (default 32 MiB)");
 
+unsigned int madcm_rmpp_max_source_reassemblies = 16;
+module_param_named(rmpp_max_source_reassemblies,
+		   madcm_rmpp_max_source_reassemblies, uint, 0644);
+MODULE_PARM_DESC(rmpp_max_source_reassemblies,
+		 "RMPP reassemblies in progress per sender (SLID or source GID) and port at most (default 16)");
+
+unsigned long madcm_rmpp_max_source_bytes = 8UL << 20;
+module_param_named(rmpp_max_source_bytes, madcm_rmpp_max_source_bytes,
+		   ulong, 0644);
+MODULE_PARM_DESC(rmpp_max_source_bytes,
+		 "bytes the RMPP reassemblies of one sender hold per port at most (default 8 MiB)");
+
 unsigned int madcm_rmpp_recv_timeout_ms = 40000;
 module_param_named(rmpp_recv_timeout_ms, madcm_rmpp_recv_timeout_ms, uint,
 		   0644);
