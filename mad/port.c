@@ -116,6 +116,8 @@ struct madcm_port *madcm_port_register(const struct madcm_port_ops *ops,
 	refcount_set(&port->refs, 1);
 	mutex_init(&port->reg_mutex);
 	hash_init(port->reg_table);
+	spin_lock_init(&port->rmpp_src_lock);
+	hash_init(port->rmpp_src);
 	if (madcm_ports_dir) {
 		port->debugfs = debugfs_create_dir(port->name, madcm_ports_dir);
 		debugfs_create_file("counters", 0400, port->debugfs, port,

@@ -90,5 +90,6 @@ void madcm_rmpp_agent_destroy(struct madcm_agent *ag);
 void madcm_rmpp_recv(struct madcm_agent *ag, struct madcm_recv *rv);
 u32 madcm_rmpp_repwin(struct madcm_agent *ag, const struct madcm_tid_key *key);
 void madcm_rmpp_port_show(struct seq_file *s, struct madcm_port *port);
+void madcm_rmpp_map_free(struct madcm_rmpp_map *map);
 
 #endif /* _MADCM_RMPP_H */
