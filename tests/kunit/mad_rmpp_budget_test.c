@@ -275,7 +275,7 @@ static void unsolicited_response_allocates_nothing(struct kunit *test)
 	struct bt_wire *w = bt_wire(test);
 	struct rt_agent_log *log = rt_log(test, 0, 0);
 	struct madcm_port *port = w->mm->port;
-	struct ib_mad_send_buf *sb;
+	struct ib_mad_send_buf *sb = NULL;
 	struct mt_agent *ma;
 	struct bt_out o;
 	u64 tid;
@@ -302,7 +302,7 @@ static void unsolicited_response_allocates_nothing(struct kunit *test)
 		KUNIT_EXPECT_EQ(test,
 				mt_counter(port, MADCM_CNT_RMPP_RX_UNSOLICITED),
 				0);
-		return;
+		goto cancel;
 	}
 	KUNIT_EXPECT_EQ(test, bt_unsent(w), 0);
 	KUNIT_EXPECT_EQ(test, w->seen, p->post ? 1 : 0);
@@ -320,6 +320,12 @@ static void unsolicited_response_allocates_nothing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&port->rmpp_peak_bytes), 0);
 	KUNIT_EXPECT_EQ(test, log->transfers, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&port->live_recvs), 0);
+cancel:
+	/* The request ends before its address handle goes (test cleanup). */
+	if (sb) {
+		madcm_cancel_mad(sb);
+		KUNIT_EXPECT_TRUE(test, rt_wait(&log->sent, 10));
+	}
 }
 
 static struct kunit_case mad_rmpp_budget_cases[] = {
