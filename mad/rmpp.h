@@ -15,6 +15,7 @@
 struct madcm_agent;
 struct madcm_send;
 struct madcm_recv;
+struct madcm_rmpp_map;
 struct madcm_port;
 struct madcm_tid_key;
 struct list_head;
