@@ -139,6 +139,8 @@ static void stalled_sender_leaves_room_for_others(struct kunit *test)
 			(long)src_bytes);
 	held = atomic_read(&port->rmpp_reassemblies);
 	KUNIT_EXPECT_GE(test, held, 1);
+	kunit_info(test, "A: %d transfers started, %d held, %ld bytes\n", i,
+		   held, atomic_long_read(&port->rmpp_bytes));
 
 	KUNIT_EXPECT_EQ(test, bt_feed(test, w, LID_B, RT_SET, 0xb00000001ULL,
 				      b_nseg, b_len, 9, 1, b_nseg), 0);
@@ -214,6 +216,8 @@ static void announced_length_is_not_allocated(struct kunit *test)
 				      1, 1, 1), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&port->rmpp_reassemblies), 1);
 	KUNIT_EXPECT_GT(test, atomic_long_read(&port->rmpp_bytes), 0);
+	kunit_info(test, "segment 1 of %u: %ld bytes held\n", nseg,
+		   atomic_long_read(&port->rmpp_bytes));
 	KUNIT_EXPECT_LE(test, atomic_long_read(&port->rmpp_bytes),
 			2L * PAGE_SIZE);
 	KUNIT_EXPECT_LE(test, atomic_long_read(&port->rmpp_peak_bytes),
@@ -223,6 +227,8 @@ static void announced_length_is_not_allocated(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, bt_feed(test, w, LID_A, RT_SET, tid, nseg, len,
 				      1, 2, WINDOW), 0);
 	KUNIT_EXPECT_EQ(test, mt_counter(port, MADCM_CNT_RMPP_RX_SEG), WINDOW);
+	kunit_info(test, "segments 1-%d: %ld bytes held\n", WINDOW,
+		   atomic_long_read(&port->rmpp_bytes));
 	KUNIT_EXPECT_GE(test, atomic_long_read(&port->rmpp_bytes),
 			(long)WINDOW * RT_MAD);
 	KUNIT_EXPECT_LE(test, atomic_long_read(&port->rmpp_bytes),

@@ -394,6 +394,7 @@ static void exchange_survives_allocation_failure(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, o.sends, 1);
 	KUNIT_ASSERT_GE_MSG(test, passes, 1U,
 			    "the exchange never uses this site");
+	kunit_info(test, "the exchange uses the site %u times\n", passes);
 	for (nth = 1; nth <= min(passes, 3U); nth++) {
 		madcm_fault_arm(*site, nth);
 		exchange_run(test, a, b, &o);
