@@ -228,6 +228,7 @@ static int irdma_create_listen(struct irdma_cm_core *core,
 							   attr->addr.ip;
 	l->qh.loc.port = attr->addr.port;
 	l->qh.vlan_id = attr->vlan_id;
+	refcount_inc(&core->handle.refs);
 	atomic_inc(&core->live_listeners);
 
 	if (core->ops->qhash_add) {

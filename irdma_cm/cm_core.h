@@ -67,6 +67,8 @@ struct seq_file;
  * @IRDMA_CM_CNT_OFFLOAD_RX: frames of offloaded connections passed to
  *	their QP's ->rx()
  * @IRDMA_CM_CNT_OFFLOAD_TW: TIME-WAITs taken back from a QP
+ * @IRDMA_CM_CNT_STOP_HELD: connections a consumer still held when the
+ *	core's stop stopped waiting for them
  * @IRDMA_CM_CNT_NR: number of counters
  */
 enum irdma_cm_counter {
@@ -108,6 +110,7 @@ enum irdma_cm_counter {
 	IRDMA_CM_CNT_OFFLOAD_FAIL,
 	IRDMA_CM_CNT_OFFLOAD_RX,
 	IRDMA_CM_CNT_OFFLOAD_TW,
+	IRDMA_CM_CNT_STOP_HELD,
 	IRDMA_CM_CNT_NR
 };
 
@@ -185,7 +188,8 @@ struct madcm_cm_core {
  * @conns: connection table, keyed by struct irdma_cm_tuple
  * @listeners: listener table, keyed by struct irdma_cm_listen_key
  * @lock: guards @nodes, @listener_list and @dying
- * @nodes: every node (teardown only; never walked on a hot path)
+ * @nodes: every hashed node (teardown only; never walked on a hot path)
+ * @all_nodes: every allocated node, hashed or not (the stop's report)
  * @listener_list: every listener
  * @live_nodes: allocated nodes
  * @live_listeners: allocated listeners
@@ -211,6 +215,7 @@ struct irdma_cm_core {
 	struct rhashtable listeners;
 	spinlock_t lock;	/* see the kernel-doc above */
 	struct list_head nodes;
+	struct list_head all_nodes;
 	struct list_head listener_list;
 	atomic_t live_nodes;
 	atomic_t live_listeners;

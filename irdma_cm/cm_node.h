@@ -341,6 +341,7 @@ struct irdma_cm_node {
 	struct irdma_cm_tuple key;
 	struct rhash_head hnode;
 	struct list_head list;
+	struct list_head all;
 	struct rcu_head rcu;
 	refcount_t refcnt;
 	spinlock_t lock;	/* see the kernel-doc above */
