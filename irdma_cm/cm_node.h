@@ -256,7 +256,9 @@ struct irdma_cm_event_slot {
  * @core: the cm_core the node belongs to (immutable)
  * @key: the connection table key (immutable once hashed)
  * @hnode: connection table linkage
- * @list: the core's list of all nodes (core->lock)
+ * @list: the core's list of hashed nodes (core->lock)
+ * @all: the core's list of every allocated node (core->lock), for the
+ *	stop's report of what consumers still hold
  * @rcu: deferred free
  * @refcnt: references: the table, a pending timer, each queued event,
  *	the consumer and every caller working on the node

@@ -282,8 +282,8 @@ static struct madcm_send *madcm_send_rmpp_alloc(int hdr_len, int seg_size,
  * @data_len is negative or does not fit the rules above, when the headers
  * are longer than a MAD (or, with @rmpp_active, shorter than the RMPP
  * header or leaving no room for data), when the agent's port cannot send
- * with @pkey_index, or when the agent is being unregistered; -ENOMEM when
- * out of memory.
+ * with @pkey_index, or when the agent is being unregistered;
+ * -ENOMEM when out of memory.
  */
 struct ib_mad_send_buf *
 madcm_create_send_mad(struct ib_mad_agent *mad_agent, u32 remote_qpn,
