@@ -120,3 +120,9 @@ rt_all_released() {
 	[ "$(rt_counter ids_live)" = "$ids" ] && [ "$(rt_counter pds)" = 0 ] &&
 		[ "$(rt_counter cqs)" = 0 ] && [ "$(rt_counter qps)" = 0 ]
 }
+
+# rt_show [PATTERN]: the connections' lines (matching PATTERN), private
+# data cut to its first 12 octets for the log.
+rt_show() {
+	grep "^${1:-}" $RT/conns | sed 's/\(\/[0-9a-f]\{24\}\)[0-9a-f][0-9a-f]*/\1.../g'
+}
