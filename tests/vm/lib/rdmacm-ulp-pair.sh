@@ -23,12 +23,16 @@ madcm) PAIR_RXE=0 DEV=m0 ;;
 esac
 . /tests/pair.sh
 
-pair_setup
 if [ "$RDMACM_DEV" = madcm ]; then
-	# Both guests run the same kernel and module: both skip, or neither.
+	# Before pair_setup meets the peer: both guests run the same kernel
+	# and module, so both skip, or neither, without waiting for the other
+	# (which may have skipped and powered off already).
+	load_modules virtio_pci virtio_net ib_core madcm
+	/bin/ip link set eth0 up
 	/bin/rdma link add m0 type madcm netdev eth0 ||
 		skip "no madcm RNIC: 'rdma link add m0 type madcm netdev eth0' failed"
 fi
+pair_setup
 /bin/rdma link show
 rt_transport $DEV
 load_modules rdma_cm madcm_rdmacm_test
