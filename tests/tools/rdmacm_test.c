@@ -23,9 +23,13 @@
  * is established (close=0) or, with close=1, when the previous one, which
  * disconnects itself once established, has ended. Every connection owns a
  * PD, a CQ and an RC QP on its id's device. Its terminal event (rejected,
- * unreachable, disconnected, an error, device removal) releases them and
- * destroys the id, from the event handler: no event follows it. Commands
- * run in the writer's network namespace. Unloading destroys everything.
+ * unreachable, disconnected, an error, device removal) has a work item
+ * destroy the id first, then the QP, CQ and PD: an iWARP provider may hold
+ * the QP until iw_cm lets go of it, which it does when the id goes (a
+ * destroy_qp that waits for that would never return in the handler).
+ * A rejected request has no QP: the handler's return destroys its id.
+ * Commands run in the writer's network namespace. Unloading destroys
+ * everything.
  */
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
@@ -106,8 +110,10 @@ struct rt_conn {
 	struct rdma_cm_id *id;
 	struct ib_pd *pd;
 	struct ib_cq *cq;
-	bool has_qp;
+	struct ib_qp *qp;
+	bool terminal;			/* a terminal event came */
 	bool local_disconnect;
+	struct work_struct destroy_work;
 	/* The record, under rt_lock. */
 	char dev[IB_DEVICE_NAME_MAX];
 	struct sockaddr_storage src, dst;
@@ -135,6 +141,8 @@ static struct {
 	atomic_t established, rejected, disconnected, unreachable;
 	atomic_t other_terminal, local_errors, device_removals;
 } rt_cnt;
+
+static void rt_conn_destroy_work(struct work_struct *work);
 
 static const char *const rt_event_names[] = {
 	[RDMA_CM_EVENT_ADDR_RESOLVED] = "ADDR_RESOLVED",
@@ -241,6 +249,16 @@ static void rt_set_error(struct rt_conn *c, const char *step, int err)
 	atomic_inc(&rt_cnt.local_errors);
 }
 
+/* Have the id of @c destroyed, unless the module is going away. */
+static void rt_conn_end(struct rt_conn *c)
+{
+	c->terminal = true;
+	spin_lock_bh(&rt_lock);
+	if (!rt_stopping)
+		queue_work(system_wq, &c->destroy_work);
+	spin_unlock_bh(&rt_lock);
+}
+
 /* Wake the batch of @c, unless the module is going away. */
 static void rt_batch_kick(struct rt_conn *c)
 {
@@ -287,17 +305,17 @@ static int rt_conn_resources(struct rt_conn *c, struct rdma_cm_id *id)
 		rt_set_error(c, "create_qp", ret);
 		return ret;
 	}
-	c->has_qp = true;
+	c->qp = id->qp;
 	atomic_inc(&rt_cnt.qps);
 	return 0;
 }
 
-/* Give back the QP, CQ and PD; c->lock held or @c no longer reachable. */
-static void rt_conn_release(struct rt_conn *c, struct rdma_cm_id *id)
+/* Give back the QP, CQ and PD, once the id is gone (or never had them). */
+static void rt_conn_release(struct rt_conn *c)
 {
-	if (c->has_qp) {
-		rdma_destroy_qp(id);
-		c->has_qp = false;
+	if (c->qp) {
+		ib_destroy_qp(c->qp);
+		c->qp = NULL;
 		atomic_dec(&rt_cnt.qps);
 	}
 	if (c->cq) {
@@ -313,12 +331,11 @@ static void rt_conn_release(struct rt_conn *c, struct rdma_cm_id *id)
 }
 
 /*
- * The id is about to be destroyed by rdma_cm (the handler returns
- * non-zero): release what it carries and forget it; c->lock held.
+ * A rejected request's id, which has no QP, CQ or PD, is about to be
+ * destroyed by rdma_cm (the handler returns non-zero); c->lock held.
  */
-static int rt_conn_end_in_handler(struct rt_conn *c, struct rdma_cm_id *id)
+static int rt_conn_end_in_handler(struct rt_conn *c)
 {
-	rt_conn_release(c, id);
 	c->id = NULL;
 	spin_lock_bh(&rt_lock);
 	c->destroyed = true;
@@ -347,11 +364,16 @@ static int rt_conn_event(struct rt_conn *c, struct rdma_cm_id *id,
 
 	mutex_lock(&c->lock);
 	if (c->id != id) {
-		/* A command is destroying the id; nothing more to do. */
+		/* The id is being destroyed; nothing more to do. */
 		mutex_unlock(&c->lock);
 		return 0;
 	}
+	/* Recorded even after a terminal event: the scripts must see it. */
 	rt_record(c, id, ev);
+	if (c->terminal) {
+		mutex_unlock(&c->lock);
+		return 0;
+	}
 	switch (ev->event) {
 	case RDMA_CM_EVENT_ADDR_RESOLVED:
 		ret = rdma_resolve_route(id, RT_TIMEOUT_MS);
@@ -378,11 +400,10 @@ static int rt_conn_event(struct rt_conn *c, struct rdma_cm_id *id,
 	if (ret || rt_is_terminal(ev->event)) {
 		if (!ret)
 			rt_count_terminal(ev->event);
-		ret = rt_conn_end_in_handler(c, id);
-		rt_batch_kick(c);
+		rt_conn_end(c);
 	}
 	mutex_unlock(&c->lock);
-	return ret;
+	return 0;
 }
 
 /* A request on listener @l: @id is the new connection's. */
@@ -403,6 +424,7 @@ static int rt_conn_request(struct rt_listener *l, struct rdma_cm_id *id,
 	}
 	c->ctx.kind = RT_CONN;
 	mutex_init(&c->lock);
+	INIT_WORK(&c->destroy_work, rt_conn_destroy_work);
 	c->id = id;
 	id->context = &c->ctx;
 	mutex_lock(&c->lock);
@@ -420,7 +442,7 @@ static int rt_conn_request(struct rt_listener *l, struct rdma_cm_id *id,
 		else
 			atomic_inc(&rt_cnt.rejects_sent);
 		/* A rejected request's id goes with the handler's return. */
-		ret = rt_conn_end_in_handler(c, id);
+		ret = rt_conn_end_in_handler(c);
 		mutex_unlock(&c->lock);
 		return ret;
 	}
@@ -435,9 +457,9 @@ static int rt_conn_request(struct rt_listener *l, struct rdma_cm_id *id,
 			atomic_inc(&rt_cnt.accepts);
 	}
 	if (ret)
-		ret = rt_conn_end_in_handler(c, id);
+		rt_conn_end(c);
 	mutex_unlock(&c->lock);
-	return ret;
+	return 0;
 }
 
 static int rt_listener_event(struct rt_listener *l, struct rdma_cm_id *id,
@@ -482,6 +504,7 @@ static void rt_batch_start_next(struct rt_batch *b)
 	c->active = true;
 	c->batch = b;
 	mutex_init(&c->lock);
+	INIT_WORK(&c->destroy_work, rt_conn_destroy_work);
 	snprintf(c->name, sizeof(c->name), "%s.%u", b->name, b->started++);
 	memcpy(&c->dst, &b->dst, sizeof(c->dst));
 	spin_lock_bh(&rt_lock);
@@ -805,7 +828,10 @@ static int cmd_disconnect(char **argv, int argc)
 	return ret;
 }
 
-/* Take @c's id away from its handler, and destroy it with what it has. */
+/*
+ * Take @c's id away from its handler and destroy it, then the QP, CQ and
+ * PD: iw_cm gives its hold on the QP back when the id goes.
+ */
 static void rt_conn_destroy(struct rt_conn *c)
 {
 	struct rdma_cm_id *id;
@@ -817,12 +843,20 @@ static void rt_conn_destroy(struct rt_conn *c)
 	if (!id)
 		return;
 	/* Handlers of @id now return at once; the resources are ours. */
-	rt_conn_release(c, id);
 	rdma_destroy_id(id);
+	rt_conn_release(c);
 	spin_lock_bh(&rt_lock);
 	c->destroyed = true;
 	spin_unlock_bh(&rt_lock);
 	atomic_inc(&rt_cnt.ids_destroyed);
+}
+
+static void rt_conn_destroy_work(struct work_struct *work)
+{
+	struct rt_conn *c = container_of(work, struct rt_conn, destroy_work);
+
+	rt_conn_destroy(c);
+	rt_batch_kick(c);
 }
 
 static int cmd_destroy(char **argv, int argc)
@@ -1003,7 +1037,7 @@ static int __init rt_init(void)
 	return 0;
 }
 
-/* Stop the batches, destroy every listener, then every connection. */
+/* Stop the batches and the listeners, then destroy every connection. */
 static void __exit rt_exit(void)
 {
 	struct rt_listener *l, *lt;
@@ -1015,14 +1049,17 @@ static void __exit rt_exit(void)
 	spin_lock_bh(&rt_lock);
 	rt_stopping = true;
 	spin_unlock_bh(&rt_lock);
+	/* No connection is added to the list after these two. */
 	list_for_each_entry(b, &rt_batches, list)
 		cancel_work_sync(&b->work);
 	list_for_each_entry_safe(l, lt, &rt_listeners, list) {
 		list_del(&l->list);
 		rt_listener_free(l);
 	}
-	list_for_each_entry(c, &rt_conns, list)
+	list_for_each_entry(c, &rt_conns, list) {
+		cancel_work_sync(&c->destroy_work);
 		rt_conn_destroy(c);
+	}
 	list_for_each_entry_safe(c, ct, &rt_conns, list) {
 		list_del(&c->list);
 		kfree(c);
