@@ -34,4 +34,10 @@
 #define madcm_assign_str(dst, src) __assign_str(dst, src)
 #endif
 
+/*
+ * Since 6.11 ib_device_ops.create_cq takes the uverbs_attr_bundle rather
+ * than its udata (NULL for kernel CQs on both): Kbuild defines
+ * MADCM_HAVE_CREATE_CQ_ATTRS, and rnic/verbs.c picks its signature.
+ */
+
 #endif /* _MADCM_COMPAT_H */

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * madcm: a MAD agent layer and an iWARP connection manager.
- * Module entry points and the debugfs root; each core starts itself.
+ * Module entry points and the debugfs root; each core starts itself, and
+ * the software RNIC (rnic/) starts after the CM it runs on.
  */
 #include <linux/debugfs.h>
 #include <linux/module.h>
 #include "madcm.h"
 #include "irdma_cm/cm_main.h"
+#include "rnic/rnic.h"
 
 struct dentry *madcm_debugfs_root;
 
@@ -21,9 +23,14 @@ static int __init madcm_init(void)
 	ret = madcm_cm_init();
 	if (ret)
 		goto err_mad;
+	ret = madcm_rnic_init();
+	if (ret)
+		goto err_cm;
 	pr_info("madcm: loaded\n");
 	return 0;
 
+err_cm:
+	madcm_cm_exit();
 err_mad:
 	madcm_mad_exit();
 err_debugfs:
@@ -33,6 +40,7 @@ err_debugfs:
 
 static void __exit madcm_exit(void)
 {
+	madcm_rnic_exit();
 	madcm_cm_exit();
 	madcm_mad_exit();
 	debugfs_remove_recursive(madcm_debugfs_root);

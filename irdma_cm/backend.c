@@ -48,6 +48,7 @@ static void irdma_backend_steer(const struct irdma_cm_qhash *qh,
 	st->rem.ip = qh->rem.ip;
 	st->rem.port = qh->rem.port;
 	st->vlan_id = qh->vlan_id;
+	st->target = qh->target;
 }
 
 static int irdma_backend_qhash_add(struct irdma_cm_core *core,

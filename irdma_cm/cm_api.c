@@ -146,6 +146,9 @@ void irdma_cm_event(struct irdma_cm_node *node, enum madcm_cm_event_type type,
 	irdma_cm_node_get(node);
 	if (WARN_ON_ONCE(!queue_work(node->core->event_wq, &slot->work)))
 		refcount_dec(&node->refcnt);
+	/* The QP is given back after the terminal event (cm_offload.c). */
+	if (i == IRDMA_CM_EV_TERMINAL)
+		irdma_cm_offload_put_qp(node);
 }
 
 static bool irdma_cm_addr_any(const struct in6_addr *ip)
@@ -225,6 +228,7 @@ static int irdma_create_listen(struct irdma_cm_core *core,
 							   attr->addr.ip;
 	l->qh.loc.port = attr->addr.port;
 	l->qh.vlan_id = attr->vlan_id;
+	refcount_inc(&core->handle.refs);
 	atomic_inc(&core->live_listeners);
 
 	if (core->ops->qhash_add) {
@@ -327,6 +331,8 @@ static int irdma_cm_check_connect(const struct madcm_cm_connect_attr *attr)
 		return -EINVAL;
 	if (attr->vlan_id != IRDMA_NO_VLAN && attr->vlan_id >= VLAN_N_VID)
 		return -EINVAL;
+	if (attr->offload_qp && !irdma_cm_offload_qp_ok(attr->offload_qp))
+		return -EINVAL;
 	return 0;
 }
 
@@ -370,10 +376,14 @@ static int irdma_connect(struct irdma_cm_core *core,
  * once TCP is established, the MPA request with @attr->private_data. The
  * connection ends in CONNECT_REPLY and ESTABLISHED, or in REJECTED or
  * RESET; later in DISCONNECT and CLOSE, or RESET. The caller holds the
- * connection until it calls madcm_cm_release().
+ * connection until it calls madcm_cm_release(). With
+ * @attr->offload_qp the stream is handed to that QP before
+ * CONNECT_REPLY (<madcm/cm_offload.h>); a failed connect leaves the QP
+ * untouched.
  *
  * Context: Process context; may sleep.
- * Return: 0; -EINVAL for bad attributes; -EMSGSIZE for private data
+ * Return: 0; -EINVAL for bad attributes (an offload QP without all of its
+ * ops among them); -EMSGSIZE for private data
  * beyond 512 bytes (508 for revision 2); -EADDRINUSE or -EADDRNOTAVAIL
  * when the 4-tuple or every tried ephemeral port is taken; -ENOMEM;
  * -ESHUTDOWN; -EHOSTUNREACH when the peer cannot be resolved; or the
@@ -414,7 +424,7 @@ static int irdma_connect(struct irdma_cm_core *core,
 	};
 	struct irdma_cm_qhash qh = { .type = IRDMA_QHASH_CONN };
 	struct irdma_cm_node *node;
-	int ret;
+	int ret, tries;
 
 	node = irdma_make_cm_node(core, &key, IRDMA_CM_ROLE_INITIATOR,
 				  GFP_KERNEL);
@@ -444,27 +454,42 @@ static int irdma_connect(struct irdma_cm_core *core,
 		return -EHOSTUNREACH;
 	}
 
-	ret = irdma_cm_hash_active(node);
-	if (ret) {
-		irdma_cm_node_put(node);
-		return ret == -EEXIST ? -EADDRINUSE : ret;
-	}
-	if (core->ops->qhash_add) {
+	for (tries = 0;; tries++) {
+		ret = irdma_cm_hash_active(node);
+		if (ret) {
+			irdma_cm_node_put(node);
+			return ret == -EEXIST ? -EADDRINUSE : ret;
+		}
+		if (!core->ops->qhash_add)
+			break;
 		qh.loc.ip = node->key.loc_ip;
 		qh.loc.port = node->key.loc_port;
 		qh.rem.ip = node->key.rem_ip;
 		qh.rem.port = node->key.rem_port;
 		qh.vlan_id = node->key.vlan_id;
 		ret = core->ops->qhash_add(core, &qh);
-		if (ret) {
+		if (!ret)
+			break;
+		/*
+		 * An ephemeral port free in the table may still be held by
+		 * the link: the steering entry of a connection just closed
+		 * goes from process context, after the table entry. Another
+		 * port then, as the host stack's connect() would.
+		 */
+		if (ret != -EADDRINUSE || attr->loc.port ||
+		    tries + 1 >= IRDMA_CM_PORT_TRIES) {
 			irdma_cm_fail_new(node);
 			return ret;
 		}
+		irdma_cm_node_unhash(node);
+		node->key.loc_port = 0;
 	}
 	irdma_cm_count(core, IRDMA_CM_CNT_ACTIVE_OPENS);
 	irdma_cm_node_lock(node);
 	if (core->ops->qhash_add)
 		set_bit(IRDMA_CM_F_QH_ADDED, &node->flags);
+	if (attr->offload_qp)
+		irdma_cm_offload_attach(node, attr->offload_qp);
 	/* The creation reference becomes the consumer's. */
 	set_bit(IRDMA_CM_F_CONSUMER, &node->flags);
 	irdma_cm_set_state(node, IRDMA_CM_STATE_SYN_SENT);
@@ -492,6 +517,9 @@ static void irdma_cm_add_conn_qhash(struct irdma_cm_node *node)
 	closed = !test_bit(IRDMA_CM_F_HASHED, &node->flags);
 	if (!closed)
 		set_bit(IRDMA_CM_F_QH_ADDED, &node->flags);
+	/* Handed off already (no RTR to wait for): aim the entry at the QP. */
+	if (node->state == IRDMA_CM_STATE_OFFLOADED)
+		irdma_cm_offload_steer(node, node->oqp);
 	irdma_cm_node_unlock(node);
 	if (closed && core->ops->qhash_del)
 		core->ops->qhash_del(core, &qh);
@@ -504,7 +532,10 @@ static void irdma_cm_add_conn_qhash(struct irdma_cm_node *node)
  *	the connection's further events
  *
  * Sends the MPA reply with the negotiated IRD/ORD; the consumer then gets
- * ESTABLISHED with the TCP context.
+ * ESTABLISHED with the TCP context: at once, or in RFC 6581's
+ * peer-to-peer model once the initiator's RTR message has arrived. With
+ * @attr->offload_qp the stream is handed to that QP first
+ * (<madcm/cm_offload.h>); a failed accept leaves the QP untouched.
  *
  * Context: Process context (an event handler included); may sleep.
  * Return: 0; -EINVAL when @conn is not waiting for an answer; -EMSGSIZE
@@ -519,14 +550,21 @@ int madcm_cm_accept(struct madcm_cm_conn *conn,
 
 	if (attr->private_data_len && !attr->private_data)
 		return -EINVAL;
+	if (attr->offload_qp && !irdma_cm_offload_qp_ok(attr->offload_qp))
+		return -EINVAL;
 	irdma_cm_node_lock(node);
 	if (node->state == IRDMA_CM_STATE_CLOSED ||
-	    test_bit(IRDMA_CM_F_TERMINAL_SENT, &node->flags))
+	    test_bit(IRDMA_CM_F_TERMINAL_SENT, &node->flags)) {
 		ret = -ECONNRESET;
-	else if (node->state != IRDMA_CM_STATE_MPA_REQ_RCVD)
+	} else if (node->state != IRDMA_CM_STATE_MPA_REQ_RCVD) {
 		ret = -EINVAL;
-	else
+	} else {
+		if (attr->offload_qp)
+			irdma_cm_offload_attach(node, attr->offload_qp);
 		ret = irdma_send_mpa_reply(node, attr);
+		if (ret && attr->offload_qp)
+			irdma_cm_offload_unattach(node);
+	}
 	irdma_cm_node_unlock(node);
 	if (!ret)
 		irdma_cm_add_conn_qhash(node);

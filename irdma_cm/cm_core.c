@@ -64,6 +64,12 @@ static const char * const irdma_cm_counter_names[IRDMA_CM_CNT_NR] = {
 	[IRDMA_CM_CNT_ABORTS] = "aborts",
 	[IRDMA_CM_CNT_RTR_SENT] = "rtr_sent",
 	[IRDMA_CM_CNT_RTR_FAIL] = "rtr_fail",
+	[IRDMA_CM_CNT_RTR_RCVD] = "rtr_rcvd",
+	[IRDMA_CM_CNT_OFFLOADS] = "offloads",
+	[IRDMA_CM_CNT_OFFLOAD_FAIL] = "offload_fail",
+	[IRDMA_CM_CNT_OFFLOAD_RX] = "offload_rx",
+	[IRDMA_CM_CNT_OFFLOAD_TW] = "offload_time_wait",
+	[IRDMA_CM_CNT_STOP_HELD] = "stop_held",
 };
 
 /**
@@ -123,6 +129,8 @@ struct irdma_cm_core *irdma_setup_cm_core(const struct irdma_cm_wire_ops *ops,
 				  IETF_MAX_IRD_ORD);
 	core->cfg.max_ord = min_t(u16, cfg_or(cfg->max_ord, 127),
 				  IETF_MAX_IRD_ORD);
+	core->cfg.stop_wait_ms = min_t(u32, cfg_or(cfg->stop_wait_ms, 5000),
+				       60000);
 	core->cfg.rtr_delay_ms = min_t(u32, cfg->rtr_delay_ms,
 				       IRDMA_CM_RTR_DELAY_MAX_MS);
 	core->rto_min = max(msecs_to_jiffies(core->cfg.rto_min_ms), 1UL);
@@ -134,6 +142,7 @@ struct irdma_cm_core *irdma_setup_cm_core(const struct irdma_cm_wire_ops *ops,
 
 	spin_lock_init(&core->lock);
 	INIT_LIST_HEAD(&core->nodes);
+	INIT_LIST_HEAD(&core->all_nodes);
 	INIT_LIST_HEAD(&core->listener_list);
 	init_waitqueue_head(&core->drain);
 	ret = rhashtable_init(&core->conns, &irdma_cm_conn_params);
@@ -190,6 +199,25 @@ static void irdma_cm_abort_all(struct irdma_cm_core *core)
 	}
 }
 
+/* The stop waited long enough: name the consumers still holding nodes. */
+static void irdma_cm_report_held(struct irdma_cm_core *core)
+{
+	struct irdma_cm_node *node;
+
+	pr_warn("madcm: CM stopped with %d connections and %d listeners still held\n",
+		atomic_read(&core->live_nodes),
+		atomic_read(&core->live_listeners));
+	spin_lock_bh(&core->lock);
+	list_for_each_entry(node, &core->all_nodes, all) {
+		irdma_cm_count(core, IRDMA_CM_CNT_STOP_HELD);
+		pr_warn("madcm: connection %pI6c:%u - %pI6c:%u held by %ps (released %d)\n",
+			&node->key.loc_ip, node->key.loc_port,
+			&node->key.rem_ip, node->key.rem_port, node->handler,
+			test_bit(IRDMA_CM_F_RELEASED, &node->flags));
+	}
+	spin_unlock_bh(&core->lock);
+}
+
 /**
  * irdma_cm_core_stop() - end everything on a core
  * @core: the core
@@ -201,6 +229,15 @@ static void irdma_cm_abort_all(struct irdma_cm_core *core)
  * event handler is the place) and madcm_cm_destroy_listener() is no
  * longer needed for listeners left here. When it returns no timer or
  * work of the core is left.
+ *
+ * The wait is bounded (@cfg.stop_wait_ms): a stop runs in netdev
+ * notifiers, under RTNL, and a consumer that never releases a
+ * connection must not hang the host's networking. Each connection still
+ * held then is reported with its consumer's handler and counted
+ * (stop_held); it is closed, has had its terminal event and touches
+ * neither the backend nor the core's queues again. It keeps, as every
+ * node and listener does, a reference to the core's memory, which is
+ * freed with the last of them.
  *
  * Context: Process context; sleeps. Not from an event handler.
  */
@@ -226,14 +263,12 @@ void irdma_cm_core_stop(struct irdma_cm_core *core)
 	}
 	irdma_cm_abort_all(core);
 	flush_workqueue(core->event_wq);
-	while (!wait_event_timeout(core->drain,
-				   !atomic_read(&core->live_nodes) &&
-				   !atomic_read(&core->live_listeners),
-				   10 * HZ))
-		pr_warn_ratelimited("core waits for %d nodes, %d listeners\n",
-				    atomic_read(&core->live_nodes),
-				    atomic_read(&core->live_listeners));
-	/* The last frees run as RCU callbacks that touch the core. */
+	if (!wait_event_timeout(core->drain,
+				!atomic_read(&core->live_nodes) &&
+				!atomic_read(&core->live_listeners),
+				msecs_to_jiffies(core->cfg.stop_wait_ms)))
+		irdma_cm_report_held(core);
+	/* The frees so far run as RCU callbacks that touch the core. */
 	rcu_barrier();
 }
 
@@ -322,6 +357,7 @@ struct irdma_cm_node *irdma_make_cm_node(struct irdma_cm_core *core,
 	INIT_LIST_HEAD(&node->txq);
 	irdma_cm_timer_init(node);
 	irdma_cm_event_init(node);
+	irdma_cm_offload_init(node);
 	node->max_ird = core->cfg.max_ird;
 	node->max_ord = core->cfg.max_ord;
 	node->mpav2_ird_ord = 0;
@@ -331,7 +367,12 @@ struct irdma_cm_node *irdma_make_cm_node(struct irdma_cm_core *core,
 	node->state = IRDMA_CM_STATE_CLOSED;
 	node->mpa_result = IRDMA_MPA_PENDING;
 	core->ops->local_mac(core, node->loc_mac);
+	/* The core's memory outlives its nodes (see irdma_cm_core_stop()). */
+	refcount_inc(&core->handle.refs);
 	atomic_inc(&core->live_nodes);
+	spin_lock_bh(&core->lock);
+	list_add_tail(&node->all, &core->all_nodes);
+	spin_unlock_bh(&core->lock);
 	return node;
 }
 
@@ -366,6 +407,26 @@ int irdma_cm_node_hash(struct irdma_cm_node *node)
 }
 
 /**
+ * irdma_cm_node_unhash() - take a node that never ran back out of the table
+ * @node: the node, hashed by irdma_cm_node_hash(), not yet started
+ *
+ * Drops the table's reference; the caller's keeps the node.
+ */
+void irdma_cm_node_unhash(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+
+	spin_lock_bh(&core->lock);
+	if (test_and_clear_bit(IRDMA_CM_F_HASHED, &node->flags)) {
+		rhashtable_remove_fast(&core->conns, &node->hnode,
+				       irdma_cm_conn_params);
+		list_del_init(&node->list);
+		refcount_dec(&node->refcnt);
+	}
+	spin_unlock_bh(&core->lock);
+}
+
+/**
  * irdma_cm_node_get() - take a reference
  * @node: the node
  */
@@ -383,6 +444,7 @@ static void irdma_cm_node_free_rcu(struct rcu_head *rcu)
 	kfree(node);
 	if (atomic_dec_and_test(&core->live_nodes))
 		wake_up(&core->drain);
+	irdma_cm_core_put(core);
 }
 
 /**
@@ -400,6 +462,9 @@ void irdma_cm_node_put(struct irdma_cm_node *node)
 		     !list_empty(&node->txq));
 	if (node->listener)
 		irdma_cm_listener_put(node->listener);
+	spin_lock_bh(&node->core->lock);
+	list_del(&node->all);
+	spin_unlock_bh(&node->core->lock);
 	call_rcu(&node->rcu, irdma_cm_node_free_rcu);
 }
 
@@ -533,6 +598,7 @@ static void irdma_cm_listener_free_rcu(struct rcu_head *rcu)
 	kfree(l);
 	if (atomic_dec_and_test(&core->live_listeners))
 		wake_up(&core->drain);
+	irdma_cm_core_put(core);
 }
 
 /**
@@ -650,6 +716,8 @@ void irdma_cm_node_closed(struct irdma_cm_node *node)
 	lockdep_assert_held(&node->lock);
 	irdma_cm_set_state(node, IRDMA_CM_STATE_CLOSED);
 	irdma_cm_disarm_all(node);
+	/* A QP never reached by a terminal event is given back too. */
+	irdma_cm_offload_put_qp(node);
 	if (test_and_clear_bit(IRDMA_CM_F_IN_BACKLOG, &node->flags))
 		atomic_dec(&node->listener->pending);
 	if (!test_bit(IRDMA_CM_F_HASHED, &node->flags))
@@ -703,7 +771,10 @@ void irdma_receive_ilq(struct irdma_cm_core *core, const u8 *frame, u32 len)
 	node = irdma_find_node(core, &key);
 	if (node) {
 		irdma_cm_node_lock(node);
-		irdma_process_pkt(node, &seg);
+		if (test_bit(IRDMA_CM_F_OFFLOADED, &node->flags))
+			irdma_cm_offload_rx(node, &seg, frame, len);
+		else
+			irdma_process_pkt(node, &seg);
 		irdma_cm_node_unlock(node);
 		irdma_cm_node_put(node);
 		return;

@@ -61,6 +61,14 @@ struct seq_file;
  * @IRDMA_CM_CNT_RTR_SENT: RTR messages sent (peer-to-peer initiators)
  * @IRDMA_CM_CNT_RTR_FAIL: connections reset because their RTR message
  *	could not be built (markers asked for, which are not supported)
+ * @IRDMA_CM_CNT_RTR_RCVD: RTR messages received (peer-to-peer responders)
+ * @IRDMA_CM_CNT_OFFLOADS: connections handed to an offload QP
+ * @IRDMA_CM_CNT_OFFLOAD_FAIL: hand-offs the QP refused (connection reset)
+ * @IRDMA_CM_CNT_OFFLOAD_RX: frames of offloaded connections passed to
+ *	their QP's ->rx()
+ * @IRDMA_CM_CNT_OFFLOAD_TW: TIME-WAITs taken back from a QP
+ * @IRDMA_CM_CNT_STOP_HELD: connections a consumer still held when the
+ *	core's stop stopped waiting for them
  * @IRDMA_CM_CNT_NR: number of counters
  */
 enum irdma_cm_counter {
@@ -97,6 +105,12 @@ enum irdma_cm_counter {
 	IRDMA_CM_CNT_ABORTS,
 	IRDMA_CM_CNT_RTR_SENT,
 	IRDMA_CM_CNT_RTR_FAIL,
+	IRDMA_CM_CNT_RTR_RCVD,
+	IRDMA_CM_CNT_OFFLOADS,
+	IRDMA_CM_CNT_OFFLOAD_FAIL,
+	IRDMA_CM_CNT_OFFLOAD_RX,
+	IRDMA_CM_CNT_OFFLOAD_TW,
+	IRDMA_CM_CNT_STOP_HELD,
 	IRDMA_CM_CNT_NR
 };
 
@@ -174,7 +188,8 @@ struct madcm_cm_core {
  * @conns: connection table, keyed by struct irdma_cm_tuple
  * @listeners: listener table, keyed by struct irdma_cm_listen_key
  * @lock: guards @nodes, @listener_list and @dying
- * @nodes: every node (teardown only; never walked on a hot path)
+ * @nodes: every hashed node (teardown only; never walked on a hot path)
+ * @all_nodes: every allocated node, hashed or not (the stop's report)
  * @listener_list: every listener
  * @live_nodes: allocated nodes
  * @live_listeners: allocated listeners
@@ -200,6 +215,7 @@ struct irdma_cm_core {
 	struct rhashtable listeners;
 	spinlock_t lock;	/* see the kernel-doc above */
 	struct list_head nodes;
+	struct list_head all_nodes;
 	struct list_head listener_list;
 	atomic_t live_nodes;
 	atomic_t live_listeners;
@@ -275,6 +291,7 @@ struct irdma_cm_node *irdma_make_cm_node(struct irdma_cm_core *core,
 					 const struct irdma_cm_tuple *key,
 					 enum irdma_cm_role role, gfp_t gfp);
 int irdma_cm_node_hash(struct irdma_cm_node *node);
+void irdma_cm_node_unhash(struct irdma_cm_node *node);
 void irdma_cm_node_get(struct irdma_cm_node *node);
 void irdma_cm_node_put(struct irdma_cm_node *node);
 struct irdma_cm_node *irdma_find_node(struct irdma_cm_core *core,
@@ -339,6 +356,23 @@ int irdma_send_mpa_reject(struct irdma_cm_node *node, const void *pdata,
 			  u16 len);
 void irdma_init_tcp_ctx(struct irdma_cm_node *node,
 			struct madcm_cm_tcp_ctx *ctx);
+void irdma_cm_rtr_rcv(struct irdma_cm_node *node,
+		      const struct irdma_cm_seg *seg);
+
+/* cm_offload.c */
+void irdma_cm_offload_init(struct irdma_cm_node *node);
+bool irdma_cm_offload_qp_ok(const struct madcm_cm_offload_qp *qp);
+void irdma_cm_offload_attach(struct irdma_cm_node *node,
+			     struct madcm_cm_offload_qp *qp);
+void irdma_cm_offload_unattach(struct irdma_cm_node *node);
+int irdma_cm_offload(struct irdma_cm_node *node);
+void irdma_cm_offload_rx(struct irdma_cm_node *node,
+			 const struct irdma_cm_seg *seg, const u8 *frame,
+			 u32 len);
+void irdma_cm_offload_close(struct irdma_cm_node *node, bool rst);
+void irdma_cm_offload_put_qp(struct irdma_cm_node *node);
+void irdma_cm_offload_steer(struct irdma_cm_node *node,
+			    struct madcm_cm_offload_qp *target);
 
 /* cm_api.c: consumer events, listeners */
 void irdma_destroy_listener(struct irdma_cm_listener *listener);

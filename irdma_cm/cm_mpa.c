@@ -8,11 +8,14 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": cm: " fmt
 
+#include <linux/align.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
 #include <asm/byteorder.h>
+#include "madcm_compat.h"
 #include "irdma_cm/cm_core.h"
 #include "irdma_cm/cm_trace.h"
+#include "irdma_cm/tcp_seq.h"
 
 /* Our MPA frame, built in tx_buf, enters the sequence space. */
 static void irdma_cm_send_frame(struct irdma_cm_node *node)
@@ -78,14 +81,51 @@ static void irdma_cm_leave_backlog(struct irdma_cm_node *node)
 		atomic_dec(&node->listener->pending);
 }
 
+/* RFC 6581's peer-to-peer model with an RTR message is in use. */
+static bool irdma_cm_p2p_rtr(const struct irdma_cm_node *node)
+{
+	return (node->mpa_opts & IRDMA_MPA_OPT_P2P) &&
+	       node->send_rdma0_op != IRDMA_RTR_NONE;
+}
+
+/*
+ * The MPA exchange is over on our side: hand the stream to the offload
+ * QP, if there is one, and tell the consumer. A QP that refuses the
+ * stream ends the connection with a RST and RESET (the status is the
+ * QP's); the consumer then never hears CONNECT_REPLY or ESTABLISHED.
+ */
+static void irdma_cm_established(struct irdma_cm_node *node)
+{
+	int ret;
+
+	node->mpa_result = IRDMA_MPA_ACCEPTED;
+	irdma_cm_disarm_mpa(node);
+	irdma_cm_set_state(node, IRDMA_CM_STATE_ESTABLISHED);
+	if (node->oqp) {
+		ret = irdma_cm_offload(node);
+		if (ret) {
+			irdma_cm_dbg(node, "offload refused: %d\n", ret);
+			irdma_cm_count(node->core, IRDMA_CM_CNT_OFFLOAD_FAIL);
+			irdma_cm_reset_node(node, ret);
+			return;
+		}
+	}
+	irdma_cm_count(node->core, IRDMA_CM_CNT_ESTABLISHED);
+	if (node->role == IRDMA_CM_ROLE_INITIATOR)
+		irdma_cm_event(node, MADCM_CM_EVENT_CONNECT_REPLY, 0);
+	irdma_cm_event(node, MADCM_CM_EVENT_ESTABLISHED, 0);
+}
+
 /**
  * irdma_send_mpa_reply() - accept: the responder's MPA reply
  * @node: the node, locked, MPA request received
  * @attr: the consumer's private data and IRD/ORD limits
  *
  * The reply carries the IRD/ORD negotiated from the request, lowered to
- * @attr's when given. The connection is then established: the consumer
- * gets ESTABLISHED with the TCP context.
+ * @attr's when given. The connection is then established (the consumer
+ * gets ESTABLISHED with the TCP context) or, in RFC 6581's peer-to-peer
+ * model, waits for the initiator's RTR message first (MPA-RTR-WAIT,
+ * under the MPA timeout).
  *
  * Return: 0, -EMSGSIZE for private data that does not fit.
  */
@@ -108,10 +148,14 @@ int irdma_send_mpa_reply(struct irdma_cm_node *node,
 	}
 	irdma_cm_leave_backlog(node);
 	irdma_cm_send_frame(node);
-	node->mpa_result = IRDMA_MPA_ACCEPTED;
-	irdma_cm_set_state(node, IRDMA_CM_STATE_ESTABLISHED);
-	irdma_cm_count(node->core, IRDMA_CM_CNT_ESTABLISHED);
-	irdma_cm_event(node, MADCM_CM_EVENT_ESTABLISHED, 0);
+	if (irdma_cm_p2p_rtr(node)) {
+		irdma_cm_set_state(node, IRDMA_CM_STATE_MPA_RTR_WAIT);
+		node->rx_len = 0;
+		node->rtr_len = 0;
+		irdma_cm_arm_mpa(node);
+		return 0;
+	}
+	irdma_cm_established(node);
 	return 0;
 }
 
@@ -163,16 +207,6 @@ static int irdma_send_rtr(struct irdma_cm_node *node)
 	return 0;
 }
 
-/* An initiator's connection is up: tell the consumer. */
-static void irdma_cm_active_established(struct irdma_cm_node *node)
-{
-	node->mpa_result = IRDMA_MPA_ACCEPTED;
-	irdma_cm_set_state(node, IRDMA_CM_STATE_ESTABLISHED);
-	irdma_cm_count(node->core, IRDMA_CM_CNT_ESTABLISHED);
-	irdma_cm_event(node, MADCM_CM_EVENT_CONNECT_REPLY, 0);
-	irdma_cm_event(node, MADCM_CM_EVENT_ESTABLISHED, 0);
-}
-
 /*
  * The RTR message goes out from process context, as irdma's does once
  * its event handler has moved the QP to RTS, not from the softirq that
@@ -199,7 +233,7 @@ static void irdma_cm_rtr_work(struct work_struct *work)
 			irdma_cm_count(node->core, IRDMA_CM_CNT_RTR_FAIL);
 			irdma_cm_reset_node(node, ret);
 		} else {
-			irdma_cm_active_established(node);
+			irdma_cm_established(node);
 		}
 	}
 	irdma_cm_node_unlock(node);
@@ -228,8 +262,7 @@ static void irdma_cm_mpa_frame_done(struct irdma_cm_node *node, u32 type)
 		irdma_cm_start_close(node);
 		return;
 	}
-	if ((node->mpa_opts & IRDMA_MPA_OPT_P2P) &&
-	    node->send_rdma0_op != IRDMA_RTR_NONE) {
+	if (irdma_cm_p2p_rtr(node)) {
 		irdma_cm_set_state(node, IRDMA_CM_STATE_MPA_RTR_WAIT);
 		INIT_DELAYED_WORK(&node->rtr_work, irdma_cm_rtr_work);
 		irdma_cm_node_get(node);
@@ -237,7 +270,66 @@ static void irdma_cm_mpa_frame_done(struct irdma_cm_node *node, u32 type)
 				   core->rtr_delay);
 		return;
 	}
-	irdma_cm_active_established(node);
+	irdma_cm_established(node);
+}
+
+/* RFC 5044 4.1: ULPDU_Length, the ULPDU, PAD to 4 octets, the CRC field. */
+static u32 irdma_cm_fpdu_len(const u8 *hdr)
+{
+	return ALIGN(2 + get_unaligned_be16(hdr), 4) + 4;
+}
+
+/**
+ * irdma_cm_rtr_rcv() - a peer-to-peer responder reads the RTR message
+ * @node: the node, locked, in MPA-RTR-WAIT as the responder
+ * @seg: a segment that passed the sequence checks
+ *
+ * RFC 6581 section 4: the responder may use the connection only once
+ * the initiator's RTR message, its first FPDU, has arrived. The FPDU is
+ * gathered in @rx_buf; RCV.NXT does not move past it, so a segment
+ * continuing it is expected at RCV.NXT + @rx_len. Once it is all in,
+ * a CM that keeps the stream takes it (and acknowledges it); one that
+ * hands the stream to a QP leaves it to the QP (the offload context's
+ * received bytes). Markers are never asked for (the M flag we send is
+ * 0), so the FPDU has none. A first FPDU larger than an MPA frame is no
+ * RTR message: the connection is reset.
+ */
+void irdma_cm_rtr_rcv(struct irdma_cm_node *node,
+		      const struct irdma_cm_seg *seg)
+{
+	u32 at = node->rcv_nxt + node->rx_len;
+	u32 skip, n;
+
+	if (irdma_seq_lt(at, seg->seq)) {
+		irdma_cm_count(node->core, IRDMA_CM_CNT_OOO_DROP);
+		return;
+	}
+	skip = at - seg->seq;
+	if (skip >= seg->payload_len)
+		return;
+	n = min(seg->payload_len - skip,
+		(u32)sizeof(node->rx_buf) - node->rx_len);
+	memcpy(node->rx_buf + node->rx_len, seg->payload + skip, n);
+	node->rx_len += n;
+	if (node->rx_len < 2)
+		return;
+	node->rtr_len = irdma_cm_fpdu_len(node->rx_buf);
+	if (node->rtr_len > sizeof(node->rx_buf)) {
+		irdma_cm_dbg(node, "first FPDU of %u bytes is no RTR\n",
+			     node->rtr_len);
+		irdma_cm_count(node->core, IRDMA_CM_CNT_MPA_BAD);
+		irdma_cm_reset_node(node, -EPROTO);
+		return;
+	}
+	if (node->rx_len < node->rtr_len)
+		return;
+	if (node->rx_len > node->rtr_len)
+		atomic64_add(node->rx_len - node->rtr_len,
+			     &node->core->cnt[IRDMA_CM_CNT_RX_EARLY]);
+	irdma_cm_count(node->core, IRDMA_CM_CNT_RTR_RCVD);
+	if (!node->oqp)
+		node->rcv_nxt += node->rtr_len;
+	irdma_cm_established(node);
 }
 
 /**

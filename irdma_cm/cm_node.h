@@ -73,9 +73,13 @@ struct irdma_kmem_info {
  * @IRDMA_CM_STATE_MPA_REQ_RCVD: TCP ESTABLISHED; responder: the consumer
  *	decides on the request
  * @IRDMA_CM_STATE_MPA_RTR_WAIT: TCP ESTABLISHED; initiator: the reply is
- *	in, the RTR message queued
- * @IRDMA_CM_STATE_ESTABLISHED: TCP ESTABLISHED, MPA done: the QP owns
- *	the stream
+ *	in, the RTR message queued; peer-to-peer responder: the reply is
+ *	sent, the initiator's RTR message awaited (RFC 6581)
+ * @IRDMA_CM_STATE_ESTABLISHED: TCP ESTABLISHED, MPA done: the CM keeps
+ *	the stream (no offload QP)
+ * @IRDMA_CM_STATE_OFFLOADED: TCP ESTABLISHED, MPA done, the stream
+ *	handed to an offload QP (cm_offload.c): the CM sends, receives and
+ *	times nothing on it
  * @IRDMA_CM_STATE_FIN_WAIT1: RFC 9293 FIN-WAIT-1
  * @IRDMA_CM_STATE_FIN_WAIT2: RFC 9293 FIN-WAIT-2
  * @IRDMA_CM_STATE_CLOSE_WAIT: RFC 9293 CLOSE-WAIT
@@ -99,6 +103,7 @@ enum irdma_cm_state {
 	IRDMA_CM_STATE_MPA_REQ_RCVD,
 	IRDMA_CM_STATE_MPA_RTR_WAIT,
 	IRDMA_CM_STATE_ESTABLISHED,
+	IRDMA_CM_STATE_OFFLOADED,
 	IRDMA_CM_STATE_FIN_WAIT1,
 	IRDMA_CM_STATE_FIN_WAIT2,
 	IRDMA_CM_STATE_CLOSE_WAIT,
@@ -137,6 +142,12 @@ enum irdma_cm_mpa_result {
  * @IRDMA_CM_F_MAC_RESOLVED: the next hop's MAC address is known
  * @IRDMA_CM_F_TX_QUEUED: the CM data in tx_buf has entered the sequence
  *	space
+ * @IRDMA_CM_F_OFFLOADED: the stream was handed to the offload QP (stays
+ *	set in the TIME-WAIT the CM may take back afterwards)
+ * @IRDMA_CM_F_OFF_FIN_RCVD: the QP reported the peer's FIN
+ * @IRDMA_CM_F_OFF_CLOSING: the QP was asked to close (FIN)
+ * @IRDMA_CM_F_OFF_ACTIVE_CLOSE: ... before the peer's FIN was reported:
+ *	our FIN went first, the CM takes the tuple back for TIME-WAIT
  *
  * Set and cleared with the atomic bitops: @IRDMA_CM_F_RELEASED and
  * @IRDMA_CM_F_IN_BACKLOG are read without the node lock.
@@ -150,6 +161,10 @@ enum irdma_cm_node_flag {
 	IRDMA_CM_F_TERMINAL_SENT,
 	IRDMA_CM_F_MAC_RESOLVED,
 	IRDMA_CM_F_TX_QUEUED,
+	IRDMA_CM_F_OFFLOADED,
+	IRDMA_CM_F_OFF_FIN_RCVD,
+	IRDMA_CM_F_OFF_CLOSING,
+	IRDMA_CM_F_OFF_ACTIVE_CLOSE,
 };
 
 /* The deadlines of &irdma_cm_node.armed, one timer for all. */
@@ -291,6 +306,18 @@ struct irdma_cm_event_slot {
  * @close_at: TIME_WAIT or FIN_WAIT2 deadline, when IRDMA_CM_TIMER_CLOSE
  *	is armed
  * @armed: enum irdma_cm_timer_bits: the deadlines that are set
+ * @rtr_len: peer-to-peer responder: the length of the initiator's RTR
+ *	FPDU once all of it is in @rx_buf
+ * @oqp: the offload QP the stream goes to, from connect or accept until
+ *	the terminal event (cm_offload.c)
+ * @detach_qp: the QP @detach_work detaches
+ * @steer_target: the target @steer_work gives the steering entry
+ * @qp_ev: the QP's reports not yet handled (bits of enum
+ *	madcm_cm_offload_event), set without @lock
+ * @qp_ev_status: the status of the first RESET the QP reported
+ * @qp_ev_work: handles @qp_ev in process context
+ * @steer_work: retargets the steering entry in process context
+ * @detach_work: calls the QP's ->detach() in process context
  * @handler: the consumer's event handler
  * @context: its argument
  * @handle: what the consumer holds
@@ -314,6 +341,7 @@ struct irdma_cm_node {
 	struct irdma_cm_tuple key;
 	struct rhash_head hnode;
 	struct list_head list;
+	struct list_head all;
 	struct rcu_head rcu;
 	refcount_t refcnt;
 	spinlock_t lock;	/* see the kernel-doc above */
@@ -362,6 +390,16 @@ struct irdma_cm_node {
 	unsigned long mpa_at;
 	unsigned long close_at;
 	u8 armed;
+
+	u32 rtr_len;
+	struct madcm_cm_offload_qp *oqp;
+	struct madcm_cm_offload_qp *detach_qp;
+	struct madcm_cm_offload_qp *steer_target;
+	unsigned long qp_ev;
+	int qp_ev_status;
+	struct work_struct qp_ev_work;
+	struct work_struct steer_work;
+	struct work_struct detach_work;
 
 	madcm_cm_event_handler handler;
 	void *context;

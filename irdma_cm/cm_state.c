@@ -19,6 +19,7 @@ static const char * const irdma_cm_state_names[IRDMA_CM_STATE_NR] = {
 	[IRDMA_CM_STATE_MPA_REQ_RCVD] = "MPA-REQ-RCVD",
 	[IRDMA_CM_STATE_MPA_RTR_WAIT] = "MPA-RTR-WAIT",
 	[IRDMA_CM_STATE_ESTABLISHED] = "ESTABLISHED",
+	[IRDMA_CM_STATE_OFFLOADED] = "OFFLOADED",
 	[IRDMA_CM_STATE_FIN_WAIT1] = "FIN-WAIT-1",
 	[IRDMA_CM_STATE_FIN_WAIT2] = "FIN-WAIT-2",
 	[IRDMA_CM_STATE_CLOSE_WAIT] = "CLOSE-WAIT",
@@ -58,6 +59,7 @@ static bool irdma_cm_state_agrees(enum irdma_cm_state s,
 	case IRDMA_CM_STATE_MPA_RTR_WAIT:
 		return r == IRDMA_MPA_PENDING;
 	case IRDMA_CM_STATE_ESTABLISHED:
+	case IRDMA_CM_STATE_OFFLOADED:
 		return r == IRDMA_MPA_ACCEPTED;
 	default:
 		return r != IRDMA_MPA_PENDING;

@@ -328,8 +328,9 @@ void irdma_cm_reply_reset(struct irdma_cm_core *core,
  * @node: the node, locked
  * @status: the RESET event's status
  *
- * Sends a RST when the peer knows the connection, gives the consumer its
- * terminal event (RESET, unless one was already given) and closes.
+ * Sends a RST when the peer knows the connection (an offloaded one's QP
+ * is asked to), gives the consumer its terminal event (RESET, unless one
+ * was already given) and closes.
  */
 void irdma_cm_reset_node(struct irdma_cm_node *node, int status)
 {
@@ -337,8 +338,11 @@ void irdma_cm_reset_node(struct irdma_cm_node *node, int status)
 		return;
 	trace_madcm_cm_reset(node, true, status);
 	irdma_cm_dbg(node, "reset, status %d\n", status);
-	if (irdma_cm_synchronized(node) &&
-	    node->state != IRDMA_CM_STATE_TIME_WAIT)
+	/* An offloaded stream's sequence numbers are the QP's. */
+	if (node->state == IRDMA_CM_STATE_OFFLOADED)
+		irdma_cm_offload_close(node, true);
+	else if (irdma_cm_synchronized(node) &&
+		 node->state != IRDMA_CM_STATE_TIME_WAIT)
 		irdma_send_reset(node);
 	irdma_cm_mpa_failed(node);
 	irdma_cm_event(node, MADCM_CM_EVENT_RESET, status);
@@ -387,7 +391,7 @@ static void irdma_cm_enter_time_wait(struct irdma_cm_node *node)
  * TCP ESTABLISHED (the MPA exchange running or done) goes to FIN-WAIT-1,
  * CLOSE-WAIT to LAST-ACK, with a FIN after any CM data still in flight.
  * A connection still opening is reset; one already closing is left
- * alone.
+ * alone. An offloaded connection's QP is asked to close.
  */
 void irdma_cm_start_close(struct irdma_cm_node *node)
 {
@@ -404,6 +408,9 @@ void irdma_cm_start_close(struct irdma_cm_node *node)
 	case IRDMA_CM_STATE_SYN_SENT:
 	case IRDMA_CM_STATE_SYN_RCVD:
 		irdma_cm_abort_node(node, -ECONNABORTED);
+		break;
+	case IRDMA_CM_STATE_OFFLOADED:
+		irdma_cm_offload_close(node, false);
 		break;
 	default:
 		break;
@@ -560,6 +567,11 @@ static void irdma_cm_rcv_data(struct irdma_cm_node *node,
 	u32 skip, len, want, n;
 	const u8 *p;
 
+	if (node->state == IRDMA_CM_STATE_MPA_RTR_WAIT &&
+	    node->role == IRDMA_CM_ROLE_RESPONDER) {
+		irdma_cm_rtr_rcv(node, seg);
+		return;
+	}
 	if (irdma_seq_lt(node->rcv_nxt, seg->seq)) {
 		irdma_cm_count(core, IRDMA_CM_CNT_OOO_DROP);
 		return;
@@ -702,13 +714,20 @@ static void irdma_handle_sync_pkt(struct irdma_cm_node *node,
 		irdma_cm_rcv_data(node, seg);
 	if (node->state == IRDMA_CM_STATE_CLOSED)
 		return;
+	/* A stream handed off within this segment is the QP's from here. */
 	if ((seg->flags & IRDMA_TCP_FIN) && !irdma_cm_fin_rcvd(node) &&
+	    node->state != IRDMA_CM_STATE_OFFLOADED &&
 	    seg->seq + seg->payload_len == node->rcv_nxt)
 		irdma_handle_fin_pkt(node);
 	if (node->state == IRDMA_CM_STATE_CLOSED)
 		return;
-	/* Unless a segment sent meanwhile carries the ACK already. */
-	if ((node->rcv_nxt != rcv_before || seg->payload_len) &&
+	/*
+	 * Unless a segment sent meanwhile carries the ACK already. Once
+	 * offloaded, only what the CM took (the MPA reply) is acknowledged:
+	 * bytes left to the QP are the QP's to acknowledge.
+	 */
+	if ((node->rcv_nxt != rcv_before ||
+	     (seg->payload_len && node->state != IRDMA_CM_STATE_OFFLOADED)) &&
 	    node->tx_acks == acks_before)
 		irdma_send_ack(node);
 }

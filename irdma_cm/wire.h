@@ -15,6 +15,7 @@
 #include "irdma_cm/tcp_seg.h"
 
 struct irdma_cm_core;
+struct madcm_cm_offload_qp;
 
 /* No 802.1Q tag. */
 #define IRDMA_NO_VLAN	0xffff
@@ -36,12 +37,15 @@ enum irdma_qhash_type {
  * @loc: local address (IPv4-mapped for IPv4; unspecified: any) and port
  * @rem: remote address and port (connections only)
  * @vlan_id: VLAN ID, or IRDMA_NO_VLAN
+ * @target: NULL: the CM; else the offload QP the connection was handed
+ *	to (&struct madcm_cm_steer's @target)
  */
 struct irdma_cm_qhash {
 	enum irdma_qhash_type type;
 	struct irdma_cm_addr loc;
 	struct irdma_cm_addr rem;
 	u16 vlan_id;
+	struct madcm_cm_offload_qp *target;
 };
 
 /**
@@ -57,7 +61,9 @@ struct irdma_cm_qhash {
  * @local_mac: the MAC address frames are sent from
  * @mtu: the link MTU, for the MSS the CM offers
  * @qhash_add: start steering the segments @qh matches to the CM (and away
- *	from the host stack). May sleep. Returns 0 or a negative errno.
+ *	from the host stack); for a connection already steered, retarget
+ *	its entry to @qh->target (-ENOENT when there is none). May sleep.
+ *	Returns 0 or a negative errno.
  * @qhash_del: stop steering them. May sleep.
  */
 struct irdma_cm_wire_ops {

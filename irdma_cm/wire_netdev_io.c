@@ -233,6 +233,33 @@ static int nd_reserve(struct irdma_cm_netdev *nd,
 	return 0;
 }
 
+static bool qh_equal(const struct irdma_cm_qhash *a,
+		     const struct irdma_cm_qhash *b);
+
+/*
+ * A connection handed to an offload QP, or taken back for TIME-WAIT:
+ * this backend steers to the core either way (the core passes an
+ * offloaded connection's frames to its QP), so only the target recorded
+ * changes.
+ */
+static int nd_qhash_retarget(struct irdma_cm_netdev *nd,
+			     const struct irdma_cm_qhash *qh)
+{
+	struct nd_reservation *r;
+	int ret = -ENOENT;
+
+	mutex_lock(&nd->resv_lock);
+	list_for_each_entry(r, &nd->resv, list) {
+		if (qh_equal(&r->qh, qh)) {
+			r->qh.target = qh->target;
+			ret = 0;
+			break;
+		}
+	}
+	mutex_unlock(&nd->resv_lock);
+	return ret;
+}
+
 static int nd_qhash_add(struct irdma_cm_core *core,
 			const struct irdma_cm_qhash *qh)
 {
@@ -240,6 +267,10 @@ static int nd_qhash_add(struct irdma_cm_core *core,
 	struct nd_reservation *r;
 	int ret;
 
+	if (qh->type == IRDMA_QHASH_CONN && !nd_qhash_retarget(nd, qh))
+		return 0;
+	if (qh->target)
+		return -ENOENT;
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
 		return -ENOMEM;

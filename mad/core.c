@@ -11,6 +11,7 @@
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 #include "ib_port.h"
+#include "fault.h"
 #include "mad_priv.h"
 #include "madcm.h"
 #include "rmpp.h"
@@ -79,8 +80,10 @@ int madcm_mad_init(void)
 		return -ENOMEM;
 	}
 	madcm_ports_init();
+	madcm_fault_init();
 	ret = madcm_ib_init();
 	if (ret) {
+		madcm_fault_exit();
 		madcm_ports_exit();
 		destroy_workqueue(madcm_mad_ah_wq);
 		madcm_mad_ah_wq = NULL;
@@ -95,6 +98,7 @@ int madcm_mad_init(void)
 void madcm_mad_exit(void)
 {
 	madcm_ib_exit();
+	madcm_fault_exit();
 	madcm_ports_exit();
 	madcm_agents_exit();
 	destroy_workqueue(madcm_mad_ah_wq);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Failure injection for the KUnit suites: each allocation site of the MAD
- * core can be made to fail. Compiled in only with the KUnit suites; in any
+ * core can be made to fail, through a struct fault_attr of the kernel's
+ * fault-injection framework (CONFIG_FAULT_INJECTION, which the KUnit
+ * configuration turns on). Compiled in only with the KUnit suites; in any
  * other build madcm_fault() is a constant false.
  */
 #ifndef _MADCM_FAULT_H
@@ -43,13 +45,26 @@ enum madcm_fault_site {
 bool madcm_fault(enum madcm_fault_site site);
 void madcm_fault_arm(enum madcm_fault_site site, unsigned int nth);
 void madcm_fault_disarm(void);
+void madcm_fault_reset_counts(void);
 unsigned int madcm_fault_hits(void);
+unsigned int madcm_fault_fired(enum madcm_fault_site site);
+unsigned int madcm_fault_passes(enum madcm_fault_site site);
+void madcm_fault_init(void);
+void madcm_fault_exit(void);
 void madcm_fault_expect_misuse(bool expect);
 bool madcm_fault_misuse_expected(void);
 #else
 static inline bool madcm_fault(enum madcm_fault_site site)
 {
 	return false;
+}
+
+static inline void madcm_fault_init(void)
+{
+}
+
+static inline void madcm_fault_exit(void)
+{
 }
 
 /* Outside the KUnit build, an API misuse is always reported. */

@@ -688,6 +688,11 @@ static struct madcm_ib_port *madcm_ib_port_open(struct ib_device *device,
 	pattr.opa = rdma_cap_opa_mad(device, port_num);
 	pattr.qpn = ip->qp->qp_num;
 	pattr.max_solicited = ip->rq_size / 2;
+	/*
+	 * The UD QP is set up on P_Key index 0 and, not being QP1, sends
+	 * with it whatever a work request says (IBTA vol. 1 11.4.1.1).
+	 */
+	pattr.nr_pkeys = 1;
 	port = madcm_port_register(&madcm_ib_ops, &pattr, ip);
 	if (IS_ERR(port)) {
 		ret = PTR_ERR(port);

@@ -206,19 +206,24 @@ static inline struct madcm_send *to_madcm_send(struct ib_mad_send_buf *sb)
 	return container_of(sb, struct madcm_send, send_buf);
 }
 
+struct madcm_rmpp_map;
+
 /**
  * struct madcm_recv - a received MAD
  * @recv_wc: what the ULP sees (the kernel's struct ib_mad_recv_wc)
  * @wc: the work completion @recv_wc points at
  * @grh: the GRH @recv_wc points at (zero when the MAD came without one)
  * @port: the port it came in on
- * @mad: the MAD
+ * @rmpp_map: for an RMPP transfer madcm reassembled, the pages of its
+ *	segments after the first one (rmpp_recv.c); NULL otherwise
+ * @mad: the MAD; for a reassembled transfer, its first segment
  */
 struct madcm_recv {
 	struct ib_mad_recv_wc recv_wc;
 	struct ib_wc wc;
 	struct ib_grh grh;
 	struct madcm_port *port;
+	struct madcm_rmpp_map *rmpp_map;
 	u8 mad[] __aligned(8);
 };
 

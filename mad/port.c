@@ -55,6 +55,8 @@ static const char *const madcm_counter_names[MADCM_CNT_MAX] = {
 	[MADCM_CNT_RMPP_RX_UNMATCHED] = "rmpp_rx_drop_unmatched",
 	[MADCM_CNT_RMPP_RX_BAD] = "rmpp_rx_refused_bad",
 	[MADCM_CNT_RMPP_RX_LIMIT] = "rmpp_rx_refused_limit",
+	[MADCM_CNT_RMPP_RX_SOURCE_LIMIT] = "rmpp_rx_refused_source_limit",
+	[MADCM_CNT_RMPP_RX_UNSOLICITED] = "rmpp_rx_drop_unsolicited",
 	[MADCM_CNT_RMPP_RX_TIMEOUT] = "rmpp_rx_timeouts",
 	[MADCM_CNT_RMPP_RX_DONE] = "rmpp_rx_transfers",
 	[MADCM_CNT_API_MISUSE] = "api_misuse",
@@ -114,6 +116,8 @@ struct madcm_port *madcm_port_register(const struct madcm_port_ops *ops,
 	refcount_set(&port->refs, 1);
 	mutex_init(&port->reg_mutex);
 	hash_init(port->reg_table);
+	spin_lock_init(&port->rmpp_src_lock);
+	hash_init(port->rmpp_src);
 	if (madcm_ports_dir) {
 		port->debugfs = debugfs_create_dir(port->name, madcm_ports_dir);
 		debugfs_create_file("counters", 0400, port->debugfs, port,

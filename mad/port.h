@@ -11,6 +11,7 @@
 #include <linux/hashtable.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
@@ -58,6 +59,11 @@ struct madcm_send;
  *	type, status, segment number, PayloadLength, window)
  * @MADCM_CNT_RMPP_RX_LIMIT: RMPP transfers refused with a STOP: a limit
  *	of the port would be exceeded
+ * @MADCM_CNT_RMPP_RX_SOURCE_LIMIT: RMPP transfers refused or ended with a
+ *	STOP: the sender's own budget (per SLID or source GID) would be
+ *	exceeded
+ * @MADCM_CNT_RMPP_RX_UNSOLICITED: RMPP response DATA of no outstanding
+ *	request, dropped before anything was allocated for it
  * @MADCM_CNT_RMPP_RX_TIMEOUT: RMPP reassemblies ended for inactivity
  * @MADCM_CNT_RMPP_RX_DONE: RMPP reassemblies completed and delivered
  * @MADCM_CNT_API_MISUSE: calls refused for breaking the API's rules (a
@@ -101,6 +107,8 @@ enum madcm_port_counter {
 	MADCM_CNT_RMPP_RX_UNMATCHED,
 	MADCM_CNT_RMPP_RX_BAD,
 	MADCM_CNT_RMPP_RX_LIMIT,
+	MADCM_CNT_RMPP_RX_SOURCE_LIMIT,
+	MADCM_CNT_RMPP_RX_UNSOLICITED,
 	MADCM_CNT_RMPP_RX_TIMEOUT,
 	MADCM_CNT_RMPP_RX_DONE,
 	MADCM_CNT_API_MISUSE,
@@ -109,6 +117,7 @@ enum madcm_port_counter {
 };
 
 #define MADCM_REG_HASH_BITS	6
+#define MADCM_RMPP_SRC_HASH_BITS	6
 
 /**
  * struct madcm_port - a port MADs are sent and received on
@@ -126,6 +135,11 @@ enum madcm_port_counter {
  * @live_replies: port-internal replies not yet completed
  * @ctl_waiting: RMPP control MADs waiting for an address handle on
  *	madcm_mad_ah_wq, at most MADCM_RMPP_CTL_QUEUE_MAX
+ * @rmpp_src_lock: protects @rmpp_src and every change of @rmpp_reassemblies
+ *	and @rmpp_bytes
+ * @rmpp_src: the senders (SLID or source GID) with RMPP reassemblies in
+ *	progress, and what each holds; an entry lives while its sender has
+ *	one, so there are never more than @rmpp_reassemblies
  * @rmpp_reassemblies: RMPP reassemblies in progress
  * @rmpp_bytes: bytes those reassemblies hold
  * @rmpp_peak_reassemblies: the most @rmpp_reassemblies ever was
@@ -148,6 +162,8 @@ struct madcm_port {
 	atomic_t live_ahs;
 	atomic_t live_replies;
 	atomic_t ctl_waiting;
+	spinlock_t rmpp_src_lock;	/* the RMPP receive budget */
+	DECLARE_HASHTABLE(rmpp_src, MADCM_RMPP_SRC_HASH_BITS);
 	atomic_t rmpp_reassemblies;
 	atomic_long_t rmpp_bytes;
 	atomic_t rmpp_peak_reassemblies;

@@ -126,11 +126,9 @@ void madcm_recv_free(struct madcm_recv *rv)
 	struct madcm_port *port = rv->port;
 
 	atomic_dec(&port->live_recvs);
-	/*
-	 * An RMPP reassembly buffer may be vmalloc'ed, and this may run
-	 * under the caller's spinlock: never vfree() here.
-	 */
-	madcm_kvfree_any(rv);
+	if (rv->rmpp_map)
+		madcm_rmpp_map_free(rv->rmpp_map);
+	kfree(rv);
 	madcm_port_put(port);
 }
 
@@ -141,8 +139,8 @@ void madcm_recv_free(struct madcm_recv *rv)
  * The madcm twin of ib_free_recv_mad(). Every MAD handed to a recv handler
  * is the handler's to free, with this function. For a transfer madcm
  * reassembled (RMPP), this frees the whole transfer, every segment on
- * @mad_recv_wc->rmpp_list. It never sleeps: a vmalloc'ed transfer is
- * freed by a work.
+ * @mad_recv_wc->rmpp_list. It never sleeps: a transfer's page table, when
+ * vmalloc'ed, is freed by a work.
  *
  * Context: Any context but NMI.
  * Return: Nothing.

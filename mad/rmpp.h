@@ -15,6 +15,7 @@
 struct madcm_agent;
 struct madcm_send;
 struct madcm_recv;
+struct madcm_rmpp_map;
 struct madcm_port;
 struct madcm_tid_key;
 struct list_head;
@@ -24,6 +25,8 @@ struct seq_file;
 extern unsigned int madcm_rmpp_window;
 extern unsigned int madcm_rmpp_max_reassemblies;
 extern unsigned long madcm_rmpp_max_reassembly_bytes;
+extern unsigned int madcm_rmpp_max_source_reassemblies;
+extern unsigned long madcm_rmpp_max_source_bytes;
 extern unsigned int madcm_rmpp_recv_timeout_ms;
 extern unsigned int madcm_rmpp_ack_timeout_ms;
 
@@ -88,5 +91,6 @@ void madcm_rmpp_agent_destroy(struct madcm_agent *ag);
 void madcm_rmpp_recv(struct madcm_agent *ag, struct madcm_recv *rv);
 u32 madcm_rmpp_repwin(struct madcm_agent *ag, const struct madcm_tid_key *key);
 void madcm_rmpp_port_show(struct seq_file *s, struct madcm_port *port);
+void madcm_rmpp_map_free(struct madcm_rmpp_map *map);
 
 #endif /* _MADCM_RMPP_H */

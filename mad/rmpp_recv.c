@@ -4,20 +4,36 @@
  * and the dispatch of every RMPP MAD such an agent receives.
  *
  * A transfer starts with segment 1 (flag FIRST), whose PayloadLength
- * gives the transfer's size: the number of segments follows, and one
- * buffer is allocated for all of them at once, after the port's limits
- * (concurrent reassemblies, bytes held) are checked; past a limit the
- * sender gets a STOP (status 1, resources exhausted) and nothing is
- * allocated. Segment n is copied, whole, to slot n of the buffer: O(1)
- * whatever the order. The receiver takes segments up to NewWindowLast;
+ * gives the number of segments. Nothing is allocated on its word: a
+ * length that could never fit a limit is refused at once, and otherwise
+ * the reassembly holds what has come, the receive completion with
+ * segment 1, then order-0 pages for the other segments (each page holds
+ * PAGE_SIZE / (mad_size + descriptor) segments and their receive buffer
+ * descriptors), added as segments arrive, one window at a time, with a
+ * page table that doubles when the window moves past it. Segment n is at
+ * a computed page and offset: O(1) whatever the order.
+ *
+ * Every byte a reassembly holds is charged to two budgets: the port's
+ * (rmpp_max_reassemblies, rmpp_max_reassembly_bytes) and its sender's
+ * (rmpp_max_source_reassemblies, rmpp_max_source_bytes; the sender is
+ * its SLID, or its source GID when it comes with a GRH), so that one
+ * sender cannot take what others need. A new transfer past a limit, or a
+ * transfer whose next page does not fit, gets a STOP (status 1,
+ * resources exhausted, 13.6.3.3), which ends it on both sides; the
+ * refusal is counted as the port's limit or the sender's. A response
+ * segment 1 that answers no request of the agent still waiting for it
+ * (same TID, class and address, 13.4.6.4) is dropped and counted before
+ * anything is allocated for it.
+ *
+ * The receiver takes segments up to NewWindowLast;
  * it ACKs (SegmentNumber = the last segment received in order,
  * NewWindowLast = that plus the window) for segment 1, for the window's
  * last segment, when the window fills, for the last segment of the
  * transfer, and for a duplicate (at most once a jiffy), which tells a
- * sender that lost an ACK where to go on. The completed buffer goes to
+ * sender that lost an ACK where to go on. The completed transfer goes to
  * the agent as one receive completion whose rmpp_list holds one
  * ib_mad_recv_buf per segment, as ib_core's does; madcm_free_recv_mad()
- * frees it.
+ * frees it, pages included.
  *
  * A completed transfer leaves a small record (no buffer) for the
  * inactivity time, to ACK a sender that lost the final ACK and to keep a
@@ -30,6 +46,8 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": mad: " fmt
 
 #include <linux/bitmap.h>
+#include <linux/hashtable.h>
+#include <linux/jhash.h>
 #include <linux/jiffies.h>
 #include <linux/moduleparam.h>
 #include <linux/mm.h>
@@ -59,6 +77,18 @@ module_param_named(rmpp_max_reassembly_bytes,
 MODULE_PARM_DESC(rmpp_max_reassembly_bytes,
 		 "bytes RMPP reassemblies in progress hold per port at most (default 32 MiB)");
 
+unsigned int madcm_rmpp_max_source_reassemblies = 16;
+module_param_named(rmpp_max_source_reassemblies,
+		   madcm_rmpp_max_source_reassemblies, uint, 0644);
+MODULE_PARM_DESC(rmpp_max_source_reassemblies,
+		 "RMPP reassemblies in progress per sender (SLID or source GID) and port at most (default 16)");
+
+unsigned long madcm_rmpp_max_source_bytes = 8UL << 20;
+module_param_named(rmpp_max_source_bytes, madcm_rmpp_max_source_bytes,
+		   ulong, 0644);
+MODULE_PARM_DESC(rmpp_max_source_bytes,
+		 "bytes the RMPP reassemblies of one sender hold per port at most (default 8 MiB)");
+
 unsigned int madcm_rmpp_recv_timeout_ms = 40000;
 module_param_named(rmpp_recv_timeout_ms, madcm_rmpp_recv_timeout_ms, uint,
 		   0644);
@@ -82,6 +112,42 @@ MODULE_PARM_DESC(rmpp_ack_timeout_ms,
 #define MADCM_RMPP_TMPL	64
 
 /**
+ * struct madcm_rmpp_map - where the segments of a reassembly are
+ * @npages: slots in @pages
+ * @per_page: segments in one page
+ * @mad_size: 256 or 2048
+ * @seen: the segments received, one bit per segment from segment 1 on,
+ *	1 + @npages * @per_page bits, right after @pages
+ * @pages: order-0 pages, NULL where nothing came yet. Page i holds
+ *	segments 2 + i * @per_page onwards, then one receive buffer
+ *	descriptor for each of them; segment 1 is in the receive completion
+ *	itself.
+ */
+struct madcm_rmpp_map {
+	u32 npages;
+	u32 per_page;
+	u32 mad_size;
+	unsigned long *seen;
+	struct page *pages[];
+};
+
+/**
+ * struct madcm_rmpp_src - a sender with reassemblies in progress on a port
+ * @node: in the port's rmpp_src table
+ * @gid: its source GID, when its MADs come with a GRH
+ * @lid: its SLID, when they do not
+ * @reassemblies: its reassemblies in progress (at least one)
+ * @bytes: what they hold
+ */
+struct madcm_rmpp_src {
+	struct hlist_node node;
+	union ib_gid gid;
+	u32 lid;
+	u32 reassemblies;
+	unsigned long bytes;
+};
+
+/**
  * struct madcm_rmpp_rx - one transfer being received, or just received
  * @hnode: in the agent's rmpp_rx table
  * @key: TID, class and the sender's address
@@ -96,10 +162,10 @@ MODULE_PARM_DESC(rmpp_ack_timeout_ms,
  * @contig: segments 1 to @contig are here
  * @newwin: the last segment the window takes
  * @repwin: the window a turn-around ACK offered for the response, or 0
- * @charged: bytes charged to the port's limit
- * @rv: the reassembly buffer
- * @bufs: one receive buffer descriptor per segment, inside @rv
- * @seen: the segments received, inside @rv
+ * @src: the sender's budget entry while the reassembly is in progress
+ * @charged: bytes charged to @src and to the port
+ * @rv: the receive completion, with segment 1
+ * @map: the other segments
  * @dest: where ACKs go
  * @tmpl: segment 1's headers, for ACKs
  */
@@ -117,12 +183,33 @@ struct madcm_rmpp_rx {
 	u32 contig;
 	u32 newwin;
 	u32 repwin;
-	size_t charged;
+	struct madcm_rmpp_src *src;
+	unsigned long charged;
 	struct madcm_recv *rv;
-	struct ib_mad_recv_buf *bufs;
-	unsigned long *seen;
+	struct madcm_rmpp_map *map;
 	struct madcm_rmpp_dest dest;
 	u8 tmpl[MADCM_RMPP_TMPL];
+};
+
+/**
+ * struct madcm_rmpp_grow - memory a segment needs, allocated while the
+ *	agent's lock is dropped
+ * @mad_size: of the transfer
+ * @want_npages: a map of that many pages is wanted, or 0
+ * @want_page: a page is wanted
+ * @failed: an allocation failed: the transfer ends
+ * @map: a new, larger map without pages, or NULL
+ * @page: a page, or NULL
+ * @old: a map @map replaced, to free once the lock is dropped
+ */
+struct madcm_rmpp_grow {
+	u32 mad_size;
+	u32 want_npages;
+	bool want_page;
+	bool failed;
+	struct madcm_rmpp_map *map;
+	struct page *page;
+	struct madcm_rmpp_map *old;
 };
 
 static const struct rhashtable_params madcm_rmpp_rx_params = {
@@ -132,6 +219,93 @@ static const struct rhashtable_params madcm_rmpp_rx_params = {
 	.automatic_shrinking = true,
 };
 
+/* Segments of @mad_size bytes, with their descriptors, in one page. */
+static u32 madcm_rmpp_per_page(u32 mad_size)
+{
+	return PAGE_SIZE / (mad_size + sizeof(struct ib_mad_recv_buf));
+}
+
+/* Pages for segments 2 to @nseg. */
+static u32 madcm_rmpp_pages_for(u32 nseg, u32 per_page)
+{
+	return nseg > 1 ? DIV_ROUND_UP(nseg - 1, per_page) : 0;
+}
+
+static size_t madcm_rmpp_map_size(u32 npages, u32 per_page)
+{
+	return sizeof(struct madcm_rmpp_map) +
+	       (size_t)npages * sizeof(struct page *) +
+	       BITS_TO_LONGS(1 + (size_t)npages * per_page) * sizeof(long);
+}
+
+static struct madcm_rmpp_map *madcm_rmpp_map_alloc(u32 npages, u32 mad_size)
+{
+	u32 per_page = madcm_rmpp_per_page(mad_size);
+	struct madcm_rmpp_map *map;
+
+	map = kvzalloc(madcm_rmpp_map_size(npages, per_page),
+		       GFP_KERNEL | __GFP_NOWARN);
+	if (!map)
+		return NULL;
+	map->npages = npages;
+	map->per_page = per_page;
+	map->mad_size = mad_size;
+	map->seen = (unsigned long *)&map->pages[npages];
+	return map;
+}
+
+/*
+ * madcm_rmpp_map_free() - free the segments of a reassembly
+ * @map: the map, or NULL
+ *
+ * Never sleeps: a vmalloc'ed map is freed by a work.
+ */
+void madcm_rmpp_map_free(struct madcm_rmpp_map *map)
+{
+	u32 i;
+
+	if (!map)
+		return;
+	for (i = 0; i < map->npages; i++)
+		if (map->pages[i])
+			__free_page(map->pages[i]);
+	madcm_kvfree_any(map);
+}
+
+/* Whether segment @seg came. */
+static bool madcm_rmpp_map_seen(const struct madcm_rmpp_map *map, u32 seg)
+{
+	return seg - 1 <= map->npages * map->per_page &&
+	       test_bit(seg - 1, map->seen);
+}
+
+/*
+ * Segment @seg (2 or more): where it goes, and its descriptor in @rb if
+ * asked; NULL while its page is not there.
+ */
+static void *madcm_rmpp_map_seg(const struct madcm_rmpp_map *map, u32 seg,
+				struct ib_mad_recv_buf **rb)
+{
+	u32 j = seg - 2, p = j / map->per_page, k = j % map->per_page;
+	void *base;
+
+	if (p >= map->npages || !map->pages[p])
+		return NULL;
+	base = page_address(map->pages[p]);
+	if (rb)
+		*rb = base + map->per_page * map->mad_size + k * sizeof(**rb);
+	return base + k * map->mad_size;
+}
+
+/* Move what @from holds into the larger, empty @to. */
+static void madcm_rmpp_map_move(struct madcm_rmpp_map *to,
+				struct madcm_rmpp_map *from)
+{
+	memcpy(to->pages, from->pages, from->npages * sizeof(from->pages[0]));
+	bitmap_copy(to->seen, from->seen, 1 + from->npages * from->per_page);
+	from->npages = 0;
+}
+
 static void madcm_rmpp_peak(atomic_long_t *peak, long v)
 {
 	long old = atomic_long_read(peak);
@@ -140,49 +314,159 @@ static void madcm_rmpp_peak(atomic_long_t *peak, long v)
 		;
 }
 
-/*
- * Take one reassembly of @size bytes from the port's limits. @size is 64
- * bits wide on every architecture: it is compared with the limit before
- * anything narrows it.
- */
-static bool madcm_rmpp_charge(struct madcm_port *port, u64 size)
+static void madcm_rmpp_peak_int(atomic_t *peak, int v)
 {
-	unsigned long max_bytes = READ_ONCE(madcm_rmpp_max_reassembly_bytes);
-	int n = atomic_inc_return(&port->rmpp_reassemblies);
-	long bytes;
-	int old;
+	int old = atomic_read(peak);
 
-	if (n > READ_ONCE(madcm_rmpp_max_reassemblies) || size > max_bytes) {
-		atomic_dec(&port->rmpp_reassemblies);
-		return false;
-	}
-	bytes = atomic_long_add_return((long)size, &port->rmpp_bytes);
-	if (bytes > max_bytes) {
-		atomic_long_sub((long)size, &port->rmpp_bytes);
-		atomic_dec(&port->rmpp_reassemblies);
-		return false;
-	}
-	old = atomic_read(&port->rmpp_peak_reassemblies);
-	while (n > old &&
-	       !atomic_try_cmpxchg(&port->rmpp_peak_reassemblies, &old, n))
+	while (v > old && !atomic_try_cmpxchg(peak, &old, v))
 		;
-	madcm_rmpp_peak(&port->rmpp_peak_bytes, bytes);
+}
+
+/* Who sent @rv: its source GID with a GRH, its SLID without. */
+static void madcm_rmpp_src_of(const struct madcm_recv *rv, union ib_gid *gid,
+			      u32 *lid)
+{
+	memset(gid, 0, sizeof(*gid));
+	*lid = 0;
+	if (rv->wc.wc_flags & IB_WC_GRH)
+		*gid = rv->grh.sgid;
+	else
+		*lid = rv->wc.slid;
+}
+
+/* The budget entry of a sender; the port's rmpp_src_lock held. */
+static struct madcm_rmpp_src *madcm_rmpp_src_find(struct madcm_port *port,
+						  const union ib_gid *gid,
+						  u32 lid, u32 hash)
+{
+	struct madcm_rmpp_src *s;
+
+	hash_for_each_possible(port->rmpp_src, s, node, hash)
+		if (s->lid == lid && !memcmp(s->gid.raw, gid->raw,
+					     sizeof(gid->raw)))
+			return s;
+	return NULL;
+}
+
+/*
+ * Charge @bytes to @s (NULL: a sender with nothing yet) and to the port,
+ * if both budgets allow; otherwise say in @why whose does not. The port's
+ * rmpp_src_lock held.
+ */
+static bool madcm_rmpp_src_fits(struct madcm_port *port,
+				struct madcm_rmpp_src *s, unsigned long bytes,
+				enum madcm_port_counter *why)
+{
+	unsigned long src_bytes = s ? s->bytes : 0;
+	long total;
+
+	if (atomic_long_read(&port->rmpp_bytes) + bytes >
+	    READ_ONCE(madcm_rmpp_max_reassembly_bytes)) {
+		*why = MADCM_CNT_RMPP_RX_LIMIT;
+		return false;
+	}
+	if (src_bytes + bytes > READ_ONCE(madcm_rmpp_max_source_bytes)) {
+		*why = MADCM_CNT_RMPP_RX_SOURCE_LIMIT;
+		return false;
+	}
+	if (s)
+		s->bytes += bytes;
+	total = atomic_long_add_return(bytes, &port->rmpp_bytes);
+	madcm_rmpp_peak(&port->rmpp_peak_bytes, total);
 	return true;
 }
 
+/*
+ * A new reassembly from the sender of @rv that holds @bytes now: take it
+ * from the port's budget and the sender's. Return the sender's entry, or
+ * NULL with the counter of the limit in @why. @spare becomes the entry
+ * of a sender new to the port (and is then set to NULL).
+ */
+static struct madcm_rmpp_src *
+madcm_rmpp_src_start(struct madcm_port *port, const struct madcm_recv *rv,
+		     unsigned long bytes, struct madcm_rmpp_src **spare,
+		     enum madcm_port_counter *why)
+{
+	struct madcm_rmpp_src *s;
+	union ib_gid gid;
+	u32 lid, hash;
+	int n;
+
+	madcm_rmpp_src_of(rv, &gid, &lid);
+	hash = jhash(gid.raw, sizeof(gid.raw), lid);
+	spin_lock_bh(&port->rmpp_src_lock);
+	s = madcm_rmpp_src_find(port, &gid, lid, hash);
+	if (atomic_read(&port->rmpp_reassemblies) >=
+	    READ_ONCE(madcm_rmpp_max_reassemblies)) {
+		*why = MADCM_CNT_RMPP_RX_LIMIT;
+		goto refuse;
+	}
+	if ((s ? s->reassemblies : 0) >=
+	    READ_ONCE(madcm_rmpp_max_source_reassemblies)) {
+		*why = MADCM_CNT_RMPP_RX_SOURCE_LIMIT;
+		goto refuse;
+	}
+	if (!madcm_rmpp_src_fits(port, s, bytes, why))
+		goto refuse;
+	if (!s) {
+		s = *spare;
+		*spare = NULL;
+		s->gid = gid;
+		s->lid = lid;
+		s->bytes = bytes;
+		hash_add(port->rmpp_src, &s->node, hash);
+	}
+	s->reassemblies++;
+	n = atomic_inc_return(&port->rmpp_reassemblies);
+	spin_unlock_bh(&port->rmpp_src_lock);
+	madcm_rmpp_peak_int(&port->rmpp_peak_reassemblies, n);
+	return s;
+refuse:
+	spin_unlock_bh(&port->rmpp_src_lock);
+	return NULL;
+}
+
+/* More memory for a reassembly in progress, if the budgets allow. */
+static bool madcm_rmpp_charge(struct madcm_port *port,
+			      struct madcm_rmpp_rx *rx, unsigned long bytes,
+			      enum madcm_port_counter *why)
+{
+	bool ok;
+
+	spin_lock_bh(&port->rmpp_src_lock);
+	ok = madcm_rmpp_src_fits(port, rx->src, bytes, why);
+	spin_unlock_bh(&port->rmpp_src_lock);
+	if (ok)
+		rx->charged += bytes;
+	return ok;
+}
+
+/* The reassembly ends, or goes to the agent: give back its budget. */
 static void madcm_rmpp_uncharge(struct madcm_port *port,
 				struct madcm_rmpp_rx *rx)
 {
-	if (!rx->charged)
+	struct madcm_rmpp_src *s = rx->src;
+
+	if (!s)
 		return;
+	spin_lock_bh(&port->rmpp_src_lock);
 	atomic_long_sub(rx->charged, &port->rmpp_bytes);
 	atomic_dec(&port->rmpp_reassemblies);
+	s->bytes -= rx->charged;
+	if (!--s->reassemblies)
+		hash_del(&s->node);
+	else
+		s = NULL;
+	spin_unlock_bh(&port->rmpp_src_lock);
+	kfree(s);
+	rx->src = NULL;
 	rx->charged = 0;
 }
 
 static void madcm_rmpp_rx_free(struct madcm_rmpp_rx *rx)
 {
-	kvfree(rx->rv);
+	madcm_rmpp_map_free(rx->map);
+	kfree(rx->rv);
 	kfree(rx);
 }
 
@@ -214,38 +498,37 @@ static struct madcm_rmpp_rx *madcm_rmpp_rx_evict(struct madcm_agent *ag)
 	return NULL;
 }
 
-/*
- * The layout of a reassembly of @nseg segments of @mad_size bytes: the
- * receive completion with every segment, then one receive buffer
- * descriptor per segment, then the bitmap of segments received. Return
- * its size. All in 64 bits: a PayloadLength near 2^32 asks for more than
- * a 32-bit size_t holds, and that must be refused, not wrapped around.
- */
-static u64 madcm_rmpp_rx_layout(u64 nseg, u32 mad_size, u64 *bufs_off,
-				u64 *seen_off)
+/* What a reassembly holds besides its pages and its map. */
+static size_t madcm_rmpp_rx_fixed(u32 mad_size)
 {
-	*bufs_off = ALIGN((u64)sizeof(struct madcm_recv) + nseg * mad_size, 8);
-	*seen_off = ALIGN(*bufs_off + nseg * sizeof(struct ib_mad_recv_buf),
-			  sizeof(long));
-	return *seen_off + (u64)BITS_TO_LONGS(nseg) * sizeof(long);
+	return sizeof(struct madcm_rmpp_rx) + sizeof(struct madcm_recv) +
+	       mad_size;
 }
 
 /*
- * A new transfer from its segment 1: check its PayloadLength and the
- * port's limits, allocate its buffer. Return it, or NULL with the type
- * and status of the refusal in @type and @status.
+ * A new transfer from its segment 1: check its PayloadLength against the
+ * limits, take the sender's budget for what segment 1 holds (the
+ * receive completion, the map of the first window), nothing more. Return
+ * it, or NULL with the type and status of the refusal in @type and
+ * @status, and for a STOP the counter of the limit in @why.
  */
 static struct madcm_rmpp_rx *madcm_rmpp_rx_new(struct madcm_agent *ag,
 					       const struct madcm_recv *rv,
-					       u8 *type, u8 *status)
+					       u8 *type, u8 *status,
+					       enum madcm_port_counter *why)
 {
 	struct ib_rmpp_hdr *rh = madcm_rmpp_hdr((void *)rv->mad);
 	u32 mad_size = rv->recv_wc.mad_seg_size;
 	u32 data = madcm_rmpp_data_size(mad_size);
 	u32 paylen = be32_to_cpu(rh->paylen_newwin);
-	u64 nseg, bufs_off, seen_off, size;
+	u32 per_page = madcm_rmpp_per_page(mad_size);
+	u32 nseg, npages, win = max(READ_ONCE(madcm_rmpp_window), 1U);
+	struct madcm_rmpp_src *spare;
+	struct madcm_rmpp_map *map;
 	struct madcm_rmpp_rx *rx;
 	struct madcm_recv *big;
+	unsigned long bytes;
+	u64 whole;
 
 	*type = IB_MGMT_RMPP_TYPE_ABORT;
 	*status = IB_MGMT_RMPP_STATUS_BAD_LEN;
@@ -255,33 +538,48 @@ static struct madcm_rmpp_rx *madcm_rmpp_rx_new(struct madcm_agent *ag,
 		return NULL;
 	/* In 32 bits: no 64-bit division on 32-bit kernels, no overflow. */
 	nseg = paylen / data + !!(paylen % data);
-	size = madcm_rmpp_rx_layout(nseg, mad_size, &bufs_off, &seen_off);
 
 	*type = IB_MGMT_RMPP_TYPE_STOP;
 	*status = IB_MGMT_RMPP_STATUS_RESX;
-	/* Past here @size is within the byte limit, an unsigned long. */
-	if (!madcm_rmpp_charge(ag->port, size))
+	/*
+	 * A transfer that could never complete within a limit is refused
+	 * now. Nothing else is taken on the word of PayloadLength: memory
+	 * comes as segments do. In 64 bits on every architecture.
+	 */
+	npages = madcm_rmpp_pages_for(nseg, per_page);
+	whole = (u64)npages * PAGE_SIZE + madcm_rmpp_map_size(npages, per_page) +
+		madcm_rmpp_rx_fixed(mad_size);
+	*why = MADCM_CNT_RMPP_RX_LIMIT;
+	if (whole > READ_ONCE(madcm_rmpp_max_reassembly_bytes))
 		return NULL;
+	*why = MADCM_CNT_RMPP_RX_SOURCE_LIMIT;
+	if (whole > READ_ONCE(madcm_rmpp_max_source_bytes))
+		return NULL;
+
+	*why = MADCM_CNT_RMPP_RX_LIMIT;
+	npages = madcm_rmpp_pages_for(min(nseg, win), per_page);
 	rx = kzalloc(sizeof(*rx), GFP_KERNEL);
+	spare = kzalloc(sizeof(*spare), GFP_KERNEL);
 	big = madcm_fault(MADCM_FAULT_RMPP_RX) ? NULL :
-		kvzalloc((size_t)size, GFP_KERNEL | __GFP_NOWARN);
-	if (!rx || !big) {
-		kfree(rx);
-		kvfree(big);
-		atomic_long_sub((long)size, &ag->port->rmpp_bytes);
-		atomic_dec(&ag->port->rmpp_reassemblies);
-		return NULL;
-	}
+		kzalloc(sizeof(*big) + mad_size, GFP_KERNEL);
+	map = madcm_rmpp_map_alloc(npages, mad_size);
+	if (!rx || !spare || !big || !map)
+		goto fail;
+	bytes = madcm_rmpp_rx_fixed(mad_size) +
+		madcm_rmpp_map_size(npages, per_page);
+	rx->src = madcm_rmpp_src_start(ag->port, rv, bytes, &spare, why);
+	if (!rx->src)
+		goto fail;
+	kfree(spare);
 	madcm_recv_key(rv, &rx->key);
 	INIT_LIST_HEAD(&rx->lru);
-	rx->charged = (size_t)size;
+	rx->charged = bytes;
 	rx->mad_size = mad_size;
 	rx->nseg = nseg;
 	rx->paylen = paylen;
-	rx->newwin = max(READ_ONCE(madcm_rmpp_window), 1U);
+	rx->newwin = win;
 	rx->rv = big;
-	rx->bufs = (void *)big + bufs_off;
-	rx->seen = (void *)big + seen_off;
+	rx->map = map;
 	rx->active_at = jiffies;
 	rx->acked_at = jiffies - 1;
 	madcm_rmpp_dest_from_recv(rv, &rx->dest);
@@ -290,6 +588,28 @@ static struct madcm_rmpp_rx *madcm_rmpp_rx_new(struct madcm_agent *ag,
 	big->wc = rv->wc;
 	big->grh = rv->grh;
 	return rx;
+fail:
+	madcm_rmpp_map_free(map);
+	kfree(big);
+	kfree(spare);
+	kfree(rx);
+	return NULL;
+}
+
+/*
+ * Tell the sender of @rv that its transfer cannot go on for want of
+ * resources (STOP, status 1), and count why.
+ */
+static void madcm_rmpp_rx_refuse(struct madcm_port *port,
+				 const struct madcm_recv *rv,
+				 enum madcm_port_counter why)
+{
+	struct madcm_rmpp_dest dest;
+
+	madcm_port_count(port, why);
+	madcm_rmpp_dest_from_recv(rv, &dest);
+	madcm_rmpp_ctl_send(port, &dest, rv->mad, true, IB_MGMT_RMPP_TYPE_STOP,
+			    IB_MGMT_RMPP_STATUS_RESX, 0, 0);
 }
 
 static void madcm_rmpp_rx_ack(struct madcm_agent *ag,
@@ -321,23 +641,27 @@ static struct madcm_recv *madcm_rmpp_rx_finish(struct madcm_agent *ag,
 	const struct ib_mad_hdr *hdr = (const struct ib_mad_hdr *)big->mad;
 	u32 data = madcm_rmpp_data_size(rx->mad_size);
 	int hdr_size = madcm_get_mad_data_offset(hdr->mgmt_class);
-	u32 i;
+	struct ib_mad_recv_buf *rb;
+	u32 seg;
 
 	wc->wc = &big->wc;
 	wc->recv_buf.mad = (struct ib_mad *)big->mad;
 	wc->recv_buf.grh = &big->grh;
 	INIT_LIST_HEAD(&wc->rmpp_list);
 	list_add_tail(&wc->recv_buf.list, &wc->rmpp_list);
-	for (i = 1; i < rx->nseg; i++) {
-		rx->bufs[i].mad = (struct ib_mad *)(big->mad +
-						    (size_t)i * rx->mad_size);
-		rx->bufs[i].grh = &big->grh;
-		list_add_tail(&rx->bufs[i].list, &wc->rmpp_list);
+	for (seg = 2; seg <= rx->nseg; seg++) {
+		void *mad = madcm_rmpp_map_seg(rx->map, seg, &rb);
+
+		rb->mad = mad;
+		rb->grh = &big->grh;
+		list_add_tail(&rb->list, &wc->rmpp_list);
 	}
 	/* One copy of the headers, then every segment's data (13.6.2.3). */
 	wc->mad_len = hdr_size + (size_t)rx->nseg * (rx->mad_size - hdr_size) -
 		      (data - rx->last_paylen);
 	wc->mad_seg_size = rx->mad_size;
+	big->rmpp_map = rx->map;
+	rx->map = NULL;
 	rx->rv = NULL;
 	rx->complete = true;
 	ag->rmpp_done_nr++;
@@ -369,21 +693,117 @@ static void madcm_rmpp_rx_push_request(struct madcm_agent *ag,
 }
 
 /*
- * One DATA segment of a transfer in progress; lock held. Return 0, or
- * the status of the ABORT the transfer ends with. Sets *@done when the
- * transfer is complete.
+ * Where segment @seg (2 or more) of @rx goes: its page, added from @g if
+ * the budgets allow. NULL with *@err -EAGAIN when @g must bring memory
+ * first, -ENOSPC (and the counter of the limit in @why) when it cannot
+ * be had. Lock held.
  */
-static u8 madcm_rmpp_rx_segment(struct madcm_agent *ag,
-				struct madcm_rmpp_rx *rx,
-				const struct madcm_recv *rv, bool *done)
+static void *madcm_rmpp_rx_room(struct madcm_port *port,
+				struct madcm_rmpp_rx *rx, u32 seg,
+				struct madcm_rmpp_grow *g, int *err,
+				enum madcm_port_counter *why)
+{
+	struct madcm_rmpp_map *map = rx->map;
+	u32 p = (seg - 2) / map->per_page;
+	void *dst = madcm_rmpp_map_seg(map, seg, NULL);
+	size_t old_size, new_size;
+
+	if (dst)
+		return dst;
+	*err = -ENOSPC;
+	*why = MADCM_CNT_RMPP_RX_LIMIT;
+	if (g->failed)
+		return NULL;
+	*err = -EAGAIN;
+	g->mad_size = rx->mad_size;
+	if (p >= map->npages) {
+		if (!g->map || g->map->npages <= p ||
+		    g->map->mad_size != rx->mad_size) {
+			/* Doubling: a transfer of n pages copies O(n). */
+			g->want_npages = min(max(2 * map->npages, p + 1),
+					     madcm_rmpp_pages_for(rx->nseg,
+								  map->per_page));
+			g->want_page = true;
+			return NULL;
+		}
+		old_size = madcm_rmpp_map_size(map->npages, map->per_page);
+		new_size = madcm_rmpp_map_size(g->map->npages, map->per_page);
+		if (!madcm_rmpp_charge(port, rx, new_size - old_size, why)) {
+			*err = -ENOSPC;
+			return NULL;
+		}
+		madcm_rmpp_map_move(g->map, map);
+		g->old = map;
+		map = g->map;
+		rx->map = map;
+		g->map = NULL;
+	}
+	if (!g->page) {
+		g->want_page = true;
+		return NULL;
+	}
+	if (!madcm_rmpp_charge(port, rx, PAGE_SIZE, why)) {
+		*err = -ENOSPC;
+		return NULL;
+	}
+	map->pages[p] = g->page;
+	g->page = NULL;
+	return madcm_rmpp_map_seg(map, seg, NULL);
+}
+
+/* Bring what madcm_rmpp_rx_room() asked for; lock not held. */
+static void madcm_rmpp_grow_alloc(struct madcm_rmpp_grow *g)
+{
+	madcm_rmpp_map_free(g->old);
+	g->old = NULL;
+	if (g->want_npages && (!g->map || g->map->npages < g->want_npages ||
+			       g->map->mad_size != g->mad_size)) {
+		madcm_rmpp_map_free(g->map);
+		g->map = madcm_rmpp_map_alloc(g->want_npages, g->mad_size);
+		if (!g->map)
+			g->failed = true;
+	}
+	if (g->want_page && !g->page) {
+		g->page = madcm_fault(MADCM_FAULT_RMPP_RX) ? NULL :
+			alloc_page(GFP_KERNEL | __GFP_NOWARN);
+		if (!g->page)
+			g->failed = true;
+	}
+	g->want_npages = 0;
+	g->want_page = false;
+}
+
+static void madcm_rmpp_grow_release(struct madcm_rmpp_grow *g)
+{
+	madcm_rmpp_map_free(g->old);
+	madcm_rmpp_map_free(g->map);
+	if (g->page)
+		__free_page(g->page);
+}
+
+/*
+ * One DATA segment of a transfer in progress; lock held. Return 0, the
+ * status of the ABORT the transfer ends with, -EAGAIN when @g must bring
+ * memory first (then call again), or -ENOSPC when the transfer ends with
+ * a STOP for the limit counted in @why. Sets *@done when the transfer is
+ * complete.
+ */
+static int madcm_rmpp_rx_segment(struct madcm_agent *ag,
+				 struct madcm_rmpp_rx *rx,
+				 const struct madcm_recv *rv,
+				 struct madcm_rmpp_grow *g, bool *done,
+				 enum madcm_port_counter *why)
 {
 	struct ib_rmpp_hdr *rh = madcm_rmpp_hdr((void *)rv->mad);
 	u32 seg = be32_to_cpu(rh->seg_num);
 	u32 paylen = be32_to_cpu(rh->paylen_newwin);
 	u32 data = madcm_rmpp_data_size(rx->mad_size);
 	bool last = ib_get_rmpp_flags(rh) & IB_MGMT_RMPP_FLAG_LAST;
+	size_t len = min_t(size_t, rv->recv_wc.mad_len, rx->mad_size);
 	struct madcm_port *port = ag->port;
 	u32 win = max(READ_ONCE(madcm_rmpp_window), 1U);
+	int err = 0;
+	u8 *dst;
 
 	if (seg > rx->nseg)
 		return IB_MGMT_RMPP_STATUS_BAD_SEG;
@@ -399,16 +819,21 @@ static u8 madcm_rmpp_rx_segment(struct madcm_agent *ag,
 		madcm_port_count(port, MADCM_CNT_RMPP_RX_WINDOW);
 		return 0;
 	}
-	if (seg <= rx->contig || test_bit(seg - 1, rx->seen)) {
+	if (seg <= rx->contig || madcm_rmpp_map_seen(rx->map, seg)) {
 		madcm_port_count(port, MADCM_CNT_RMPP_RX_DUP);
 		madcm_rmpp_rx_dup_ack(ag, rx);
 		/* The responder resends after losing our ACK: still alive. */
 		madcm_rmpp_rx_push_request(ag, rx);
 		return 0;
 	}
-	memcpy(rx->rv->mad + (size_t)(seg - 1) * rx->mad_size, rv->mad,
-	       min_t(size_t, rv->recv_wc.mad_len, rx->mad_size));
-	__set_bit(seg - 1, rx->seen);
+	dst = seg == 1 ? rx->rv->mad :
+		madcm_rmpp_rx_room(port, rx, seg, g, &err, why);
+	if (!dst)
+		return err;
+	memcpy(dst, rv->mad, len);
+	/* A short OPA segment: no stale bytes behind it. */
+	memset(dst + len, 0, rx->mad_size - len);
+	__set_bit(seg - 1, rx->map->seen);
 	if (last)
 		rx->last_paylen = paylen;
 	madcm_port_count(port, MADCM_CNT_RMPP_RX_SEG);
@@ -416,7 +841,8 @@ static u8 madcm_rmpp_rx_segment(struct madcm_agent *ag,
 	list_move_tail(&rx->lru, &ag->rmpp_lru);
 	madcm_rmpp_rx_push_request(ag, rx);
 
-	while (rx->contig < rx->nseg && test_bit(rx->contig, rx->seen))
+	while (rx->contig < rx->nseg &&
+	       madcm_rmpp_map_seen(rx->map, rx->contig + 1))
 		rx->contig++;
 	if (rx->contig == rx->nseg) {
 		rx->newwin = max(rx->newwin, rx->nseg);
@@ -438,6 +864,19 @@ static void madcm_rmpp_gc_arm(struct madcm_agent *ag)
 			   msecs_to_jiffies(READ_ONCE(madcm_rmpp_recv_timeout_ms)));
 }
 
+/*
+ * Whether a response's segment 1 answers a request of the agent that
+ * still waits for it (13.4.6.4); lock held. Nothing is allocated for one
+ * that does not: ib_core drops it too once reassembled.
+ */
+static bool madcm_rmpp_rx_solicited(struct madcm_agent *ag,
+				    const struct madcm_recv *rv,
+				    const struct madcm_tid_key *key)
+{
+	return !madcm_response_mad((const struct ib_mad_hdr *)rv->mad) ||
+	       madcm_send_lookup(ag, key, MADCM_LOOKUP_RESPONSE);
+}
+
 /* A DATA segment for a kernel-RMPP agent. Takes over @rv. */
 static void madcm_rmpp_recv_data(struct madcm_agent *ag, struct madcm_recv *rv)
 {
@@ -445,9 +884,13 @@ static void madcm_rmpp_recv_data(struct madcm_agent *ag, struct madcm_recv *rv)
 	u32 seg = be32_to_cpu(rh->seg_num);
 	bool first = ib_get_rmpp_flags(rh) & IB_MGMT_RMPP_FLAG_FIRST;
 	struct madcm_rmpp_rx *rx, *gone = NULL, *evicted = NULL, *old;
+	struct madcm_port *port = ag->port;
+	struct madcm_rmpp_grow g = {};
 	struct madcm_recv *big = NULL;
+	enum madcm_port_counter why;
 	struct madcm_tid_key key;
 	bool done = false;
+	int ret, tries = 0;
 	u8 type, status = 0;
 
 	if (rh->rmpp_status)
@@ -455,17 +898,26 @@ static void madcm_rmpp_recv_data(struct madcm_agent *ag, struct madcm_recv *rv)
 	else if (!seg || (seg == 1) != first)
 		status = IB_MGMT_RMPP_STATUS_BAD_SEG;
 	if (status) {
-		madcm_rmpp_nack(ag->port, rv, IB_MGMT_RMPP_TYPE_ABORT, status);
+		madcm_rmpp_nack(port, rv, IB_MGMT_RMPP_TYPE_ABORT, status);
 		goto out;
 	}
 	madcm_recv_key(rv, &key);
+again:
 	spin_lock_bh(&ag->lock);
 	rx = rhashtable_lookup_fast(&ag->rmpp_rx, &key, madcm_rmpp_rx_params);
 	if (!rx && seg == 1) {
+		if (!madcm_rmpp_rx_solicited(ag, rv, &key)) {
+			spin_unlock_bh(&ag->lock);
+			madcm_port_count(port, MADCM_CNT_RMPP_RX_UNSOLICITED);
+			goto out;
+		}
 		spin_unlock_bh(&ag->lock);
-		rx = madcm_rmpp_rx_new(ag, rv, &type, &status);
+		rx = madcm_rmpp_rx_new(ag, rv, &type, &status, &why);
 		if (!rx) {
-			madcm_rmpp_nack(ag->port, rv, type, status);
+			if (type == IB_MGMT_RMPP_TYPE_STOP)
+				madcm_rmpp_rx_refuse(port, rv, why);
+			else
+				madcm_rmpp_nack(port, rv, type, status);
 			goto out;
 		}
 		spin_lock_bh(&ag->lock);
@@ -474,7 +926,7 @@ static void madcm_rmpp_recv_data(struct madcm_agent *ag, struct madcm_recv *rv)
 							madcm_rmpp_rx_params);
 		if (old) {
 			/* Another copy of segment 1 was faster, or no memory. */
-			madcm_rmpp_uncharge(ag->port, rx);
+			madcm_rmpp_uncharge(port, rx);
 			gone = rx;
 			rx = IS_ERR(old) ? NULL : old;
 		} else {
@@ -483,7 +935,7 @@ static void madcm_rmpp_recv_data(struct madcm_agent *ag, struct madcm_recv *rv)
 		}
 	}
 	if (!rx) {
-		madcm_port_count(ag->port, MADCM_CNT_RMPP_RX_STRAY);
+		madcm_port_count(port, MADCM_CNT_RMPP_RX_STRAY);
 	} else if (rx->complete) {
 		/*
 		 * The sender missed our final ACK, or the fabric delivered a
@@ -491,13 +943,26 @@ static void madcm_rmpp_recv_data(struct madcm_agent *ag, struct madcm_recv *rv)
 		 * TID of one completed less than rmpp_recv_timeout_ms ago is
 		 * taken for a duplicate too, as by ib_core.
 		 */
-		madcm_port_count(ag->port, MADCM_CNT_RMPP_RX_DUP);
+		madcm_port_count(port, MADCM_CNT_RMPP_RX_DUP);
 		madcm_rmpp_rx_dup_ack(ag, rx);
 	} else {
-		status = madcm_rmpp_rx_segment(ag, rx, rv, &done);
-		if (status) {
-			madcm_rmpp_nack(ag->port, rv, IB_MGMT_RMPP_TYPE_ABORT,
-					status);
+		ret = madcm_rmpp_rx_segment(ag, rx, rv, &g, &done, &why);
+		if (ret == -EAGAIN && ++tries < 4) {
+			/* Its page (or a larger map): allocate, then again. */
+			spin_unlock_bh(&ag->lock);
+			if (gone)
+				madcm_rmpp_rx_free(gone);
+			gone = NULL;
+			madcm_rmpp_grow_alloc(&g);
+			goto again;
+		}
+		if (ret < 0) {
+			madcm_rmpp_rx_refuse(port, rv, ret == -ENOSPC ? why :
+					     MADCM_CNT_RMPP_RX_LIMIT);
+			madcm_rmpp_rx_unlink(ag, rx);
+			gone = rx;
+		} else if (ret) {
+			madcm_rmpp_nack(port, rv, IB_MGMT_RMPP_TYPE_ABORT, ret);
 			madcm_rmpp_rx_unlink(ag, rx);
 			gone = rx;
 		} else if (done) {
@@ -510,6 +975,7 @@ static void madcm_rmpp_recv_data(struct madcm_agent *ag, struct madcm_recv *rv)
 		madcm_rmpp_rx_free(gone);
 	if (evicted)
 		madcm_rmpp_rx_free(evicted);
+	madcm_rmpp_grow_release(&g);
 	if (big)
 		madcm_recv_dispatch(ag, big);
 out:
@@ -676,6 +1142,14 @@ void madcm_rmpp_agent_destroy(struct madcm_agent *ag)
 /* The port's RMPP gauges, for its counters file. */
 void madcm_rmpp_port_show(struct seq_file *s, struct madcm_port *port)
 {
+	struct madcm_rmpp_src *src;
+	unsigned int bkt, nr = 0;
+
+	spin_lock_bh(&port->rmpp_src_lock);
+	hash_for_each(port->rmpp_src, bkt, src, node)
+		nr++;
+	spin_unlock_bh(&port->rmpp_src_lock);
+	seq_printf(s, "rmpp_sources %u\n", nr);
 	seq_printf(s, "rmpp_reassemblies %d\n",
 		   atomic_read(&port->rmpp_reassemblies));
 	seq_printf(s, "rmpp_reassembly_bytes %ld\n",

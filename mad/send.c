@@ -62,6 +62,18 @@ void madcm_send_tids_destroy(struct madcm_agent *ag)
 	rhltable_destroy(&ag->tids);
 }
 
+/*
+ * Whether a response of @mgmt_class is matched by its sender's address as
+ * well as by TID and class. Not a directed-route SMP's: it goes to the
+ * permissive LID and comes back along the reversed path from whatever LID
+ * its responder has (IBTA vol. 1 14.2.2), so ib_core does not compare
+ * addresses for it either. Its key leaves the address zero on both sides.
+ */
+static bool madcm_key_has_addr(u8 mgmt_class)
+{
+	return mgmt_class != IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE;
+}
+
 /* The key of a request, from its header and the address it goes to. */
 static void madcm_send_key(struct madcm_send *ms)
 {
@@ -71,6 +83,8 @@ static void madcm_send_key(struct madcm_send *ms)
 	memset(&ms->key, 0, sizeof(ms->key));
 	ms->key.tid = hdr->tid;
 	ms->key.mgmt_class = hdr->mgmt_class;
+	if (!madcm_key_has_addr(hdr->mgmt_class))
+		return;
 	if (rdma_ah_get_ah_flags(&ah->attr) & IB_AH_GRH)
 		memcpy(ms->key.gid.raw, rdma_ah_read_grh(&ah->attr)->dgid.raw,
 		       sizeof(ms->key.gid.raw));
@@ -86,6 +100,8 @@ void madcm_recv_key(const struct madcm_recv *rv, struct madcm_tid_key *key)
 	memset(key, 0, sizeof(*key));
 	key->tid = hdr->tid;
 	key->mgmt_class = hdr->mgmt_class;
+	if (!madcm_key_has_addr(hdr->mgmt_class))
+		return;
 	if (rv->wc.wc_flags & IB_WC_GRH)
 		memcpy(key->gid.raw, rv->grh.sgid.raw, sizeof(key->gid.raw));
 	else

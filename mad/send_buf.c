@@ -230,7 +230,10 @@ static struct madcm_send *madcm_send_rmpp_alloc(int hdr_len, int seg_size,
  *	GMP to a port's GSI, or the QP that madcm_port_qpn() gives for a
  *	madcm peer on an ib_core device
  * @pkey_index: the index of the P_Key to send the MAD with; valid only
- *	when @remote_qpn is QP1
+ *	when @remote_qpn is QP1. A port that cannot send with that index
+ *	refuses the buffer (on an ib_core device, madcm's UD QP sends on
+ *	index 0 only: a UD QP other than QP1 ignores the index of a work
+ *	request)
  * @rmpp_active: non-zero to send the MAD as an RMPP transfer; the agent
  *	must do kernel RMPP (see madcm_mad_kernel_rmpp_agent())
  * @hdr_len: the size of the headers of the MAD: the common MAD header,
@@ -278,8 +281,9 @@ static struct madcm_send *madcm_send_rmpp_alloc(int hdr_len, int seg_size,
  * Return: the send buffer, or an ERR_PTR(): -EINVAL when @hdr_len or
  * @data_len is negative or does not fit the rules above, when the headers
  * are longer than a MAD (or, with @rmpp_active, shorter than the RMPP
- * header or leaving no room for data), or when the agent is being
- * unregistered; -ENOMEM when out of memory.
+ * header or leaving no room for data), when the agent's port cannot send
+ * with @pkey_index, or when the agent is being unregistered; -ENOMEM when
+ * out of memory.
  */
 struct ib_mad_send_buf *
 madcm_create_send_mad(struct ib_mad_agent *mad_agent, u32 remote_qpn,
@@ -295,6 +299,9 @@ madcm_create_send_mad(struct ib_mad_agent *mad_agent, u32 remote_qpn,
 	if (!mad_agent || hdr_len < 0 || data_len < 0)
 		return ERR_PTR(-EINVAL);
 	ag = to_madcm_agent(mad_agent);
+	/* Never a send on another partition than the one asked for. */
+	if (ag->port->attr.nr_pkeys && pkey_index >= ag->port->attr.nr_pkeys)
+		return ERR_PTR(-EINVAL);
 	mad_size = madcm_port_mad_size(ag->port, base_version);
 	opa = mad_size == sizeof(struct opa_mad);
 	if (hdr_len > mad_size)

@@ -23,6 +23,7 @@
 #include <rdma/iw_cm.h>
 #include <madcm/cm.h>
 #include <madcm/cm_offload.h>
+#include "rnic/qp_tcp.h"
 
 /* The limits the device states in its attributes (and enforces). */
 #define MADCM_RNIC_MAX_QP	1024
@@ -38,6 +39,56 @@
 #define MADCM_RNIC_MAX_INLINE	64
 
 struct madcm_rnic_qp;
+struct madcm_rnic_swqe;
+
+/* QP numbers and STag indices: 24 bits, 0 unused. */
+#define MADCM_RNIC_ID_MAX	((1U << 24) - 1)
+
+/* The access rights an iWARP QP or MR can grant. */
+#define MADCM_RNIC_ACCESS	(IB_ACCESS_LOCAL_WRITE | \
+				 IB_ACCESS_REMOTE_WRITE | \
+				 IB_ACCESS_REMOTE_READ)
+
+/**
+ * enum madcm_rnic_counter - the device's counters (rdma statistic)
+ * @MADCM_RNIC_CNT_CONN_OFFLOADED: connections the CM handed to a QP
+ * @MADCM_RNIC_CNT_CONN_RESET: offloaded streams reset (RST sent or
+ *	received, retransmissions exhausted)
+ * @MADCM_RNIC_CNT_TX_FRAMES: frames sent by QPs
+ * @MADCM_RNIC_CNT_RX_FRAMES: frames received by QPs
+ * @MADCM_RNIC_CNT_TX_BYTES: bytes of TCP payload sent by QPs
+ * @MADCM_RNIC_CNT_RX_BYTES: bytes of TCP payload received by QPs
+ * @MADCM_RNIC_CNT_RETRANSMITS: segments QPs sent again
+ * @MADCM_RNIC_CNT_TERM_SENT: TERMINATE messages sent
+ * @MADCM_RNIC_CNT_TERM_RCVD: TERMINATE messages received
+ * @MADCM_RNIC_CNT_QP_ERROR: QPs moved to the ERROR state
+ * @MADCM_RNIC_CNT_WR_FLUSHED: work requests completed with
+ *	IB_WC_WR_FLUSH_ERR
+ * @MADCM_RNIC_CNT_CQ_OVERFLOW: completions lost to a full CQ
+ * @MADCM_RNIC_CNT_FASTREG: fast-registration work requests executed
+ * @MADCM_RNIC_CNT_LOCAL_INV: local-invalidate work requests executed
+ * @MADCM_RNIC_CNT_WR_ERROR: work requests completed with an error other
+ *	than a flush
+ * @MADCM_RNIC_CNT_MAX: how many
+ */
+enum madcm_rnic_counter {
+	MADCM_RNIC_CNT_CONN_OFFLOADED,
+	MADCM_RNIC_CNT_CONN_RESET,
+	MADCM_RNIC_CNT_TX_FRAMES,
+	MADCM_RNIC_CNT_RX_FRAMES,
+	MADCM_RNIC_CNT_TX_BYTES,
+	MADCM_RNIC_CNT_RX_BYTES,
+	MADCM_RNIC_CNT_RETRANSMITS,
+	MADCM_RNIC_CNT_TERM_SENT,
+	MADCM_RNIC_CNT_TERM_RCVD,
+	MADCM_RNIC_CNT_QP_ERROR,
+	MADCM_RNIC_CNT_WR_FLUSHED,
+	MADCM_RNIC_CNT_CQ_OVERFLOW,
+	MADCM_RNIC_CNT_FASTREG,
+	MADCM_RNIC_CNT_LOCAL_INV,
+	MADCM_RNIC_CNT_WR_ERROR,
+	MADCM_RNIC_CNT_MAX
+};
 
 /**
  * struct madcm_rnic_dev - one madcm RNIC (rdma link add ... type madcm)
@@ -48,12 +99,17 @@ struct madcm_rnic_qp;
  * @list: on the module's device list (netdev events)
  * @qps: QPs by number
  * @next_qpn: the next QP number to try (cyclic)
- * @lock: protects @qps allocation
+ * @lock: protects @port_state
  * @port_state: IB_PORT_ACTIVE or IB_PORT_DOWN, from the netdev
  * @n_pd: PDs allocated
  * @n_cq: CQs allocated
  * @n_qp: QPs allocated
  * @n_mr: MRs allocated
+ * @mrs: MRs by STag index (the STag's upper 24 bits)
+ * @next_mr: the next STag index to try (cyclic)
+ * @dying: the device is being removed: no new QP, every QP flushed
+ * @netdev_tracker: the reference on @netdev
+ * @cnt: the counters, enum madcm_rnic_counter
  */
 struct madcm_rnic_dev {
 	struct ib_device ibdev;
@@ -63,18 +119,153 @@ struct madcm_rnic_dev {
 	struct list_head list;
 	struct xarray qps;
 	u32 next_qpn;
-	spinlock_t lock;
+	spinlock_t lock;	/* protects @port_state */
 	enum ib_port_state port_state;
 	atomic_t n_pd;
 	atomic_t n_cq;
 	atomic_t n_qp;
 	atomic_t n_mr;
+	struct xarray mrs;
+	u32 next_mr;
+	bool dying;
+	netdevice_tracker netdev_tracker;
+	atomic64_t cnt[MADCM_RNIC_CNT_MAX];
 };
 
 static inline struct madcm_rnic_dev *to_madcm_rnic(struct ib_device *ibdev)
 {
 	return container_of(ibdev, struct madcm_rnic_dev, ibdev);
 }
+
+static inline void madcm_rnic_count_add(struct madcm_rnic_dev *dev,
+					enum madcm_rnic_counter c, u64 n)
+{
+	atomic64_add(n, &dev->cnt[c]);
+}
+
+static inline void madcm_rnic_count(struct madcm_rnic_dev *dev,
+				    enum madcm_rnic_counter c)
+{
+	atomic64_inc(&dev->cnt[c]);
+}
+
+/**
+ * struct madcm_rnic_pd - a protection domain
+ * @ibpd: the ib_pd; first
+ */
+struct madcm_rnic_pd {
+	struct ib_pd ibpd;
+};
+
+/**
+ * struct madcm_rnic_cq - a kernel completion queue: a ring of ib_wc
+ * @ibcq: the ib_cq; first
+ * @lock: protects everything below
+ * @ring: @size entries
+ * @size: entries in @ring (the CQE count asked for)
+ * @head: completions taken by poll_cq (free running)
+ * @tail: completions added (free running); @tail - @head <= @size
+ * @notify: the armed notification: 0, IB_CQ_SOLICITED or IB_CQ_NEXT_COMP
+ * @overflow: a completion was lost to a full ring (IB_EVENT_CQ_ERR sent)
+ */
+struct madcm_rnic_cq {
+	struct ib_cq ibcq;
+	spinlock_t lock;	/* protects the ring, @notify, @overflow */
+	struct ib_wc *ring;
+	u32 size;
+	u32 head;
+	u32 tail;
+	u8 notify;
+	bool overflow;
+};
+
+static inline struct madcm_rnic_cq *to_madcm_rnic_cq(struct ib_cq *ibcq)
+{
+	return container_of(ibcq, struct madcm_rnic_cq, ibcq);
+}
+
+/**
+ * struct madcm_rnic_mr - a memory region: a DMA MR or a fast-registration
+ *	MR; its STag is its lkey and rkey (index << 8 | key)
+ * @ibmr: the ib_mr
+ * @index: the STag index (its upper 24 bits), the MR's key in @dev->mrs
+ * @dma: a DMA MR (all of memory, always valid)
+ * @valid: the STag is valid (registered, not invalidated); changed under
+ *	the lock of @dev->mrs
+ * @access: the access rights of the last registration (IB_ACCESS_*)
+ * @pages: the page list map_mr_sg built (@max_pages entries)
+ * @npages: pages in @pages
+ * @max_pages: the most pages (alloc_mr's max_num_sg)
+ */
+struct madcm_rnic_mr {
+	struct ib_mr ibmr;
+	u32 index;
+	bool dma;
+	bool valid;
+	int access;
+	u64 *pages;
+	u32 npages;
+	u32 max_pages;
+};
+
+static inline struct madcm_rnic_mr *to_madcm_rnic_mr(struct ib_mr *ibmr)
+{
+	return container_of(ibmr, struct madcm_rnic_mr, ibmr);
+}
+
+/**
+ * struct madcm_rnic_swqe - a send queue entry
+ * @wr_id: the consumer's wr_id (or wr_cqe)
+ * @opcode: IB_WR_*
+ * @send_flags: IB_SEND_*
+ * @num_sge: entries in @sge
+ * @sge: the gather list
+ * @remote_addr: RDMA WRITE/READ target
+ * @rkey: RDMA WRITE/READ STag
+ * @inv_rkey: LOCAL_INV and SEND_WITH_INV STag
+ * @mr: REG_MR: the MR
+ * @key: REG_MR: the new key byte
+ * @access: REG_MR: the access rights
+ */
+struct madcm_rnic_swqe {
+	u64 wr_id;
+	enum ib_wr_opcode opcode;
+	int send_flags;
+	u32 num_sge;
+	struct ib_sge sge[MADCM_RNIC_MAX_SGE];
+	u64 remote_addr;
+	u32 rkey;
+	u32 inv_rkey;
+	struct madcm_rnic_mr *mr;
+	u32 key;
+	int access;
+};
+
+/**
+ * struct madcm_rnic_rwqe - a receive queue entry
+ * @wr_id: the consumer's wr_id (or wr_cqe)
+ * @num_sge: entries in @sge
+ * @sge: the scatter list
+ */
+struct madcm_rnic_rwqe {
+	u64 wr_id;
+	u32 num_sge;
+	struct ib_sge sge[MADCM_RNIC_MAX_SGE];
+};
+
+/**
+ * struct madcm_rnic_wq - a work queue ring (send or receive)
+ * @size: slots
+ * @head: entries consumed (free running)
+ * @tail: entries posted (free running); @tail - @head <= @size
+ * @max_sge: the most SGEs a work request may carry
+ */
+struct madcm_rnic_wq {
+	u32 size;
+	u32 head;
+	u32 tail;
+	u32 max_sge;
+};
 
 /**
  * struct madcm_rnic_qp - an RC QP
@@ -88,6 +279,16 @@ static inline struct madcm_rnic_dev *to_madcm_rnic(struct ib_device *ibdev)
  * @state: the QP state (IB_QPS_*)
  * @cm_id: the iw_cm_id of the connection, set by rnic/iw.c
  * @ep: rnic/iw.c's endpoint of the connection
+ * @sq: the send queue ring (under @lock)
+ * @rq: the receive queue ring (under @lock)
+ * @swqe: @sq's slots
+ * @rwqe: @rq's slots
+ * @sq_sig_all: every send work request is signaled
+ * @access: IB_QP_ACCESS_FLAGS
+ * @ird: inbound RDMA Read depth (IB_QP_MAX_DEST_RD_ATOMIC)
+ * @ord: outbound RDMA Read depth (IB_QP_MAX_QP_RD_ATOMIC)
+ * @max_inline: the inline data limit create_qp granted
+ * @tcp: the TCP engine of the offloaded stream (rnic/qp_tcp.c)
  */
 struct madcm_rnic_qp {
 	struct ib_qp ibqp;
@@ -95,10 +296,20 @@ struct madcm_rnic_qp {
 	struct madcm_cm_offload_qp oqp;
 	refcount_t iw_ref;
 	struct completion iw_free;
-	spinlock_t lock;
+	spinlock_t lock;	/* protects @state, @cm_id, @ep and both rings */
 	enum ib_qp_state state;
 	struct iw_cm_id *cm_id;
 	void *ep;
+	struct madcm_rnic_wq sq;
+	struct madcm_rnic_wq rq;
+	struct madcm_rnic_swqe *swqe;
+	struct madcm_rnic_rwqe *rwqe;
+	bool sq_sig_all;
+	int access;
+	u8 ird;
+	u8 ord;
+	u32 max_inline;
+	struct madcm_rnic_tcp tcp;
 };
 
 static inline struct madcm_rnic_qp *to_madcm_rnic_qp(struct ib_qp *ibqp)
@@ -109,10 +320,28 @@ static inline struct madcm_rnic_qp *to_madcm_rnic_qp(struct ib_qp *ibqp)
 /* rnic/device.c */
 int madcm_rnic_init(void);
 void madcm_rnic_exit(void);
+int madcm_rnic_newlink(const char *name, struct net_device *netdev);
 
 /* rnic/verbs.c: a QP by number, with an iw reference; NULL if none. */
 struct madcm_rnic_qp *madcm_rnic_qp_get(struct madcm_rnic_dev *dev, u32 qpn);
 void madcm_rnic_qp_put(struct madcm_rnic_qp *qp);
+/*
+ * rnic/verbs.c: the QP state changes the stream drives. Any context;
+ * they do not sleep and take @qp->lock (irqsave) themselves.
+ * madcm_rnic_qp_to_rts(): the CM handed the stream off (INIT/RTR -> RTS);
+ * 0 or -EINVAL from another state. madcm_rnic_qp_set_error(): the stream
+ * failed or ended: ERROR, every outstanding WR flushed exactly once.
+ */
+int madcm_rnic_qp_to_rts(struct madcm_rnic_qp *qp);
+void madcm_rnic_qp_set_error(struct madcm_rnic_qp *qp);
+void madcm_rnic_dev_flush(struct madcm_rnic_dev *dev);
+extern const struct ib_device_ops madcm_rnic_verbs_ops;
+
+/* rnic/mr.c: the MR verbs, and the local operations the SQ runs. */
+extern const struct ib_device_ops madcm_rnic_mr_ops;
+enum ib_wc_status madcm_rnic_mr_fastreg(struct madcm_rnic_qp *qp,
+					const struct madcm_rnic_swqe *wqe);
+enum ib_wc_status madcm_rnic_mr_invalidate(struct madcm_rnic_qp *qp, u32 stag);
 
 /* rnic/iw.c: the iw_cm_verbs, and the QP's disconnect hook. */
 int madcm_rnic_iw_connect(struct iw_cm_id *cm_id,
@@ -134,6 +363,7 @@ void madcm_rnic_iw_qp_disconnect(struct madcm_rnic_qp *qp, bool abort);
 
 /* rnic/qp_tcp.c: the offload ops of a QP, and flushing its stream. */
 extern const struct madcm_cm_offload_ops madcm_rnic_offload_ops;
+void madcm_rnic_qp_tcp_init(struct madcm_rnic_qp *qp);
 void madcm_rnic_qp_tcp_destroy(struct madcm_rnic_qp *qp);
 
 #endif /* _MADCM_RNIC_RNIC_H */

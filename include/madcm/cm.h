@@ -288,6 +288,11 @@ struct madcm_cm_accept_attr {
  *	before it sends the RTR message (default 0: as soon as the core's
  *	event workqueue runs; at most 1000, since a core being stopped waits
  *	for its pending RTRs; see Documentation/irdma_cm.rst)
+ * @stop_wait_ms: how long stopping the core (detach, device removal)
+ *	waits for consumers to release their connections once each has had
+ *	its terminal event (default 5000, at most 60000); a connection
+ *	still held after that is reported, and its memory, with the core's,
+ *	lives on until the consumer releases it
  */
 struct madcm_cm_config {
 	u32 rto_min_ms;
@@ -300,6 +305,7 @@ struct madcm_cm_config {
 	u16 max_ird;
 	u16 max_ord;
 	u32 rtr_delay_ms;
+	u32 stop_wait_ms;
 };
 
 /* The way in: a core by its link, counted. */

@@ -34,12 +34,26 @@ enum madcm_cm_steer_type {
  * @loc: local address (IPv4-mapped for IPv4; unspecified: any) and port
  * @rem: remote address and port (connections only)
  * @vlan_id: VLAN ID, or MADCM_CM_NO_VLAN
+ * @target: where the segments go: NULL for the core (its receive path,
+ *	madcm_cm_backend_receive()), or the offload QP a connection was
+ *	handed to (connections only, <madcm/cm_offload.h>)
+ *
+ * A connection's entry is added with target NULL before its handshake
+ * (active side) or once it is accepted (passive side). At hand-off the
+ * core calls @steer_add again for the same 4-tuple with the QP as target,
+ * and once more with NULL if it takes the tuple back for TIME-WAIT: the
+ * backend retargets the entry it has (it never holds two entries for one
+ * tuple) and returns -ENOENT when it has none. A hardware backend points
+ * its quad hash at the QP there; a backend that can only steer to the
+ * core may keep doing so, since the core passes every frame of an
+ * offloaded connection to the QP's ->rx().
  */
 struct madcm_cm_steer {
 	enum madcm_cm_steer_type type;
 	struct madcm_cm_addr loc;
 	struct madcm_cm_addr rem;
 	u16 vlan_id;
+	struct madcm_cm_offload_qp *target;
 };
 
 /**
@@ -54,9 +68,10 @@ struct madcm_cm_steer {
  *	not sleep.
  * @local_mac: the MAC address frames are sent from
  * @mtu: the link MTU, for the MSS the CM offers
- * @steer_add: optional; start steering the segments @st matches to the
- *	core (and away from the host stack). May sleep. Returns 0 or a
- *	negative errno.
+ * @steer_add: optional; start steering the segments @st matches to
+ *	@st->target (and away from the host stack), or retarget the entry
+ *	of a connection already steered. May sleep. Returns 0 or a negative
+ *	errno.
  * @steer_del: optional; stop steering them. May sleep.
  */
 struct madcm_cm_backend_ops {

@@ -16,8 +16,12 @@
  *    after the reply and, peer-to-peer, after its RTR message is queued;
  *    the responder after its reply is queued and, peer-to-peer, once the
  *    initiator's RTR message arrived), inside one critical section with the
- *    switch of the steering entry, so no segment is lost in between: a
- *    segment the CM still receives afterwards is passed to @rx;
+ *    switch of the connection's state, which the core's receive path
+ *    steers by, so no segment is lost in between: a segment the CM still
+ *    receives afterwards is passed to @rx (the backend's steering entry
+ *    is retargeted at the QP right after, from process context);
+ *  - a peer-to-peer responder's context also carries the initiator's RTR
+ *    message, received but neither taken nor acknowledged by the CM;
  *  - the context carries the bytes the CM sent and the peer has not
  *    acknowledged yet (the MPA reply, the RTR message), so the QP can
  *    retransmit them: madcm does not require snd_una == snd_nxt at hand-off
@@ -50,6 +54,12 @@ struct madcm_cm_offload_qp;
  *	CM, not acknowledged; valid during the call only; the QP copies them
  *	and retransmits them until they are acknowledged
  * @unacked_len: how many (@tcp.snd_nxt - @tcp.snd_una)
+ * @rcvd: bytes from @tcp.rcv_nxt on that arrived in order and that the CM
+ *	did not take: on a peer-to-peer responder, the initiator's RTR
+ *	message (RFC 6581). Not acknowledged by the CM; the QP processes
+ *	them as if it had just received them (and acknowledges them). Valid
+ *	during the call only; NULL when @rcvd_len is 0.
+ * @rcvd_len: how many
  * @rto_ms: the retransmission timeout the CM last used, a hint for the
  *	QP's first one
  */
@@ -57,6 +67,8 @@ struct madcm_cm_offload_ctx {
 	struct madcm_cm_tcp_ctx tcp;
 	const u8 *unacked;
 	u32 unacked_len;
+	const u8 *rcvd;
+	u32 rcvd_len;
 	u32 rto_ms;
 };
 
@@ -96,15 +108,24 @@ enum madcm_cm_offload_event {
  *	on which the CM resets the connection and reports RESET.
  * @rx: one frame (from the Ethernet header on) of the offloaded stream
  *	that reached the CM: steered before the switch, or by a backend that
- *	steers to the CM only. Softirq or process context; must not sleep.
- *	The frame stays the caller's.
+ *	steers to the CM only. Softirq or process context, with the CM's
+ *	connection lock held; must not sleep. The frame stays the caller's.
  * @close: the consumer closed (FIN) or aborted (RST) an offloaded
- *	connection. Any context; must not sleep. The QP answers with
- *	madcm_cm_offload_event() once the stream is over.
+ *	connection. Any context, with the CM's connection lock held; must
+ *	not sleep. After FIN the QP reports with madcm_cm_offload_event()
+ *	once the stream is over; after RST the CM has ended the connection
+ *	already and ignores what the QP reports.
  * @detach: the CM is done with the QP: after the terminal event of the
- *	connection (and before a QP that was never offloaded is given back,
- *	when its connection failed first). Process context. After it returns
- *	the QP calls no madcm_cm_offload_*() function for this connection.
+ *	connection (its handler has returned), whether the stream was
+ *	handed to the QP or the connection failed first; never after a
+ *	connect or accept that returned an error. Process context, no CM
+ *	lock held. It must not return while a call of the QP into the CM is
+ *	running; after it returns the QP calls no madcm_cm_offload_*()
+ *	function for this connection.
+ *
+ * madcm_cm_offload_event() takes no CM lock, so a QP may call it from
+ * @rx and @close; madcm_cm_offload_xmit() may be called from @offload,
+ * @rx and @close too.
  */
 struct madcm_cm_offload_ops {
 	int (*offload)(struct madcm_cm_offload_qp *qp,

@@ -125,6 +125,9 @@ struct madcm_port_ops {
  * @max_solicited: requests an agent may have waiting for a response at
  *	once, more wait in its backlog; 0 for no limit. A transport sets it
  *	from its receive queue, so that the responses find room.
+ * @nr_pkeys: the P_Key indices the port can send GMPs with are 0 to
+ *	@nr_pkeys - 1; madcm_create_send_mad() refuses any other. 0 for no
+ *	limit (a transport that honours every index it is given).
  */
 struct madcm_port_attr {
 	const char *name;
@@ -133,6 +136,7 @@ struct madcm_port_attr {
 	bool smi;
 	u32 qpn;
 	u32 max_solicited;
+	u16 nr_pkeys;
 };
 
 struct madcm_port *madcm_port_register(const struct madcm_port_ops *ops,

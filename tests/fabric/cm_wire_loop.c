@@ -37,6 +37,7 @@ struct madcm_wire_loop_port {
 	wait_queue_head_t capq;
 	struct list_head qhash;
 	u32 nqhash;
+	u32 conn_steer_busy;
 };
 
 /*
@@ -240,12 +241,34 @@ static int loop_qhash_add(struct madcm_cm_core *core,
 {
 	struct madcm_wire_loop_port *port = madcm_cm_backend_priv(core);
 	struct madcm_wire_loop_qh *e = kmalloc(sizeof(*e), GFP_KERNEL);
+	struct madcm_wire_loop_qh *old;
 
 	might_sleep();
 	if (!e)
 		return -ENOMEM;
 	e->qh = *qh;
 	spin_lock_bh(&port->loop->lock);
+	/* A connection's entry is retargeted, never doubled. */
+	list_for_each_entry(old, &port->qhash, list) {
+		if (qh->type == MADCM_CM_STEER_CONN &&
+		    loop_qh_equal(&old->qh, qh)) {
+			old->qh.target = qh->target;
+			spin_unlock_bh(&port->loop->lock);
+			kfree(e);
+			return 0;
+		}
+	}
+	if (qh->target) {
+		spin_unlock_bh(&port->loop->lock);
+		kfree(e);
+		return -ENOENT;
+	}
+	if (qh->type == MADCM_CM_STEER_CONN && port->conn_steer_busy) {
+		port->conn_steer_busy--;
+		spin_unlock_bh(&port->loop->lock);
+		kfree(e);
+		return -EADDRINUSE;
+	}
 	list_add_tail(&e->list, &port->qhash);
 	port->nqhash++;
 	spin_unlock_bh(&port->loop->lock);
@@ -469,6 +492,27 @@ void madcm_wire_loop_set_resolve_delay(struct madcm_wire_loop_port *port,
 EXPORT_SYMBOL_GPL(madcm_wire_loop_set_resolve_delay);
 
 /**
+ * madcm_wire_loop_set_conn_steer_busy() - make the link hold local ports
+ * @port: the port whose core adds steering entries
+ * @calls: how many connection entries to refuse
+ *
+ * The next @calls connection steering entries of @port's core fail with
+ * -EADDRINUSE, as the netdev backend's do while the host stack (or the
+ * entry of a connection just closed) still holds the local port.
+ *
+ * Context: Process or softirq context; takes a spinlock.
+ * Return: Nothing.
+ */
+void madcm_wire_loop_set_conn_steer_busy(struct madcm_wire_loop_port *port,
+					 u32 calls)
+{
+	spin_lock_bh(&port->loop->lock);
+	port->conn_steer_busy = calls;
+	spin_unlock_bh(&port->loop->lock);
+}
+EXPORT_SYMBOL_GPL(madcm_wire_loop_set_conn_steer_busy);
+
+/**
  * madcm_wire_loop_capture() - keep frames reaching a port without a core
  * @port: the port
  * @on: start or stop capturing
@@ -610,6 +654,31 @@ u32 madcm_wire_loop_qhash_count(struct madcm_wire_loop_port *port)
 	return n;
 }
 EXPORT_SYMBOL_GPL(madcm_wire_loop_qhash_count);
+
+/**
+ * madcm_wire_loop_qhash_offloaded() - connection entries aimed at a QP
+ * @port: the port
+ *
+ * At hand-off the core retargets a connection's entry at the offload QP
+ * (and back at itself for a TIME-WAIT it takes back); the wire records
+ * the target, and still delivers to the core, so that tests can check
+ * where the core aimed each entry.
+ *
+ * Context: Process or softirq context; takes a spinlock.
+ * Return: the entries whose target is an offload QP, not the core.
+ */
+u32 madcm_wire_loop_qhash_offloaded(struct madcm_wire_loop_port *port)
+{
+	struct madcm_wire_loop_qh *e;
+	u32 n = 0;
+
+	spin_lock_bh(&port->loop->lock);
+	list_for_each_entry(e, &port->qhash, list)
+		n += !!e->qh.target;
+	spin_unlock_bh(&port->loop->lock);
+	return n;
+}
+EXPORT_SYMBOL_GPL(madcm_wire_loop_qhash_offloaded);
 
 /**
  * madcm_wire_loop_destroy() - take the wire down

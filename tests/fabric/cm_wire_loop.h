@@ -76,6 +76,8 @@ void madcm_wire_loop_set_faults(struct madcm_wire_loop_port *port,
 				const struct madcm_wire_faults *faults);
 void madcm_wire_loop_set_resolve_delay(struct madcm_wire_loop_port *port,
 				       u32 eagain_calls);
+void madcm_wire_loop_set_conn_steer_busy(struct madcm_wire_loop_port *port,
+					 u32 calls);
 void madcm_wire_loop_capture(struct madcm_wire_loop_port *port, bool on);
 int madcm_wire_loop_take(struct madcm_wire_loop_port *port, u8 *buf,
 			 u32 size, unsigned long timeout);
@@ -84,5 +86,6 @@ void madcm_wire_loop_quiesce(struct madcm_wire_loop *loop);
 void madcm_wire_loop_stats(struct madcm_wire_loop *loop,
 			   struct madcm_wire_loop_stats *stats);
 u32 madcm_wire_loop_qhash_count(struct madcm_wire_loop_port *port);
+u32 madcm_wire_loop_qhash_offloaded(struct madcm_wire_loop_port *port);
 
 #endif /* _MADCM_TESTS_FABRIC_CM_WIRE_LOOP_H */

@@ -467,6 +467,30 @@ err:
 	return ret;
 }
 
+/*
+ * "pkey INDEX": create (and free) a GMP send buffer for P_Key index INDEX
+ * on madcm's port. The write fails with the error madcm refuses it with.
+ */
+static int ibt_pkey(const char *arg)
+{
+	struct ib_mad_send_buf *sb;
+	u16 index;
+
+	if (kstrtou16(arg, 0, &index))
+		return -EINVAL;
+	sb = madcm_create_send_mad(ibt.m_client, 1, index, 0,
+				   IB_MGMT_MAD_HDR, IB_MGMT_MAD_DATA,
+				   GFP_KERNEL, IB_MGMT_BASE_VERSION);
+	if (IS_ERR(sb)) {
+		pr_info("madcm_ibtest: P_Key index %u refused: %ld\n", index,
+			PTR_ERR(sb));
+		return PTR_ERR(sb);
+	}
+	pr_info("madcm_ibtest: P_Key index %u taken\n", index);
+	madcm_free_send_mad(sb);
+	return 0;
+}
+
 /* The ctl file: one command per write. */
 static int ibt_command(char *cmd)
 {
@@ -496,6 +520,8 @@ static int ibt_command(char *cmd)
 		return ibt_bench(argc, argv);
 	if (!strcmp(argv[0], "rmpp"))
 		return ibt_rmpp(argc, argv);
+	if (!strcmp(argv[0], "pkey") && argc == 2)
+		return ibt_pkey(argv[1]);
 	if (argc < 2 || ibt_parse_gid(argv[1], &gid))
 		return -EINVAL;
 	if (argc > 2 && kstrtou32(argv[2], 0, &num))

@@ -6,6 +6,7 @@
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/kthread.h>
 #include "tests/kunit/cm_test_util.h"
 
 #define LPORT	4100
@@ -245,6 +246,66 @@ static void cm_close_fin_with_data(struct kunit *test)
 	cm_expect_drained(test, fix->core[0]);
 }
 
+struct cm_stop_ctx {
+	struct madcm_wire_loop_port *port;
+	struct completion done;
+};
+
+static int cm_stop_thread(void *arg)
+{
+	struct cm_stop_ctx *ctx = arg;
+
+	madcm_wire_loop_detach_core(ctx->port);
+	/* Every wait of the test sees it, not only the first. */
+	complete_all(&ctx->done);
+	return 0;
+}
+
+/*
+ * A consumer that never releases its connection must not hold a core's
+ * stop for good: the stop runs in netdev notifiers, under RTNL. The
+ * connection gets its terminal event (RESET, -ECONNABORTED); the stop
+ * then waits a bounded time (the default, 5 s), reports the consumer
+ * and returns. The connection stays valid for its consumer (KASAN
+ * watches) until madcm_cm_release(), which frees it and the core.
+ */
+static void cm_stop_bounded_with_held_connection(struct kunit *test)
+{
+	struct madcm_cm_connect_attr attr;
+	struct irdma_cm_core *core;
+	struct cm_stop_ctx *ctx;
+	struct task_struct *t;
+	struct cm_fix *fix;
+	struct cm_rec *a;
+	bool stopped;
+
+	fix = cm_fix_create(test, 2, false, &cm_test_fast_cfg, 4);
+	fix->side[0].keep = true;
+	cm_listen(test, fix, 1, &fix->v4[1], LPORT, MADCM_CM_NO_VLAN, 2);
+	cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], LPORT,
+			MADCM_CM_NO_VLAN, 2, &fix->side[0]);
+	a = cm_connect(test, fix, 0, &attr);
+	KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[0], 2));
+	KUNIT_ASSERT_TRUE(test, cm_rec_has(a, MADCM_CM_EVENT_ESTABLISHED));
+
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	ctx->port = fix->port[0];
+	init_completion(&ctx->done);
+	core = fix->core[0];
+	t = kthread_run(cm_stop_thread, ctx, "cm_stop_test");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	stopped = wait_for_completion_timeout(&ctx->done, 15 * HZ);
+	KUNIT_EXPECT_TRUE(test, stopped);
+	KUNIT_EXPECT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
+	KUNIT_EXPECT_TRUE(test, cm_rec_has(a, MADCM_CM_EVENT_RESET));
+	if (stopped)
+		KUNIT_EXPECT_EQ(test, cm_cnt(core, IRDMA_CM_CNT_STOP_HELD), 1);
+	/* The consumer lets go at last; a stop still waiting ends now. */
+	madcm_cm_release(a->conn);
+	wait_for_completion(&ctx->done);
+}
+
 static struct kunit_case cm_close_cases[] = {
 	KUNIT_CASE(cm_close_from_passive),
 	KUNIT_CASE(cm_close_both_at_once),
@@ -252,6 +313,7 @@ static struct kunit_case cm_close_cases[] = {
 	KUNIT_CASE(cm_close_time_wait),
 	KUNIT_CASE(cm_close_time_wait_reacks),
 	KUNIT_CASE(cm_close_fin_with_data),
+	KUNIT_CASE(cm_stop_bounded_with_held_connection),
 	{}
 };
 

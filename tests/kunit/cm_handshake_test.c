@@ -187,6 +187,33 @@ static void cm_connect_ephemeral_port(struct kunit *test)
 }
 
 /*
+ * The link may still hold an ephemeral port the connection table has
+ * free: the steering entry of a connection just closed goes after its
+ * table entry. A connect without a local port then takes another port,
+ * as the host stack's connect() does, instead of failing with
+ * -EADDRINUSE.
+ */
+static void cm_connect_ephemeral_port_busy_on_link(struct kunit *test)
+{
+	struct madcm_cm_connect_attr attr;
+	struct cm_fix *fix;
+	struct cm_rec *a;
+
+	fix = cm_fix_create(test, 2, false, &cm_test_fast_cfg, 4);
+	cm_listen(test, fix, 1, &fix->v4[1], LPORT, MADCM_CM_NO_VLAN, 2);
+	madcm_wire_loop_set_conn_steer_busy(fix->port[0], 3);
+	cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], LPORT,
+			MADCM_CM_NO_VLAN, 2, &fix->side[0]);
+	a = cm_connect(test, fix, 0, &attr);
+	KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[0], 2));
+	KUNIT_EXPECT_TRUE(test, cm_rec_has(a, MADCM_CM_EVENT_ESTABLISHED));
+	madcm_cm_abort(a->conn);
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
+	cm_expect_drained(test, fix->core[0]);
+	cm_expect_drained(test, fix->core[1]);
+}
+
+/*
  * A SYN to an address or port nobody listens on is answered with a RST
  * (RFC 9293 3.10.7.1): the connect ends in RESET, -ECONNREFUSED.
  */
@@ -351,6 +378,7 @@ static struct kunit_case cm_handshake_cases[] = {
 	KUNIT_CASE_PARAM(cm_connect_accept_close, hs_gen_params),
 	KUNIT_CASE_PARAM(cm_connect_reject, hs_gen_params),
 	KUNIT_CASE(cm_connect_ephemeral_port),
+	KUNIT_CASE(cm_connect_ephemeral_port_busy_on_link),
 	KUNIT_CASE(cm_connect_refused),
 	KUNIT_CASE(cm_listener_keys),
 	KUNIT_CASE(cm_connect_waits_for_resolution),

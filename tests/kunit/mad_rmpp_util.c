@@ -262,6 +262,8 @@ void rt_params_save(struct rt_params *p)
 	p->window = madcm_rmpp_window;
 	p->max_reassemblies = madcm_rmpp_max_reassemblies;
 	p->max_bytes = madcm_rmpp_max_reassembly_bytes;
+	p->max_source_reassemblies = madcm_rmpp_max_source_reassemblies;
+	p->max_source_bytes = madcm_rmpp_max_source_bytes;
 	p->recv_timeout_ms = madcm_rmpp_recv_timeout_ms;
 	p->ack_timeout_ms = madcm_rmpp_ack_timeout_ms;
 }
@@ -271,6 +273,8 @@ void rt_params_restore(const struct rt_params *p)
 	madcm_rmpp_window = p->window;
 	madcm_rmpp_max_reassemblies = p->max_reassemblies;
 	madcm_rmpp_max_reassembly_bytes = p->max_bytes;
+	madcm_rmpp_max_source_reassemblies = p->max_source_reassemblies;
+	madcm_rmpp_max_source_bytes = p->max_source_bytes;
 	madcm_rmpp_recv_timeout_ms = p->recv_timeout_ms;
 	madcm_rmpp_ack_timeout_ms = p->ack_timeout_ms;
 }

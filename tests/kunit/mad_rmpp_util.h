@@ -122,6 +122,8 @@ struct rt_params {
 	unsigned int window;
 	unsigned int max_reassemblies;
 	unsigned long max_bytes;
+	unsigned int max_source_reassemblies;
+	unsigned long max_source_bytes;
 	unsigned int recv_timeout_ms;
 	unsigned int ack_timeout_ms;
 };

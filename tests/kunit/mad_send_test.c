@@ -8,6 +8,7 @@
  * completes and what arrives.
  */
 #include <kunit/test.h>
+#include <rdma/ib_smi.h>
 
 #include "mad_test_util.h"
 
@@ -360,6 +361,99 @@ static void response_of_other_class_not_matched(struct kunit *test)
 }
 
 /*
+ * A directed-route SMP's response is matched by TID and class alone: it
+ * comes back along the reversed path, from whatever LID the responder has
+ * (the request went to the permissive LID), so the source address says
+ * nothing (IBTA vol. 1 14.2.2; ib_core skips the address compare for
+ * class 0x81).
+ */
+static void dr_smp_response_matched_without_address(struct kunit *test)
+{
+	struct mt_manual *mm = mt_manual_port(test, LID_A, false);
+	u8 req[sizeof(struct ib_mad)], resp[sizeof(struct ib_mad)];
+	struct ib_mad_send_buf *sb;
+	struct ib_mad_hdr *hdr;
+	struct mt_counts *c;
+	struct mt_agent *ma;
+	struct mt_post *p;
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	mt_counts_init(c, 1);
+	c->free_on_send = true;
+	/* A client on QP0: it sends requests, registers no method. */
+	ma = mt_register(test, mm->port, IB_QPT_SMI, NULL, 0,
+			 mt_count_send_handler, mt_count_recv_handler, c);
+	KUNIT_ASSERT_NOT_NULL(test, ma);
+
+	sb = mt_get_mad(test, ma->agent, mt_ah(test, mm->port, 0xffff), 9,
+			60000, 0);
+	hdr = sb->mad;
+	hdr->mgmt_class = IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE;
+	hdr->class_version = 1;
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	p = mt_manual_pop(mm);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	memcpy(req, p->mad, sizeof(req));
+	mt_manual_complete(mm, p, IB_WC_SUCCESS);
+
+	mt_make_response(req, resp);
+	/* The D bit: a returning directed-route SMP (14.2.2.1). */
+	((struct ib_mad_hdr *)resp)->status |= IB_SMP_DIRECTION;
+	mt_manual_deliver(mm, resp, sizeof(resp), 0, LID_B, 0);
+	KUNIT_ASSERT_TRUE(test, mt_wait(c, 30));
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->resp_with_send), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->status[IB_WC_SUCCESS]), 1);
+	KUNIT_EXPECT_EQ(test, mt_counter(mm->port, MADCM_CNT_RX_UNMATCHED_RESP),
+			0);
+}
+
+/*
+ * The P_Key index a GMP is created with is the one it leaves with, or the
+ * buffer is refused: a port that can send on indices 0-3 only takes 3 and
+ * hands the transport 3, and refuses 4 (never another partition,
+ * silently); a port without a limit takes any index.
+ */
+static void pkey_index_honoured_or_refused(struct kunit *test)
+{
+	struct mt_manual *mm = mt_manual_port_pkeys(test, LID_A, false, 4);
+	struct mt_manual *any = mt_manual_port(test, LID_B, false);
+	struct ib_mad_send_buf *sb;
+	struct mt_counts *c;
+	struct mt_agent *ma;
+	struct mt_post *p;
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	ma = client(test, mm->port, c, 1);
+	sb = madcm_create_send_mad(ma->agent, 1, 3, 0, IB_MGMT_MAD_HDR,
+				   IB_MGMT_MAD_DATA, GFP_KERNEL,
+				   IB_MGMT_BASE_VERSION);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(sb));
+	sb->ah = mt_ah(test, mm->port, LID_B);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	p = mt_manual_pop(mm);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_EQ(test, p->pkey_index, 3);
+	mt_manual_complete(mm, p, IB_WC_SUCCESS);
+	KUNIT_EXPECT_TRUE(test, mt_wait(c, 30));
+
+	sb = madcm_create_send_mad(ma->agent, 1, 4, 0, IB_MGMT_MAD_HDR,
+				   IB_MGMT_MAD_DATA, GFP_KERNEL,
+				   IB_MGMT_BASE_VERSION);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(sb), -EINVAL);
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	ma = client(test, any->port, c, 1);
+	sb = madcm_create_send_mad(ma->agent, 1, 0xffff, 0, IB_MGMT_MAD_HDR,
+				   IB_MGMT_MAD_DATA, GFP_KERNEL,
+				   IB_MGMT_BASE_VERSION);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(sb));
+	madcm_free_send_mad(sb);
+}
+
+/*
  * What the transport is given: an IB MAD is always 256 bytes (13.4.1); an
  * OPA MAD only its headers and data (the "short" send).
  */
@@ -617,6 +711,8 @@ static struct kunit_case mad_send_cases[] = {
 	KUNIT_CASE(duplicate_outstanding_tid_accepted),
 	KUNIT_CASE(response_from_other_address_not_matched),
 	KUNIT_CASE(response_of_other_class_not_matched),
+	KUNIT_CASE(dr_smp_response_matched_without_address),
+	KUNIT_CASE(pkey_index_honoured_or_refused),
 	KUNIT_CASE(sends_have_their_wire_length),
 	KUNIT_CASE(post_chain_reports_bad_buffer),
 	KUNIT_CASE(post_rejects_bad_arguments),

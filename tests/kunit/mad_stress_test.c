@@ -284,8 +284,21 @@ static void exchange_site_desc(const enum madcm_fault_site *s, char *desc)
 
 KUNIT_ARRAY_PARAM(exchange_site, exchange_sites, exchange_site_desc);
 
+/* How an exchange ended. */
+struct exchange_outcome {
+	int err;	/* the first error a call returned, or 0 */
+	bool posted;	/* the request was posted */
+	int sends;	/* send handler calls for it */
+};
+
+static void exchange_failed(struct exchange_outcome *o, long err)
+{
+	if (!o->err)
+		o->err = err;
+}
+
 static void exchange_run(struct kunit *test, struct madcm_port *a,
-			 struct madcm_port *b)
+			 struct madcm_port *b, struct exchange_outcome *o)
 {
 	struct ib_mad_reg_req req;
 	static const u8 get[] = { IB_MGMT_METHOD_GET };
@@ -295,27 +308,40 @@ static void exchange_run(struct kunit *test, struct madcm_port *a,
 	struct ib_mad_hdr *hdr;
 	struct rdma_ah_attr attr = { .type = RDMA_AH_ATTR_TYPE_IB };
 	struct ib_ah *ah;
+	int ret;
 
+	memset(o, 0, sizeof(*o));
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	mt_counts_init(c, 1);
 	c->free_on_send = true;
 	mt_reg_req(&req, MT_CLASS, MT_VERSION, get, 1);
-	/* The responder: the helper's, but without asserting success. */
+	/*
+	 * The responder: the helper's, but without asserting success. The
+	 * exchange goes on without it: the port answers the Set.
+	 */
 	responder = madcm_register_mad_agent(b, IB_QPT_GSI, &req, 0,
 					     mt_count_send_handler,
 					     mt_count_recv_handler, c, 0);
+	if (IS_ERR(responder))
+		exchange_failed(o, PTR_ERR(responder));
 	client = madcm_register_mad_agent(a, IB_QPT_GSI, NULL, 0,
 					  mt_count_send_handler,
 					  mt_count_recv_handler, c, 0);
-	if (IS_ERR(client))
+	if (IS_ERR(client)) {
+		exchange_failed(o, PTR_ERR(client));
 		goto out;
+	}
 	rdma_ah_set_dlid(&attr, madcm_port_lid(b));
 	ah = madcm_create_ah(a, &attr);
-	if (IS_ERR(ah))
+	if (IS_ERR(ah)) {
+		exchange_failed(o, PTR_ERR(ah));
 		goto out;
+	}
 	sb = madcm_create_send_mad(client, 1, 0, 0, IB_MGMT_MAD_HDR,
 				   IB_MGMT_MAD_DATA, GFP_KERNEL, 1);
-	if (!IS_ERR(sb)) {
+	if (IS_ERR(sb)) {
+		exchange_failed(o, PTR_ERR(sb));
+	} else {
 		hdr = sb->mad;
 		hdr->base_version = 1;
 		hdr->mgmt_class = MT_CLASS;
@@ -326,10 +352,14 @@ static void exchange_run(struct kunit *test, struct madcm_port *a,
 		sb->ah = ah;
 		sb->timeout_ms = 20;
 		sb->retries = 1;
-		if (madcm_post_send_mad(sb, NULL))
+		ret = madcm_post_send_mad(sb, NULL);
+		if (ret) {
+			exchange_failed(o, ret);
 			madcm_free_send_mad(sb);
-		else
+		} else {
+			o->posted = true;
 			KUNIT_EXPECT_TRUE(test, mt_wait(c, 30));
+		}
 	}
 	madcm_destroy_ah(ah);
 out:
@@ -337,22 +367,50 @@ out:
 		madcm_unregister_mad_agent(client);
 	if (!IS_ERR(responder))
 		madcm_unregister_mad_agent(responder);
+	o->sends = atomic_read(&c->sends);
 }
 
-/* Each allocation site failing at its 1st, 2nd, 3rd use in turn. */
+/*
+ * Each allocation site failing at its 1st, 2nd, 3rd use in turn, as far
+ * as the exchange uses it (a dry run counts the uses). Each fault must
+ * fire, and be handled: the call that met it returns -ENOMEM, or the
+ * request still comes back through its send handler exactly once.
+ */
 static void exchange_survives_allocation_failure(struct kunit *test)
 {
 	const enum madcm_fault_site *site = test->param_value;
 	struct madcm_loop_fabric *fab = mt_fabric(test, 5);
 	struct madcm_port *a = mt_loop_port(test, fab, LID_A, false);
 	struct madcm_port *b = mt_loop_port(test, fab, LID_B, false);
-	unsigned int nth;
+	struct exchange_outcome o;
+	unsigned int nth, passes;
 
-	for (nth = 1; nth <= 3; nth++) {
+	madcm_fault_disarm();
+	madcm_fault_reset_counts();
+	exchange_run(test, a, b, &o);
+	madcm_loop_quiesce(fab);
+	passes = madcm_fault_passes(*site);
+	KUNIT_EXPECT_EQ(test, o.err, 0);
+	KUNIT_EXPECT_EQ(test, o.sends, 1);
+	KUNIT_ASSERT_GE_MSG(test, passes, 1U,
+			    "the exchange never uses this site");
+	kunit_info(test, "the exchange uses the site %u times\n", passes);
+	for (nth = 1; nth <= min(passes, 3U); nth++) {
 		madcm_fault_arm(*site, nth);
-		exchange_run(test, a, b);
+		exchange_run(test, a, b, &o);
 		madcm_loop_quiesce(fab);
 		madcm_fault_disarm();
+		KUNIT_EXPECT_EQ_MSG(test, madcm_fault_fired(*site), 1U,
+				    "use %u of %u", nth, passes);
+		KUNIT_EXPECT_EQ(test, madcm_fault_hits(), 1U);
+		KUNIT_EXPECT_TRUE_MSG(test, o.err || o.posted,
+				      "use %u: nothing failed, nothing sent",
+				      nth);
+		if (o.err)
+			KUNIT_EXPECT_EQ_MSG(test, o.err, -ENOMEM, "use %u",
+					    nth);
+		if (o.posted)
+			KUNIT_EXPECT_EQ_MSG(test, o.sends, 1, "use %u", nth);
 		KUNIT_EXPECT_EQ(test, atomic_read(&a->live_recvs), 0);
 		KUNIT_EXPECT_EQ(test, atomic_read(&b->live_recvs), 0);
 		KUNIT_EXPECT_EQ(test, atomic_read(&a->live_ahs), 0);

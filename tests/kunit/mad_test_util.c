@@ -217,8 +217,15 @@ static void mt_free_manual_port(struct kunit_resource *res)
 
 struct mt_manual *mt_manual_port(struct kunit *test, u32 lid, bool opa)
 {
+	return mt_manual_port_pkeys(test, lid, opa, 0);
+}
+
+struct mt_manual *mt_manual_port_pkeys(struct kunit *test, u32 lid, bool opa,
+				       u16 nr_pkeys)
+{
 	struct madcm_port_attr attr = {
 		.name = "mt-manual", .lid = lid, .opa = opa, .smi = true,
+		.nr_pkeys = nr_pkeys,
 	};
 	struct mt_manual *mm = kunit_kzalloc(test, sizeof(*mm), GFP_KERNEL);
 

@@ -80,6 +80,9 @@ struct mt_manual {
 };
 
 struct mt_manual *mt_manual_port(struct kunit *test, u32 lid, bool opa);
+/* A manual port that sends with P_Key indices 0 .. @nr_pkeys - 1 only. */
+struct mt_manual *mt_manual_port_pkeys(struct kunit *test, u32 lid, bool opa,
+				       u16 nr_pkeys);
 struct mt_post *mt_manual_pop(struct mt_manual *mm);
 void mt_manual_complete(struct mt_manual *mm, struct mt_post *p,
 			enum ib_wc_status status);

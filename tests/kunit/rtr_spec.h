@@ -8,9 +8,10 @@
 #ifndef _MADCM_TESTS_RTR_SPEC_H
 #define _MADCM_TESTS_RTR_SPEC_H
 
+#include <linux/compiler.h>
 #include <linux/types.h>
 
-static const u8 fpdu_write[] = {
+static const u8 fpdu_write[] __maybe_unused = {
 	0x00, 0x0e,			/* ULPDU_Length 14 */
 	0xc1,				/* T, L, DV 1 */
 	0x40,				/* RV 1, Write */
@@ -19,7 +20,7 @@ static const u8 fpdu_write[] = {
 	/* 16 octets: no PAD */
 };
 
-static const u8 fpdu_send[] = {
+static const u8 fpdu_send[] __maybe_unused = {
 	0x00, 0x12,			/* ULPDU_Length 18 */
 	0x41,				/* L, DV 1 */
 	0x43,				/* RV 1, Send */
@@ -30,7 +31,7 @@ static const u8 fpdu_send[] = {
 	/* 20 octets: no PAD */
 };
 
-static const u8 fpdu_read[] = {
+static const u8 fpdu_read[] __maybe_unused = {
 	0x00, 0x2e,			/* ULPDU_Length 46 */
 	0x41,				/* L, DV 1 */
 	0x41,				/* RV 1, Read Request */
@@ -47,8 +48,8 @@ static const u8 fpdu_read[] = {
 };
 
 /* CRC32c of each body above, in RFC 3720 B.4's octet order. */
-static const u8 fpdu_write_crc[4] = { 0xa3, 0x05, 0x72, 0xab };
-static const u8 fpdu_send_crc[4] = { 0x58, 0x7b, 0xe8, 0xc4 };
-static const u8 fpdu_read_crc[4] = { 0xf2, 0xc6, 0xdd, 0x3d };
+static const u8 fpdu_write_crc[4] __maybe_unused = { 0xa3, 0x05, 0x72, 0xab };
+static const u8 fpdu_send_crc[4] __maybe_unused = { 0x58, 0x7b, 0xe8, 0xc4 };
+static const u8 fpdu_read_crc[4] __maybe_unused = { 0xf2, 0xc6, 0xdd, 0x3d };
 
 #endif /* _MADCM_TESTS_RTR_SPEC_H */

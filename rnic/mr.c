@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * madcm's software RNIC: memory regions.
+ *
+ * A DMA MR (all of memory; ib_alloc_pd() makes one for each kernel PD) and
+ * fast-registration MRs (alloc_mr, map_mr_sg). An MR's STag is both its
+ * lkey and its rkey: a 24-bit index into the device's MR table and an
+ * 8-bit key the consumer picks. A fast-registration STag starts invalid;
+ * the REG_MR work request makes it valid with the request's key and
+ * access rights, LOCAL_INV makes it invalid again (RFC 5040 "STag";
+ * the send queue in verbs.c runs both in order with the QP's other work).
+ */
+#include <linux/slab.h>
+#include <rdma/ib_verbs.h>
+#include "rnic/rnic.h"
+
+static struct madcm_rnic_mr *madcm_rnic_mr_new(struct ib_pd *pd, u32 max_pages)
+{
+	struct madcm_rnic_dev *dev = to_madcm_rnic(pd->device);
+	struct madcm_rnic_mr *mr;
+	int ret = -ENOMEM;
+
+	if (atomic_inc_return(&dev->n_mr) > MADCM_RNIC_MAX_MR)
+		goto err_count;
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		goto err_count;
+	if (max_pages) {
+		mr->pages = kcalloc(max_pages, sizeof(*mr->pages), GFP_KERNEL);
+		if (!mr->pages)
+			goto err_free;
+		mr->max_pages = max_pages;
+	}
+	ret = xa_alloc_cyclic_irq(&dev->mrs, &mr->index, mr,
+				  XA_LIMIT(1, MADCM_RNIC_ID_MAX),
+				  &dev->next_mr, GFP_KERNEL);
+	if (ret < 0)
+		goto err_free;
+	mr->ibmr.lkey = mr->index << 8;
+	mr->ibmr.rkey = mr->ibmr.lkey;
+	return mr;
+
+err_free:
+	kfree(mr->pages);
+	kfree(mr);
+err_count:
+	atomic_dec(&dev->n_mr);
+	return ERR_PTR(ret);
+}
+
+static struct ib_mr *madcm_rnic_get_dma_mr(struct ib_pd *pd, int access)
+{
+	struct madcm_rnic_mr *mr;
+
+	if (access & ~MADCM_RNIC_ACCESS)
+		return ERR_PTR(-EOPNOTSUPP);
+	mr = madcm_rnic_mr_new(pd, 0);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	mr->dma = true;
+	mr->valid = true;
+	mr->access = access;
+	return &mr->ibmr;
+}
+
+static struct ib_mr *madcm_rnic_alloc_mr(struct ib_pd *pd,
+					 enum ib_mr_type type, u32 max_num_sg)
+{
+	struct madcm_rnic_mr *mr;
+
+	if (type != IB_MR_TYPE_MEM_REG)
+		return ERR_PTR(-EOPNOTSUPP);
+	if (!max_num_sg || max_num_sg > MADCM_RNIC_MAX_FR_PAGES)
+		return ERR_PTR(-EINVAL);
+	mr = madcm_rnic_mr_new(pd, max_num_sg);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	return &mr->ibmr;
+}
+
+static struct ib_mr *madcm_rnic_reg_user_mr(struct ib_pd *pd, u64 start,
+					    u64 length, u64 virt, int access,
+					    struct ib_udata *udata)
+{
+	/* User verbs come with the user ABI (issue 19). */
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static int madcm_rnic_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
+{
+	struct madcm_rnic_dev *dev = to_madcm_rnic(ibmr->device);
+	struct madcm_rnic_mr *mr = to_madcm_rnic_mr(ibmr);
+
+	xa_erase_irq(&dev->mrs, mr->index);
+	kfree(mr->pages);
+	kfree(mr);
+	atomic_dec(&dev->n_mr);
+	return 0;
+}
+
+static int madcm_rnic_set_page(struct ib_mr *ibmr, u64 addr)
+{
+	struct madcm_rnic_mr *mr = to_madcm_rnic_mr(ibmr);
+
+	if (mr->npages == mr->max_pages)
+		return -ENOMEM;
+	mr->pages[mr->npages++] = addr;
+	return 0;
+}
+
+static int madcm_rnic_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg,
+				int sg_nents, unsigned int *sg_offset)
+{
+	to_madcm_rnic_mr(ibmr)->npages = 0;
+	return ib_sg_to_pages(ibmr, sg, sg_nents, sg_offset,
+			      madcm_rnic_set_page);
+}
+
+/*
+ * REG_MR (RFC 5040's fast-register): makes an invalid STag valid with the
+ * work request's key byte and access rights. The MR must be a
+ * fast-registration MR of the QP's PD, its STag invalid, and the STag's
+ * index unchanged.
+ */
+enum ib_wc_status madcm_rnic_mr_fastreg(struct madcm_rnic_qp *qp,
+					const struct madcm_rnic_swqe *wqe)
+{
+	struct madcm_rnic_dev *dev = qp->dev;
+	struct madcm_rnic_mr *mr = wqe->mr;
+	enum ib_wc_status status = IB_WC_SUCCESS;
+	unsigned long flags;
+
+	if (mr->dma || mr->ibmr.pd != qp->ibqp.pd ||
+	    wqe->key >> 8 != mr->index || wqe->access & ~MADCM_RNIC_ACCESS)
+		return IB_WC_LOC_PROT_ERR;
+	xa_lock_irqsave(&dev->mrs, flags);
+	if (mr->valid) {
+		status = IB_WC_LOC_PROT_ERR;
+	} else {
+		mr->ibmr.lkey = wqe->key;
+		mr->ibmr.rkey = wqe->key;
+		mr->access = wqe->access;
+		mr->valid = true;
+	}
+	xa_unlock_irqrestore(&dev->mrs, flags);
+	if (status == IB_WC_SUCCESS)
+		madcm_rnic_count(dev, MADCM_RNIC_CNT_FASTREG);
+	return status;
+}
+
+/* LOCAL_INV: the STag, named with its current key, becomes invalid. */
+enum ib_wc_status madcm_rnic_mr_invalidate(struct madcm_rnic_qp *qp, u32 stag)
+{
+	struct madcm_rnic_dev *dev = qp->dev;
+	enum ib_wc_status status = IB_WC_LOC_PROT_ERR;
+	struct madcm_rnic_mr *mr;
+	unsigned long flags;
+
+	xa_lock_irqsave(&dev->mrs, flags);
+	mr = xa_load(&dev->mrs, stag >> 8);
+	if (mr && !mr->dma && mr->ibmr.pd == qp->ibqp.pd &&
+	    mr->ibmr.rkey == stag) {
+		mr->valid = false;
+		status = IB_WC_SUCCESS;
+	}
+	xa_unlock_irqrestore(&dev->mrs, flags);
+	if (status == IB_WC_SUCCESS)
+		madcm_rnic_count(dev, MADCM_RNIC_CNT_LOCAL_INV);
+	return status;
+}
+
+const struct ib_device_ops madcm_rnic_mr_ops = {
+	.alloc_mr = madcm_rnic_alloc_mr,
+	.dereg_mr = madcm_rnic_dereg_mr,
+	.get_dma_mr = madcm_rnic_get_dma_mr,
+	.map_mr_sg = madcm_rnic_map_mr_sg,
+	.reg_user_mr = madcm_rnic_reg_user_mr,
+};

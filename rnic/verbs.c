@@ -1,0 +1,808 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * madcm's software RNIC: the control-path verbs.
+ *
+ * PDs, kernel CQs (a ring of ib_wc) and RC QPs whose send and receive
+ * queues are kernel rings (the MRs are in mr.c). A QP moves through
+ * the iWARP states (Documentation/rnic.rst): RESET, INIT (Idle), RTR, RTS
+ * (only when the CM hands the stream over, madcm_rnic_qp_to_rts()), SQD
+ * (Closing) and ERR (Error). Every work request sits in exactly one ring
+ * slot until it completes; entering ERROR completes each one with
+ * IB_WC_WR_FLUSH_ERR, and a work request posted in ERROR completes the
+ * same way at once, so none is lost and none completes twice.
+ *
+ * Locking: @qp->lock (irqsave: the stream's softirq and timer paths change
+ * the state) covers the QP's state and both rings, then a CQ's lock nests
+ * inside it; STag state changes under the lock of the device's MR table.
+ * Consumers' completion handlers run after every lock is dropped.
+ */
+#include <linux/slab.h>
+#include <rdma/ib_verbs.h>
+#include "madcm_compat.h"
+#include "rnic/rnic.h"
+
+/* The QP attributes modify_qp takes. */
+#define MADCM_RNIC_QP_ATTR_MASK	(IB_QP_STATE | IB_QP_CUR_STATE | \
+				 IB_QP_ACCESS_FLAGS | IB_QP_PKEY_INDEX | \
+				 IB_QP_PORT | IB_QP_MAX_QP_RD_ATOMIC | \
+				 IB_QP_MAX_DEST_RD_ATOMIC | \
+				 IB_QP_EN_SQD_ASYNC_NOTIFY)
+
+/* ---- protection domains ---- */
+
+static int madcm_rnic_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	struct madcm_rnic_dev *dev = to_madcm_rnic(ibpd->device);
+
+	if (udata)
+		return -EOPNOTSUPP;
+	if (atomic_inc_return(&dev->n_pd) > MADCM_RNIC_MAX_PD) {
+		atomic_dec(&dev->n_pd);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int madcm_rnic_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	atomic_dec(&to_madcm_rnic(ibpd->device)->n_pd);
+	return 0;
+}
+
+/* ---- completion queues ---- */
+
+static int madcm_rnic_cq_init(struct ib_cq *ibcq,
+			      const struct ib_cq_init_attr *attr, bool user)
+{
+	struct madcm_rnic_dev *dev = to_madcm_rnic(ibcq->device);
+	struct madcm_rnic_cq *cq = to_madcm_rnic_cq(ibcq);
+
+	if (user || attr->flags)
+		return -EOPNOTSUPP;
+	if (!attr->cqe || attr->cqe > MADCM_RNIC_MAX_CQE ||
+	    attr->comp_vector >= ibcq->device->num_comp_vectors)
+		return -EINVAL;
+	if (atomic_inc_return(&dev->n_cq) > MADCM_RNIC_MAX_CQ)
+		goto err_count;
+	cq->ring = kvcalloc(attr->cqe, sizeof(*cq->ring), GFP_KERNEL);
+	if (!cq->ring)
+		goto err_count;
+	spin_lock_init(&cq->lock);
+	cq->size = attr->cqe;
+	ibcq->cqe = attr->cqe;
+	return 0;
+
+err_count:
+	atomic_dec(&dev->n_cq);
+	return -ENOMEM;
+}
+
+#ifdef MADCM_HAVE_CREATE_CQ_ATTRS
+static int madcm_rnic_create_cq(struct ib_cq *ibcq,
+				const struct ib_cq_init_attr *attr,
+				struct uverbs_attr_bundle *attrs)
+{
+	return madcm_rnic_cq_init(ibcq, attr, attrs);
+}
+#else
+static int madcm_rnic_create_cq(struct ib_cq *ibcq,
+				const struct ib_cq_init_attr *attr,
+				struct ib_udata *udata)
+{
+	return madcm_rnic_cq_init(ibcq, attr, udata);
+}
+#endif
+
+static int madcm_rnic_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
+{
+	struct madcm_rnic_cq *cq = to_madcm_rnic_cq(ibcq);
+
+	kvfree(cq->ring);
+	atomic_dec(&to_madcm_rnic(ibcq->device)->n_cq);
+	return 0;
+}
+
+/*
+ * Adds one completion. Returns true when the consumer's completion handler
+ * is due (the CQ was armed for it); the caller calls
+ * madcm_rnic_cq_run_handler() once it holds no lock. A full CQ loses the
+ * completion: it is counted, and the first loss raises IB_EVENT_CQ_ERR.
+ */
+static bool madcm_rnic_cq_push(struct madcm_rnic_cq *cq,
+			       const struct ib_wc *wc, bool solicited)
+{
+	struct madcm_rnic_dev *dev = to_madcm_rnic(cq->ibcq.device);
+	bool due = false, lost = false, first_loss = false;
+	unsigned long flags;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	if (cq->tail - cq->head == cq->size) {
+		lost = true;
+		first_loss = !cq->overflow;
+		cq->overflow = true;
+	} else {
+		cq->ring[cq->tail % cq->size] = *wc;
+		cq->tail++;
+		if (cq->notify == IB_CQ_NEXT_COMP ||
+		    (cq->notify == IB_CQ_SOLICITED && solicited)) {
+			cq->notify = 0;
+			due = true;
+		}
+	}
+	spin_unlock_irqrestore(&cq->lock, flags);
+
+	if (lost)
+		madcm_rnic_count(dev, MADCM_RNIC_CNT_CQ_OVERFLOW);
+	if (first_loss && cq->ibcq.event_handler) {
+		struct ib_event ev = {
+			.device = cq->ibcq.device,
+			.element.cq = &cq->ibcq,
+			.event = IB_EVENT_CQ_ERR,
+		};
+
+		cq->ibcq.event_handler(&ev, cq->ibcq.cq_context);
+	}
+	return due;
+}
+
+static void madcm_rnic_cq_run_handler(struct madcm_rnic_cq *cq)
+{
+	if (cq->ibcq.comp_handler)
+		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
+}
+
+static int madcm_rnic_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc)
+{
+	struct madcm_rnic_cq *cq = to_madcm_rnic_cq(ibcq);
+	unsigned long flags;
+	int n = 0;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	while (n < num && cq->head != cq->tail) {
+		wc[n++] = cq->ring[cq->head % cq->size];
+		cq->head++;
+	}
+	spin_unlock_irqrestore(&cq->lock, flags);
+	return n;
+}
+
+static int madcm_rnic_req_notify_cq(struct ib_cq *ibcq,
+				    enum ib_cq_notify_flags flags)
+{
+	struct madcm_rnic_cq *cq = to_madcm_rnic_cq(ibcq);
+	unsigned long irqflags;
+	int missed = 0;
+
+	spin_lock_irqsave(&cq->lock, irqflags);
+	if ((flags & IB_CQ_SOLICITED_MASK) == IB_CQ_NEXT_COMP)
+		cq->notify = IB_CQ_NEXT_COMP;
+	else if (cq->notify != IB_CQ_NEXT_COMP)
+		cq->notify = IB_CQ_SOLICITED;
+	if ((flags & IB_CQ_REPORT_MISSED_EVENTS) && cq->head != cq->tail)
+		missed = 1;
+	spin_unlock_irqrestore(&cq->lock, irqflags);
+	return missed;
+}
+
+/* ---- completions of a QP's work requests ---- */
+
+/* Which CQs' handlers are due once the QP's lock is dropped. */
+struct madcm_rnic_due {
+	bool scq;
+	bool rcq;
+};
+
+static void madcm_rnic_run_due(struct madcm_rnic_qp *qp,
+			       struct madcm_rnic_due *due)
+{
+	if (due->scq)
+		madcm_rnic_cq_run_handler(to_madcm_rnic_cq(qp->ibqp.send_cq));
+	if (due->rcq && (!due->scq || qp->ibqp.recv_cq != qp->ibqp.send_cq))
+		madcm_rnic_cq_run_handler(to_madcm_rnic_cq(qp->ibqp.recv_cq));
+}
+
+static enum ib_wc_opcode madcm_rnic_wc_opcode(enum ib_wr_opcode op)
+{
+	switch (op) {
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		return IB_WC_RDMA_WRITE;
+	case IB_WR_RDMA_READ:
+	case IB_WR_RDMA_READ_WITH_INV:
+		return IB_WC_RDMA_READ;
+	case IB_WR_REG_MR:
+		return IB_WC_REG_MR;
+	case IB_WR_LOCAL_INV:
+		return IB_WC_LOCAL_INV;
+	default:
+		return IB_WC_SEND;
+	}
+}
+
+static void madcm_rnic_sq_complete(struct madcm_rnic_qp *qp,
+				   const struct madcm_rnic_swqe *wqe,
+				   enum ib_wc_status status,
+				   struct madcm_rnic_due *due)
+{
+	struct ib_wc wc = {
+		.wr_id = wqe->wr_id,
+		.status = status,
+		.opcode = madcm_rnic_wc_opcode(wqe->opcode),
+		.qp = &qp->ibqp,
+	};
+
+	if (status == IB_WC_WR_FLUSH_ERR)
+		madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_WR_FLUSHED);
+	else if (status != IB_WC_SUCCESS)
+		madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_WR_ERROR);
+	if (madcm_rnic_cq_push(to_madcm_rnic_cq(qp->ibqp.send_cq), &wc,
+			       false))
+		due->scq = true;
+}
+
+static void madcm_rnic_rq_complete(struct madcm_rnic_qp *qp,
+				   const struct madcm_rnic_rwqe *wqe,
+				   enum ib_wc_status status,
+				   struct madcm_rnic_due *due)
+{
+	struct ib_wc wc = {
+		.wr_id = wqe->wr_id,
+		.status = status,
+		.opcode = IB_WC_RECV,
+		.qp = &qp->ibqp,
+	};
+
+	if (status == IB_WC_WR_FLUSH_ERR)
+		madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_WR_FLUSHED);
+	if (madcm_rnic_cq_push(to_madcm_rnic_cq(qp->ibqp.recv_cq), &wc,
+			       false))
+		due->rcq = true;
+}
+
+/* Completes every queued work request with IB_WC_WR_FLUSH_ERR. */
+static void madcm_rnic_flush_locked(struct madcm_rnic_qp *qp,
+				    struct madcm_rnic_due *due)
+{
+	lockdep_assert_held(&qp->lock);
+	while (qp->sq.head != qp->sq.tail) {
+		madcm_rnic_sq_complete(qp, &qp->swqe[qp->sq.head % qp->sq.size],
+				       IB_WC_WR_FLUSH_ERR, due);
+		qp->sq.head++;
+	}
+	while (qp->rq.head != qp->rq.tail) {
+		madcm_rnic_rq_complete(qp, &qp->rwqe[qp->rq.head % qp->rq.size],
+				       IB_WC_WR_FLUSH_ERR, due);
+		qp->rq.head++;
+	}
+}
+
+static void madcm_rnic_enter_error(struct madcm_rnic_qp *qp,
+				   struct madcm_rnic_due *due)
+{
+	lockdep_assert_held(&qp->lock);
+	if (qp->state != IB_QPS_ERR) {
+		qp->state = IB_QPS_ERR;
+		madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_QP_ERROR);
+	}
+	madcm_rnic_flush_locked(qp, due);
+}
+
+/*
+ * Runs the send queue in RTS. Only local operations reach it until the
+ * data path lands. A failed work request completes with its error (even
+ * unsignaled) and puts the QP in ERROR, which flushes the rest.
+ */
+static void madcm_rnic_sq_run(struct madcm_rnic_qp *qp,
+			      struct madcm_rnic_due *due)
+{
+	lockdep_assert_held(&qp->lock);
+	while (qp->state == IB_QPS_RTS && qp->sq.head != qp->sq.tail) {
+		struct madcm_rnic_swqe *wqe =
+			&qp->swqe[qp->sq.head % qp->sq.size];
+		enum ib_wc_status status;
+
+		if (wqe->opcode == IB_WR_REG_MR)
+			status = madcm_rnic_mr_fastreg(qp, wqe);
+		else
+			status = madcm_rnic_mr_invalidate(qp, wqe->inv_rkey);
+		qp->sq.head++;
+		if (status != IB_WC_SUCCESS) {
+			madcm_rnic_sq_complete(qp, wqe, status, due);
+			madcm_rnic_enter_error(qp, due);
+		} else if (qp->sq_sig_all || wqe->send_flags & IB_SEND_SIGNALED) {
+			madcm_rnic_sq_complete(qp, wqe, status, due);
+		}
+	}
+}
+
+/* ---- queue pairs ---- */
+
+static int madcm_rnic_check_cap(const struct ib_qp_cap *cap)
+{
+	if (cap->max_send_wr > MADCM_RNIC_MAX_QP_WR ||
+	    cap->max_recv_wr > MADCM_RNIC_MAX_QP_WR ||
+	    cap->max_send_sge > MADCM_RNIC_MAX_SGE ||
+	    cap->max_recv_sge > MADCM_RNIC_MAX_SGE ||
+	    cap->max_inline_data > MADCM_RNIC_MAX_INLINE)
+		return -EINVAL;
+	return 0;
+}
+
+static int madcm_rnic_create_qp(struct ib_qp *ibqp,
+				struct ib_qp_init_attr *attr,
+				struct ib_udata *udata)
+{
+	struct madcm_rnic_dev *dev = to_madcm_rnic(ibqp->device);
+	struct madcm_rnic_qp *qp = to_madcm_rnic_qp(ibqp);
+	struct ib_qp_cap *cap = &attr->cap;
+	u32 qpn;
+	int ret;
+
+	if (udata)
+		return -EOPNOTSUPP;	/* user QPs: issue 19 */
+	if (attr->qp_type != IB_QPT_RC || attr->create_flags || attr->srq)
+		return -EOPNOTSUPP;
+	if (!attr->send_cq || !attr->recv_cq)
+		return -EINVAL;
+	ret = madcm_rnic_check_cap(cap);
+	if (ret)
+		return ret;
+	if (READ_ONCE(dev->dying))
+		return -ENODEV;
+	if (atomic_inc_return(&dev->n_qp) > MADCM_RNIC_MAX_QP) {
+		ret = -ENOMEM;
+		goto err_count;
+	}
+	ret = -ENOMEM;
+	qp->swqe = kvcalloc(cap->max_send_wr, sizeof(*qp->swqe), GFP_KERNEL);
+	qp->rwqe = kvcalloc(cap->max_recv_wr, sizeof(*qp->rwqe), GFP_KERNEL);
+	if (!qp->swqe || !qp->rwqe)
+		goto err_free;
+
+	qp->dev = dev;
+	spin_lock_init(&qp->lock);
+	refcount_set(&qp->iw_ref, 1);
+	init_completion(&qp->iw_free);
+	qp->state = IB_QPS_RESET;
+	qp->sq.size = cap->max_send_wr;
+	qp->sq.max_sge = cap->max_send_sge;
+	qp->rq.size = cap->max_recv_wr;
+	qp->rq.max_sge = cap->max_recv_sge;
+	qp->sq_sig_all = attr->sq_sig_type == IB_SIGNAL_ALL_WR;
+	qp->max_inline = cap->max_inline_data;
+	madcm_rnic_qp_tcp_init(qp);
+
+	/* Last: from here on iw_get_qp() finds it. */
+	ret = xa_alloc_cyclic_irq(&dev->qps, &qpn, qp,
+				  XA_LIMIT(1, MADCM_RNIC_ID_MAX),
+				  &dev->next_qpn, GFP_KERNEL);
+	if (ret < 0)
+		goto err_tcp;
+	ibqp->qp_num = qpn;
+	return 0;
+
+err_tcp:
+	madcm_rnic_qp_tcp_destroy(qp);
+err_free:
+	kvfree(qp->swqe);
+	kvfree(qp->rwqe);
+err_count:
+	atomic_dec(&dev->n_qp);
+	return ret;
+}
+
+static bool madcm_rnic_connected(enum ib_qp_state state)
+{
+	return state == IB_QPS_RTS || state == IB_QPS_SQD;
+}
+
+/* The consumer's state changes (iWARP: IB_QPS_RTS and SQE are the RNIC's). */
+static int madcm_rnic_check_transition(enum ib_qp_state cur,
+				       enum ib_qp_state new)
+{
+	switch (new) {
+	case IB_QPS_RESET:
+	case IB_QPS_ERR:
+		return 0;
+	case IB_QPS_INIT:
+		return cur == IB_QPS_RESET || cur == IB_QPS_INIT ? 0 : -EINVAL;
+	case IB_QPS_RTR:
+		return cur == IB_QPS_INIT || cur == IB_QPS_RTR ? 0 : -EINVAL;
+	case IB_QPS_RTS:
+		/* Only the CM's hand-off enters RTS (as irdma needs a cm_id). */
+		return cur == IB_QPS_RTS ? 0 : -EINVAL;
+	case IB_QPS_SQD:
+		return madcm_rnic_connected(cur) ? 0 : -EINVAL;
+	default:
+		return -EINVAL;
+	}
+}
+
+static int madcm_rnic_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+				int mask, struct ib_udata *udata)
+{
+	struct madcm_rnic_qp *qp = to_madcm_rnic_qp(ibqp);
+	struct madcm_rnic_due due = {};
+	enum ib_qp_state cur, new;
+	bool disconnect = false, abort = false;
+	unsigned long flags;
+	int ret;
+
+	if (mask & ~MADCM_RNIC_QP_ATTR_MASK)
+		return -EOPNOTSUPP;
+	if ((mask & IB_QP_ACCESS_FLAGS) &&
+	    (attr->qp_access_flags & ~MADCM_RNIC_ACCESS))
+		return -EOPNOTSUPP;
+	if (((mask & IB_QP_MAX_QP_RD_ATOMIC) &&
+	     attr->max_rd_atomic > MADCM_RNIC_MAX_ORD) ||
+	    ((mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
+	     attr->max_dest_rd_atomic > MADCM_RNIC_MAX_IRD) ||
+	    ((mask & IB_QP_PORT) && attr->port_num != 1))
+		return -EINVAL;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	cur = qp->state;
+	new = mask & IB_QP_STATE ? attr->qp_state : cur;
+	ret = -EINVAL;
+	if ((mask & IB_QP_CUR_STATE) && attr->cur_qp_state != cur)
+		goto out;
+	ret = madcm_rnic_check_transition(cur, new);
+	if (ret)
+		goto out;
+	if (mask & IB_QP_ACCESS_FLAGS)
+		qp->access = attr->qp_access_flags;
+	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
+		qp->ord = attr->max_rd_atomic;
+	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
+		qp->ird = attr->max_dest_rd_atomic;
+	if (new == cur)
+		goto out;
+
+	/* Leaving RTS or Closing other than for Closing ends the stream. */
+	disconnect = madcm_rnic_connected(cur) && new != IB_QPS_RTS;
+	abort = new != IB_QPS_SQD;
+	switch (new) {
+	case IB_QPS_RESET:
+		/* Leaving the QP: its work requests go without completions. */
+		qp->sq.head = qp->sq.tail;
+		qp->rq.head = qp->rq.tail;
+		qp->state = IB_QPS_RESET;
+		break;
+	case IB_QPS_ERR:
+		madcm_rnic_enter_error(qp, &due);
+		break;
+	default:
+		qp->state = new;
+		break;
+	}
+out:
+	spin_unlock_irqrestore(&qp->lock, flags);
+	madcm_rnic_run_due(qp, &due);
+	if (disconnect)
+		madcm_rnic_iw_qp_disconnect(qp, abort);
+	return ret;
+}
+
+static int madcm_rnic_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+			       int mask, struct ib_qp_init_attr *init)
+{
+	struct madcm_rnic_qp *qp = to_madcm_rnic_qp(ibqp);
+	unsigned long flags;
+
+	memset(attr, 0, sizeof(*attr));
+	memset(init, 0, sizeof(*init));
+	spin_lock_irqsave(&qp->lock, flags);
+	attr->qp_state = qp->state;
+	attr->qp_access_flags = qp->access;
+	attr->max_rd_atomic = qp->ord;
+	attr->max_dest_rd_atomic = qp->ird;
+	spin_unlock_irqrestore(&qp->lock, flags);
+	attr->cur_qp_state = attr->qp_state;
+	attr->port_num = 1;
+	attr->cap.max_send_wr = qp->sq.size;
+	attr->cap.max_recv_wr = qp->rq.size;
+	attr->cap.max_send_sge = qp->sq.max_sge;
+	attr->cap.max_recv_sge = qp->rq.max_sge;
+	attr->cap.max_inline_data = qp->max_inline;
+
+	init->send_cq = ibqp->send_cq;
+	init->recv_cq = ibqp->recv_cq;
+	init->qp_type = IB_QPT_RC;
+	init->sq_sig_type = qp->sq_sig_all ? IB_SIGNAL_ALL_WR :
+					     IB_SIGNAL_REQ_WR;
+	init->cap = attr->cap;
+	return 0;
+}
+
+static int madcm_rnic_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	struct madcm_rnic_qp *qp = to_madcm_rnic_qp(ibqp);
+	struct madcm_rnic_dev *dev = qp->dev;
+	enum ib_qp_state cur;
+	unsigned long flags;
+
+	/*
+	 * No completion follows a destroyed QP: what is queued goes away.
+	 * A connected stream is reset.
+	 */
+	spin_lock_irqsave(&qp->lock, flags);
+	cur = qp->state;
+	qp->sq.head = qp->sq.tail;
+	qp->rq.head = qp->rq.tail;
+	qp->state = IB_QPS_ERR;
+	spin_unlock_irqrestore(&qp->lock, flags);
+	if (madcm_rnic_connected(cur))
+		madcm_rnic_iw_qp_disconnect(qp, true);
+
+	/* iw_cm's references go when its cm_id is done with the QP. */
+	madcm_rnic_qp_put(qp);
+	wait_for_completion(&qp->iw_free);
+	xa_erase_irq(&dev->qps, ibqp->qp_num);
+	madcm_rnic_qp_tcp_destroy(qp);
+	kvfree(qp->swqe);
+	kvfree(qp->rwqe);
+	atomic_dec(&dev->n_qp);
+	return 0;
+}
+
+/**
+ * madcm_rnic_qp_get() - a QP by number, with an iw reference
+ * @dev: the device
+ * @qpn: the QP number
+ *
+ * Return: the QP, or NULL when there is none or it is being destroyed.
+ * madcm_rnic_qp_put() gives the reference back.
+ */
+struct madcm_rnic_qp *madcm_rnic_qp_get(struct madcm_rnic_dev *dev, u32 qpn)
+{
+	struct madcm_rnic_qp *qp;
+	unsigned long flags;
+
+	xa_lock_irqsave(&dev->qps, flags);
+	qp = xa_load(&dev->qps, qpn);
+	if (qp && !refcount_inc_not_zero(&qp->iw_ref))
+		qp = NULL;
+	xa_unlock_irqrestore(&dev->qps, flags);
+	return qp;
+}
+
+/**
+ * madcm_rnic_qp_put() - give back a reference of madcm_rnic_qp_get()
+ * @qp: the QP
+ *
+ * The last one lets a waiting destroy_qp go on.
+ */
+void madcm_rnic_qp_put(struct madcm_rnic_qp *qp)
+{
+	if (refcount_dec_and_test(&qp->iw_ref))
+		complete(&qp->iw_free);
+}
+
+/**
+ * madcm_rnic_qp_to_rts() - the CM handed the QP its stream
+ * @qp: the QP, in INIT or RTR
+ *
+ * Enters RTS and runs what the consumer queued on the send queue.
+ * Context: Any; does not sleep.
+ * Return: 0, or -EINVAL from another state.
+ */
+int madcm_rnic_qp_to_rts(struct madcm_rnic_qp *qp)
+{
+	struct madcm_rnic_due due = {};
+	unsigned long flags;
+	int ret = -EINVAL;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	if (qp->state == IB_QPS_INIT || qp->state == IB_QPS_RTR) {
+		qp->state = IB_QPS_RTS;
+		madcm_rnic_sq_run(qp, &due);
+		ret = 0;
+	}
+	spin_unlock_irqrestore(&qp->lock, flags);
+	madcm_rnic_run_due(qp, &due);
+	return ret;
+}
+
+/*
+ * The QP's stream failed or is over: ERROR from any state but RESET, and
+ * every queued work request completes with IB_WC_WR_FLUSH_ERR. Any
+ * context; does not sleep.
+ */
+void madcm_rnic_qp_set_error(struct madcm_rnic_qp *qp)
+{
+	struct madcm_rnic_due due = {};
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	if (qp->state != IB_QPS_RESET)
+		madcm_rnic_enter_error(qp, &due);
+	spin_unlock_irqrestore(&qp->lock, flags);
+	madcm_rnic_run_due(qp, &due);
+}
+
+/**
+ * madcm_rnic_dev_flush() - the device is going away: stop its QPs
+ * @dev: the device
+ *
+ * Refuses new QPs, resets every connected stream and puts every QP in
+ * ERROR, which completes each outstanding work request once with
+ * IB_WC_WR_FLUSH_ERR. Work requests posted afterwards complete the same
+ * way at once.
+ * Context: Process context.
+ */
+void madcm_rnic_dev_flush(struct madcm_rnic_dev *dev)
+{
+	unsigned long index = 0;
+
+	WRITE_ONCE(dev->dying, true);
+	while (xa_find(&dev->qps, &index, ULONG_MAX, XA_PRESENT)) {
+		struct madcm_rnic_qp *qp = madcm_rnic_qp_get(dev, index);
+
+		if (qp) {
+			struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+
+			madcm_rnic_modify_qp(&qp->ibqp, &attr, IB_QP_STATE,
+					     NULL);
+			madcm_rnic_qp_put(qp);
+		}
+		index++;
+	}
+}
+
+/* ---- posting work requests ---- */
+
+static int madcm_rnic_check_send_wr(const struct madcm_rnic_qp *qp,
+				    const struct ib_send_wr *wr)
+{
+	if (wr->num_sge > qp->sq.max_sge)
+		return -EINVAL;
+	switch (wr->opcode) {
+	case IB_WR_REG_MR:
+	case IB_WR_LOCAL_INV:
+		return 0;
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_INV:
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_READ:
+	case IB_WR_RDMA_READ_WITH_INV:
+		/* The data path comes later; in ERROR they are flushed. */
+		return qp->state == IB_QPS_ERR ? 0 : -EOPNOTSUPP;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+static void madcm_rnic_copy_send_wr(struct madcm_rnic_swqe *wqe,
+				    const struct ib_send_wr *wr)
+{
+	memset(wqe, 0, sizeof(*wqe));
+	wqe->wr_id = wr->wr_id;
+	wqe->opcode = wr->opcode;
+	wqe->send_flags = wr->send_flags;
+	wqe->num_sge = wr->num_sge;
+	memcpy(wqe->sge, wr->sg_list, wr->num_sge * sizeof(*wr->sg_list));
+	switch (wr->opcode) {
+	case IB_WR_REG_MR:
+		wqe->mr = to_madcm_rnic_mr(reg_wr(wr)->mr);
+		wqe->key = reg_wr(wr)->key;
+		wqe->access = reg_wr(wr)->access;
+		break;
+	case IB_WR_LOCAL_INV:
+	case IB_WR_SEND_WITH_INV:
+		wqe->inv_rkey = wr->ex.invalidate_rkey;
+		break;
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_READ:
+	case IB_WR_RDMA_READ_WITH_INV:
+		wqe->remote_addr = rdma_wr(wr)->remote_addr;
+		wqe->rkey = rdma_wr(wr)->rkey;
+		break;
+	default:
+		break;
+	}
+}
+
+static int madcm_rnic_post_send(struct ib_qp *ibqp,
+				const struct ib_send_wr *wr,
+				const struct ib_send_wr **bad_wr)
+{
+	struct madcm_rnic_qp *qp = to_madcm_rnic_qp(ibqp);
+	struct madcm_rnic_due due = {};
+	unsigned long flags;
+	int ret = 0;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	switch (qp->state) {
+	case IB_QPS_INIT:
+	case IB_QPS_RTR:
+	case IB_QPS_RTS:
+	case IB_QPS_ERR:
+		break;
+	default:
+		ret = -EINVAL;
+		goto out;
+	}
+	for (; wr; wr = wr->next) {
+		ret = madcm_rnic_check_send_wr(qp, wr);
+		if (ret)
+			break;
+		if (qp->sq.tail - qp->sq.head == qp->sq.size) {
+			ret = -ENOMEM;
+			break;
+		}
+		madcm_rnic_copy_send_wr(&qp->swqe[qp->sq.tail % qp->sq.size],
+					wr);
+		qp->sq.tail++;
+		if (qp->state == IB_QPS_ERR)
+			madcm_rnic_flush_locked(qp, &due);
+		else
+			madcm_rnic_sq_run(qp, &due);
+	}
+out:
+	spin_unlock_irqrestore(&qp->lock, flags);
+	madcm_rnic_run_due(qp, &due);
+	if (ret)
+		*bad_wr = wr;
+	return ret;
+}
+
+static int madcm_rnic_post_recv(struct ib_qp *ibqp,
+				const struct ib_recv_wr *wr,
+				const struct ib_recv_wr **bad_wr)
+{
+	struct madcm_rnic_qp *qp = to_madcm_rnic_qp(ibqp);
+	struct madcm_rnic_due due = {};
+	unsigned long flags;
+	int ret = 0;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	if (qp->state == IB_QPS_RESET) {
+		ret = -EINVAL;
+		goto out;
+	}
+	for (; wr; wr = wr->next) {
+		struct madcm_rnic_rwqe *wqe;
+
+		if (wr->num_sge > qp->rq.max_sge) {
+			ret = -EINVAL;
+			break;
+		}
+		if (qp->rq.tail - qp->rq.head == qp->rq.size) {
+			ret = -ENOMEM;
+			break;
+		}
+		wqe = &qp->rwqe[qp->rq.tail % qp->rq.size];
+		wqe->wr_id = wr->wr_id;
+		wqe->num_sge = wr->num_sge;
+		memcpy(wqe->sge, wr->sg_list,
+		       wr->num_sge * sizeof(*wr->sg_list));
+		qp->rq.tail++;
+		if (qp->state == IB_QPS_ERR)
+			madcm_rnic_flush_locked(qp, &due);
+	}
+out:
+	spin_unlock_irqrestore(&qp->lock, flags);
+	madcm_rnic_run_due(qp, &due);
+	if (ret)
+		*bad_wr = wr;
+	return ret;
+}
+
+const struct ib_device_ops madcm_rnic_verbs_ops = {
+	.alloc_pd = madcm_rnic_alloc_pd,
+	.create_cq = madcm_rnic_create_cq,
+	.create_qp = madcm_rnic_create_qp,
+	.dealloc_pd = madcm_rnic_dealloc_pd,
+	.destroy_cq = madcm_rnic_destroy_cq,
+	.destroy_qp = madcm_rnic_destroy_qp,
+	.modify_qp = madcm_rnic_modify_qp,
+	.poll_cq = madcm_rnic_poll_cq,
+	.post_recv = madcm_rnic_post_recv,
+	.post_send = madcm_rnic_post_send,
+	.query_qp = madcm_rnic_query_qp,
+	.req_notify_cq = madcm_rnic_req_notify_cq,
+
+	INIT_RDMA_OBJ_SIZE(ib_cq, madcm_rnic_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_pd, madcm_rnic_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_qp, madcm_rnic_qp, ibqp),
+};

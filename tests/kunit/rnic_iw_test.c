@@ -1,0 +1,495 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit: the iw_cm provider (rnic/iw.c) between two CM cores on the
+ * software wire.
+ *
+ * The test plays iw_cm: its cm_ids record the events the provider gives
+ * them and count add_ref/rem_ref; a CONNECT_REQUEST is answered from the
+ * test's thread (iw_cm answers from its own workqueue, never from the
+ * provider's event upcall). Two devices are reduced to what the provider
+ * uses (a CM core, a net_device, a QP table) and one QP each.
+ * Expectations come from iw_cm's rules (drivers/infiniband/core/iwcm.c:
+ * one CONNECT_REPLY per active cm_id, terminal when it carries a status;
+ * ESTABLISHED only after an accept that returned 0; no event after a
+ * reject or a failed accept; CLOSE as the end of an established one) and
+ * the status codes irdma gives (ECONNREFUSED for a reject, ECONNRESET
+ * for a peer gone).
+ */
+#include <kunit/test.h>
+#include <linux/etherdevice.h>
+#include <linux/in.h>
+#include <linux/slab.h>
+#include <linux/wait.h>
+#include "rnic/rnic.h"
+#include "tests/kunit/cm_test_util.h"
+
+#define IW_MAX_EV	8
+#define IW_PDATA	64
+#define IW_WAIT		(30 * HZ)
+#define IW_QPN		7
+#define IW_PORT		5000
+
+struct iw_rec {
+	struct iw_cm_id id;
+	spinlock_t lock;		/* the records */
+	wait_queue_head_t wq;
+	int nev;
+	int ev[IW_MAX_EV];
+	int status[IW_MAX_EV];
+	void *provider_data[IW_MAX_EV];
+	u8 pdata[IW_MAX_EV][IW_PDATA];
+	u8 pdata_len[IW_MAX_EV];
+	u8 ird[IW_MAX_EV];
+	u8 ord[IW_MAX_EV];
+	struct sockaddr_storage local[IW_MAX_EV];
+	struct sockaddr_storage remote[IW_MAX_EV];
+	atomic_t refs;
+};
+
+struct iw_side {
+	struct madcm_rnic_dev *dev;
+	struct madcm_rnic_qp *qp;
+};
+
+struct iw_fix {
+	struct cm_fix *cm;
+	struct iw_side side[2];
+};
+
+static int iw_rec_event(struct iw_cm_id *id, struct iw_cm_event *ev)
+{
+	struct iw_rec *r = container_of(id, struct iw_rec, id);
+	unsigned long flags;
+	int i;
+
+	spin_lock_irqsave(&r->lock, flags);
+	if (r->nev < IW_MAX_EV) {
+		i = r->nev++;
+		r->ev[i] = ev->event;
+		r->status[i] = ev->status;
+		r->provider_data[i] = ev->provider_data;
+		r->pdata_len[i] = min_t(u8, ev->private_data_len, IW_PDATA);
+		if (r->pdata_len[i])
+			memcpy(r->pdata[i], ev->private_data, r->pdata_len[i]);
+		r->ird[i] = ev->ird;
+		r->ord[i] = ev->ord;
+		r->local[i] = ev->local_addr;
+		r->remote[i] = ev->remote_addr;
+	}
+	spin_unlock_irqrestore(&r->lock, flags);
+	wake_up(&r->wq);
+	return 0;
+}
+
+static void iw_rec_add_ref(struct iw_cm_id *id)
+{
+	atomic_inc(&container_of(id, struct iw_rec, id)->refs);
+}
+
+static void iw_rec_rem_ref(struct iw_cm_id *id)
+{
+	atomic_dec(&container_of(id, struct iw_rec, id)->refs);
+}
+
+static struct iw_rec *iw_rec_new(struct kunit *test, struct iw_side *s)
+{
+	struct iw_rec *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	spin_lock_init(&r->lock);
+	init_waitqueue_head(&r->wq);
+	r->id.device = &s->dev->ibdev;
+	r->id.event_handler = iw_rec_event;
+	r->id.add_ref = iw_rec_add_ref;
+	r->id.rem_ref = iw_rec_rem_ref;
+	return r;
+}
+
+static bool iw_wait(struct iw_rec *r, int n)
+{
+	return wait_event_timeout(r->wq, READ_ONCE(r->nev) >= n, IW_WAIT) > 0;
+}
+
+static void iw_sin(struct sockaddr_storage *ss, const struct in6_addr *ip,
+		   u16 port)
+{
+	memset(ss, 0, sizeof(*ss));
+	if (ipv6_addr_v4mapped(ip)) {
+		struct sockaddr_in *s = (struct sockaddr_in *)ss;
+
+		s->sin_family = AF_INET;
+		s->sin_addr.s_addr = ip->s6_addr32[3];
+		s->sin_port = htons(port);
+	} else {
+		struct sockaddr_in6 *s = (struct sockaddr_in6 *)ss;
+
+		s->sin6_family = AF_INET6;
+		s->sin6_addr = *ip;
+		s->sin6_port = htons(port);
+	}
+}
+
+static void iw_side_free(struct kunit_resource *res)
+{
+	struct iw_side *s = res->data;
+
+	if (s->qp)
+		madcm_rnic_qp_tcp_destroy(s->qp);
+	xa_destroy(&s->dev->qps);
+	if (s->dev->netdev)
+		free_netdev(s->dev->netdev);
+}
+
+static int iw_side_init(struct kunit_resource *res, void *context)
+{
+	res->data = context;
+	return 0;
+}
+
+/*
+ * The devices and QPs are allocated before the wire, so that they
+ * outlive its cores (KUnit frees in reverse order).
+ */
+static struct iw_fix *iw_fix_create(struct kunit *test)
+{
+	struct iw_fix *fx = kunit_kzalloc(test, sizeof(*fx), GFP_KERNEL);
+	struct kunit_resource *res;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, fx);
+	for (i = 0; i < 2; i++) {
+		struct iw_side *s = &fx->side[i];
+
+		s->dev = kunit_kzalloc(test, sizeof(*s->dev), GFP_KERNEL);
+		s->qp = kunit_kzalloc(test, sizeof(*s->qp), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, s->dev);
+		KUNIT_ASSERT_NOT_NULL(test, s->qp);
+		xa_init_flags(&s->dev->qps, XA_FLAGS_LOCK_IRQ);
+		s->dev->netdev = alloc_etherdev(0);
+		KUNIT_ASSERT_NOT_NULL(test, s->dev->netdev);
+		res = kunit_alloc_resource(test, iw_side_init, iw_side_free,
+					   GFP_KERNEL, s);
+		KUNIT_ASSERT_NOT_NULL(test, res);
+		s->qp->dev = s->dev;
+		s->qp->ibqp.device = &s->dev->ibdev;
+		s->qp->ibqp.qp_num = IW_QPN;
+		spin_lock_init(&s->qp->lock);
+		refcount_set(&s->qp->iw_ref, 1);
+		init_completion(&s->qp->iw_free);
+		s->qp->state = IB_QPS_INIT;
+		madcm_rnic_qp_tcp_init(s->qp);
+		KUNIT_ASSERT_EQ(test, xa_err(xa_store_irq(&s->dev->qps, IW_QPN,
+							  s->qp, GFP_KERNEL)),
+				0);
+	}
+	fx->cm = cm_fix_create(test, 2, false, &cm_test_fast_cfg, 4);
+	for (i = 0; i < 2; i++)
+		fx->side[i].dev->core = &fx->cm->core[i]->handle;
+	return fx;
+}
+
+/* Until the CM detached from the QP, its reference is held. */
+static bool iw_qp_idle(struct madcm_rnic_qp *qp)
+{
+	int i;
+
+	for (i = 0; i < 300 && refcount_read(&qp->iw_ref) != 1; i++)
+		msleep(100);
+	return refcount_read(&qp->iw_ref) == 1;
+}
+
+/* Side 1 listens on its IPv4 or IPv6 address. */
+static struct iw_rec *iw_listen(struct kunit *test, struct iw_fix *fx,
+				bool v6)
+{
+	struct iw_rec *l = iw_rec_new(test, &fx->side[1]);
+
+	iw_sin(&l->id.m_local_addr, v6 ? &fx->cm->v6[1] : &fx->cm->v4[1],
+	       IW_PORT);
+	KUNIT_ASSERT_EQ(test, madcm_rnic_iw_create_listen(&l->id, 4), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&l->refs), 1);
+	return l;
+}
+
+/* Side 0 connects to @port with private data "req". */
+static struct iw_rec *iw_connect(struct kunit *test, struct iw_fix *fx,
+				 bool v6, u16 port, int expect)
+{
+	struct iw_rec *a = iw_rec_new(test, &fx->side[0]);
+	struct iw_cm_conn_param param = {
+		.private_data = "req",
+		.private_data_len = 3,
+		.ird = 4,
+		.ord = 4,
+		.qpn = IW_QPN,
+	};
+
+	iw_sin(&a->id.m_local_addr, v6 ? &fx->cm->v6[0] : &fx->cm->v4[0], 0);
+	iw_sin(&a->id.m_remote_addr, v6 ? &fx->cm->v6[1] : &fx->cm->v4[1],
+	       port);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_iw_connect(&a->id, &param), expect);
+	return a;
+}
+
+/* iw_cm's child cm_id for the listener's CONNECT_REQUEST number @i. */
+static struct iw_rec *iw_child(struct kunit *test, struct iw_fix *fx,
+			       struct iw_rec *l, int i)
+{
+	struct iw_rec *c = iw_rec_new(test, &fx->side[1]);
+
+	KUNIT_ASSERT_TRUE(test, iw_wait(l, i + 1));
+	KUNIT_ASSERT_EQ(test, l->ev[i], IW_CM_EVENT_CONNECT_REQUEST);
+	KUNIT_EXPECT_EQ(test, l->status[i], 0);
+	KUNIT_EXPECT_EQ(test, l->pdata_len[i], 3);
+	KUNIT_EXPECT_EQ(test, memcmp(l->pdata[i], "req", 3), 0);
+	KUNIT_ASSERT_NOT_NULL(test, l->provider_data[i]);
+	c->id.provider_data = l->provider_data[i];
+	c->id.m_local_addr = l->local[i];
+	c->id.m_remote_addr = l->remote[i];
+	return c;
+}
+
+static int iw_accept(struct iw_rec *c)
+{
+	struct iw_cm_conn_param param = {
+		.private_data = "acc",
+		.private_data_len = 3,
+		.ird = 4,
+		.ord = 4,
+		.qpn = IW_QPN,
+	};
+
+	return madcm_rnic_iw_accept(&c->id, &param);
+}
+
+static void connect_accept_close(struct kunit *test, bool v6)
+{
+	struct iw_fix *fx = iw_fix_create(test);
+	struct iw_rec *l, *a, *c;
+
+	l = iw_listen(test, fx, v6);
+	a = iw_connect(test, fx, v6, IW_PORT, 0);
+	c = iw_child(test, fx, l, 0);
+	KUNIT_EXPECT_EQ(test, l->remote[0].ss_family, v6 ? AF_INET6 : AF_INET);
+
+	KUNIT_ASSERT_EQ(test, iw_accept(c), 0);
+	/* ESTABLISHED is given before accept returns */
+	KUNIT_ASSERT_GE(test, c->nev, 1);
+	KUNIT_EXPECT_EQ(test, c->ev[0], IW_CM_EVENT_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, c->status[0], 0);
+
+	KUNIT_ASSERT_TRUE(test, iw_wait(a, 1));
+	KUNIT_EXPECT_EQ(test, a->ev[0], IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_EXPECT_EQ(test, a->status[0], 0);
+	KUNIT_EXPECT_EQ(test, a->pdata_len[0], 3);
+	KUNIT_EXPECT_EQ(test, memcmp(a->pdata[0], "acc", 3), 0);
+	KUNIT_EXPECT_PTR_EQ(test, fx->side[0].qp->cm_id, &a->id);
+	KUNIT_EXPECT_PTR_EQ(test, fx->side[1].qp->cm_id, &c->id);
+
+	/* side 0 closes (iw_cm_disconnect: modify_qp to SQD) */
+	madcm_rnic_iw_qp_disconnect(fx->side[0].qp, false);
+	KUNIT_ASSERT_TRUE(test, iw_wait(a, 2));
+	KUNIT_ASSERT_TRUE(test, iw_wait(c, 3));
+	KUNIT_EXPECT_EQ(test, a->ev[1], IW_CM_EVENT_CLOSE);
+	KUNIT_EXPECT_EQ(test, a->status[1], 0);
+	KUNIT_EXPECT_EQ(test, c->ev[1], IW_CM_EVENT_DISCONNECT);
+	KUNIT_EXPECT_EQ(test, c->status[1], 0);
+	KUNIT_EXPECT_EQ(test, c->ev[2], IW_CM_EVENT_CLOSE);
+
+	/* nothing more, every reference back */
+	madcm_wire_loop_quiesce(fx->cm->loop);
+	flush_workqueue(fx->cm->core[0]->event_wq);
+	flush_workqueue(fx->cm->core[1]->event_wq);
+	KUNIT_EXPECT_EQ(test, a->nev, 2);
+	KUNIT_EXPECT_EQ(test, c->nev, 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->refs), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->refs), 0);
+	KUNIT_EXPECT_TRUE(test, iw_qp_idle(fx->side[0].qp));
+	KUNIT_EXPECT_TRUE(test, iw_qp_idle(fx->side[1].qp));
+	KUNIT_EXPECT_NULL(test, fx->side[0].qp->ep);
+
+	KUNIT_EXPECT_EQ(test, madcm_rnic_iw_destroy_listen(&l->id), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&l->refs), 0);
+	KUNIT_EXPECT_EQ(test, l->nev, 1);
+}
+
+static void ipv4_connect_accept_close(struct kunit *test)
+{
+	connect_accept_close(test, false);
+}
+
+static void ipv6_connect_accept_close(struct kunit *test)
+{
+	connect_accept_close(test, true);
+}
+
+/* A reject: CONNECT_REPLY -ECONNREFUSED with its private data; the
+ * rejected cm_id gets nothing.
+ */
+static void reject_gives_econnrefused_with_pdata(struct kunit *test)
+{
+	struct iw_fix *fx = iw_fix_create(test);
+	struct iw_rec *l, *a, *c;
+
+	l = iw_listen(test, fx, false);
+	a = iw_connect(test, fx, false, IW_PORT, 0);
+	c = iw_child(test, fx, l, 0);
+	KUNIT_ASSERT_EQ(test, madcm_rnic_iw_reject(&c->id, "no", 2), 0);
+
+	KUNIT_ASSERT_TRUE(test, iw_wait(a, 1));
+	KUNIT_EXPECT_EQ(test, a->ev[0], IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_EXPECT_EQ(test, a->status[0], -ECONNREFUSED);
+	KUNIT_EXPECT_EQ(test, a->pdata_len[0], 2);
+	KUNIT_EXPECT_EQ(test, memcmp(a->pdata[0], "no", 2), 0);
+
+	madcm_wire_loop_quiesce(fx->cm->loop);
+	flush_workqueue(fx->cm->core[0]->event_wq);
+	flush_workqueue(fx->cm->core[1]->event_wq);
+	KUNIT_EXPECT_EQ(test, a->nev, 1);
+	KUNIT_EXPECT_EQ(test, c->nev, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->refs), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->refs), 0);
+	KUNIT_EXPECT_TRUE(test, iw_qp_idle(fx->side[0].qp));
+	KUNIT_EXPECT_EQ(test, madcm_rnic_iw_destroy_listen(&l->id), 0);
+}
+
+/* Nobody listens: the SYN is refused, CONNECT_REPLY -ECONNREFUSED. */
+static void refused_connect_gives_one_connect_reply(struct kunit *test)
+{
+	struct iw_fix *fx = iw_fix_create(test);
+	struct iw_rec *a;
+
+	a = iw_connect(test, fx, false, IW_PORT + 1, 0);
+	KUNIT_ASSERT_TRUE(test, iw_wait(a, 1));
+	KUNIT_EXPECT_EQ(test, a->ev[0], IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_EXPECT_EQ(test, a->status[0], -ECONNREFUSED);
+	madcm_wire_loop_quiesce(fx->cm->loop);
+	flush_workqueue(fx->cm->core[0]->event_wq);
+	KUNIT_EXPECT_EQ(test, a->nev, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->refs), 0);
+	KUNIT_EXPECT_TRUE(test, iw_qp_idle(fx->side[0].qp));
+}
+
+/* A QP number the device does not have: -EINVAL and no event. */
+static void connect_to_unknown_qp_fails_without_events(struct kunit *test)
+{
+	struct iw_fix *fx = iw_fix_create(test);
+	struct iw_rec *a = iw_rec_new(test, &fx->side[0]);
+	struct iw_cm_conn_param param = { .qpn = IW_QPN + 1 };
+
+	iw_sin(&a->id.m_local_addr, &fx->cm->v4[0], 0);
+	iw_sin(&a->id.m_remote_addr, &fx->cm->v4[1], IW_PORT);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_iw_connect(&a->id, &param), -EINVAL);
+	KUNIT_EXPECT_EQ(test, a->nev, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->refs), 0);
+	KUNIT_EXPECT_EQ(test, refcount_read(&fx->side[0].qp->iw_ref), 1);
+}
+
+/*
+ * The initiator aborts while the request waits for an answer: accept
+ * fails with -ECONNRESET and the child gets no event at all (iw_cm
+ * BUG()s on a CLOSE in CONN_RECV).
+ */
+static void accept_after_peer_reset_fails_without_events(struct kunit *test)
+{
+	struct iw_fix *fx = iw_fix_create(test);
+	struct iw_rec *l, *a, *c;
+
+	l = iw_listen(test, fx, false);
+	a = iw_connect(test, fx, false, IW_PORT, 0);
+	c = iw_child(test, fx, l, 0);
+
+	madcm_rnic_iw_qp_disconnect(fx->side[0].qp, true);
+	KUNIT_ASSERT_TRUE(test, iw_wait(a, 1));
+	KUNIT_EXPECT_EQ(test, a->ev[0], IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_EXPECT_EQ(test, a->status[0], -ECONNRESET);
+	/* the RST reaches side 1 and its CM reports the reset */
+	madcm_wire_loop_quiesce(fx->cm->loop);
+	flush_workqueue(fx->cm->core[1]->event_wq);
+
+	KUNIT_EXPECT_EQ(test, iw_accept(c), -ECONNRESET);
+	KUNIT_EXPECT_EQ(test, c->nev, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->refs), 0);
+	KUNIT_EXPECT_EQ(test, refcount_read(&fx->side[1].qp->iw_ref), 1);
+	KUNIT_EXPECT_EQ(test, a->nev, 1);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_iw_destroy_listen(&l->id), 0);
+}
+
+/* The listener goes with a request pending: accept fails the same way. */
+static void accept_after_destroy_listen_fails(struct kunit *test)
+{
+	struct iw_fix *fx = iw_fix_create(test);
+	struct iw_rec *l, *a, *c;
+
+	l = iw_listen(test, fx, false);
+	a = iw_connect(test, fx, false, IW_PORT, 0);
+	c = iw_child(test, fx, l, 0);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_iw_destroy_listen(&l->id), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&l->refs), 0);
+
+	KUNIT_EXPECT_EQ(test, iw_accept(c), -ECONNRESET);
+	KUNIT_EXPECT_EQ(test, c->nev, 0);
+	/* the initiator hears of the reset once */
+	KUNIT_ASSERT_TRUE(test, iw_wait(a, 1));
+	KUNIT_EXPECT_EQ(test, a->ev[0], IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_EXPECT_NE(test, a->status[0], 0);
+	madcm_wire_loop_quiesce(fx->cm->loop);
+	flush_workqueue(fx->cm->core[0]->event_wq);
+	KUNIT_EXPECT_EQ(test, a->nev, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->refs), 0);
+}
+
+/* The peer resets an established connection: DISCONNECT -ECONNRESET,
+ * then CLOSE; our own abort gives CLOSE alone.
+ */
+static void peer_abort_gives_disconnect_then_close(struct kunit *test)
+{
+	struct iw_fix *fx = iw_fix_create(test);
+	struct iw_rec *l, *a, *c;
+
+	l = iw_listen(test, fx, false);
+	a = iw_connect(test, fx, false, IW_PORT, 0);
+	c = iw_child(test, fx, l, 0);
+	KUNIT_ASSERT_EQ(test, iw_accept(c), 0);
+	KUNIT_ASSERT_TRUE(test, iw_wait(a, 1));
+	KUNIT_ASSERT_EQ(test, a->status[0], 0);
+
+	/* side 1 aborts (modify_qp to ERROR) */
+	madcm_rnic_iw_qp_disconnect(fx->side[1].qp, true);
+	KUNIT_ASSERT_TRUE(test, iw_wait(c, 2));
+	KUNIT_EXPECT_EQ(test, c->ev[1], IW_CM_EVENT_CLOSE);
+	KUNIT_ASSERT_TRUE(test, iw_wait(a, 3));
+	KUNIT_EXPECT_EQ(test, a->ev[1], IW_CM_EVENT_DISCONNECT);
+	KUNIT_EXPECT_EQ(test, a->status[1], -ECONNRESET);
+	KUNIT_EXPECT_EQ(test, a->ev[2], IW_CM_EVENT_CLOSE);
+
+	madcm_wire_loop_quiesce(fx->cm->loop);
+	flush_workqueue(fx->cm->core[0]->event_wq);
+	flush_workqueue(fx->cm->core[1]->event_wq);
+	KUNIT_EXPECT_EQ(test, a->nev, 3);
+	KUNIT_EXPECT_EQ(test, c->nev, 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->refs), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->refs), 0);
+	KUNIT_EXPECT_TRUE(test, iw_qp_idle(fx->side[0].qp));
+	KUNIT_EXPECT_TRUE(test, iw_qp_idle(fx->side[1].qp));
+	KUNIT_EXPECT_EQ(test, madcm_rnic_iw_destroy_listen(&l->id), 0);
+}
+
+static struct kunit_case rnic_iw_cases[] = {
+	KUNIT_CASE(ipv4_connect_accept_close),
+	KUNIT_CASE(ipv6_connect_accept_close),
+	KUNIT_CASE(reject_gives_econnrefused_with_pdata),
+	KUNIT_CASE(refused_connect_gives_one_connect_reply),
+	KUNIT_CASE(connect_to_unknown_qp_fails_without_events),
+	KUNIT_CASE(accept_after_peer_reset_fails_without_events),
+	KUNIT_CASE(accept_after_destroy_listen_fails),
+	KUNIT_CASE(peer_abort_gives_disconnect_then_close),
+	{}
+};
+
+static struct kunit_suite rnic_iw_suite = {
+	.name = "madcm_rnic_iw",
+	.test_cases = rnic_iw_cases,
+};
+
+kunit_test_suite(rnic_iw_suite);

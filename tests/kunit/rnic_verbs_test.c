@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit: the software RNIC's send queue in RTS (rnic/verbs.c, rnic/mr.c).
+ *
+ * Each case registers a madcm RNIC over an Ethernet net_device of its own
+ * (madcm_rnic_newlink(), what `rdma link add` calls), makes a kernel QP
+ * through ib_core, and moves it to RTS as the CM's hand-off does
+ * (madcm_rnic_qp_to_rts()), so the fast-registration work requests run.
+ * The expectations come from RFC 5040 (STags: a Fast-Register makes an
+ * invalid STag valid, an Invalidate makes it invalid, a request on an
+ * STag of another PD or of the wrong key fails) and the verbs' completion
+ * rules (IBTA vol. 1 ch. 10.8, 11.4: an unsignaled success completes
+ * nothing, an error completes even unsignaled and moves the QP to Error,
+ * which flushes the rest).
+ */
+#include <kunit/test.h>
+#include <linux/etherdevice.h>
+#include <linux/netdevice.h>
+#include <linux/scatterlist.h>
+#include <rdma/ib_verbs.h>
+#include "rnic/rnic.h"
+
+#define FR_KEY		0x5a
+#define FR_ACCESS	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE)
+
+struct rv_fixture {
+	struct net_device *nd;
+	struct ib_device *ibdev;
+	struct madcm_rnic_dev *dev;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	struct ib_qp *qp;
+	struct ib_mr *mr;
+	struct page *pages[2];
+	struct scatterlist sg[2];
+};
+
+static netdev_tx_t rv_xmit(struct sk_buff *skb, struct net_device *nd)
+{
+	dev_kfree_skb_any(skb);
+	return NETDEV_TX_OK;
+}
+
+static const struct net_device_ops rv_netdev_ops = {
+	.ndo_start_xmit = rv_xmit,
+};
+
+static struct ib_qp *rv_create_qp(struct ib_pd *pd, struct ib_cq *cq)
+{
+	struct ib_qp_init_attr attr = {
+		.send_cq = cq,
+		.recv_cq = cq,
+		.cap = {
+			.max_send_wr = 8,
+			.max_recv_wr = 8,
+			.max_send_sge = 1,
+			.max_recv_sge = 1,
+		},
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.qp_type = IB_QPT_RC,
+	};
+
+	return ib_create_qp(pd, &attr);
+}
+
+static int rv_modify(struct ib_qp *qp, enum ib_qp_state state)
+{
+	struct ib_qp_attr attr = { .qp_state = state };
+
+	return ib_modify_qp(qp, &attr, IB_QP_STATE);
+}
+
+static enum ib_qp_state rv_state(struct ib_qp *qp)
+{
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr attr;
+
+	ib_query_qp(qp, &attr, IB_QP_STATE, &init);
+	return attr.qp_state;
+}
+
+static int rv_post_reg(struct ib_qp *qp, struct ib_mr *mr, u64 wr_id,
+		       bool signaled)
+{
+	struct ib_reg_wr wr = {
+		.wr = {
+			.wr_id = wr_id,
+			.opcode = IB_WR_REG_MR,
+			.send_flags = signaled ? IB_SEND_SIGNALED : 0,
+		},
+		.mr = mr,
+		.key = mr->rkey,
+		.access = FR_ACCESS,
+	};
+
+	return ib_post_send(qp, &wr.wr, NULL);
+}
+
+static int rv_post_inv(struct ib_qp *qp, u32 stag, u64 wr_id)
+{
+	struct ib_send_wr wr = {
+		.wr_id = wr_id,
+		.opcode = IB_WR_LOCAL_INV,
+		.send_flags = IB_SEND_SIGNALED,
+		.ex.invalidate_rkey = stag,
+	};
+
+	return ib_post_send(qp, &wr, NULL);
+}
+
+static int rv_post_recv(struct ib_qp *qp, u64 wr_id)
+{
+	struct ib_recv_wr wr = { .wr_id = wr_id };
+
+	return ib_post_recv(qp, &wr, NULL);
+}
+
+/* One completion, which must be there. */
+static struct ib_wc rv_poll_one(struct kunit *test, struct ib_cq *cq)
+{
+	struct ib_wc wc = {};
+
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(cq, 1, &wc), 1);
+	return wc;
+}
+
+static struct ib_mr *rv_mapped_mr(struct kunit *test, struct rv_fixture *fx,
+				  struct ib_pd *pd)
+{
+	struct ib_mr *mr = ib_alloc_mr(pd, IB_MR_TYPE_MEM_REG, 4);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mr));
+	KUNIT_EXPECT_EQ(test, ib_map_mr_sg(mr, fx->sg, 2, NULL, PAGE_SIZE), 2);
+	return mr;
+}
+
+static u64 rv_count(struct rv_fixture *fx, enum madcm_rnic_counter c)
+{
+	return atomic64_read(&fx->dev->cnt[c]);
+}
+
+static int rv_init(struct kunit *test)
+{
+	struct ib_cq_init_attr cq_attr = { .cqe = 32 };
+	struct rv_fixture *fx;
+	int i;
+
+	fx = kunit_kzalloc(test, sizeof(*fx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, fx);
+	test->priv = fx;
+
+	fx->nd = alloc_etherdev(0);
+	KUNIT_ASSERT_NOT_NULL(test, fx->nd);
+	fx->nd->netdev_ops = &rv_netdev_ops;
+	eth_hw_addr_random(fx->nd);
+	KUNIT_ASSERT_EQ(test, register_netdev(fx->nd), 0);
+	KUNIT_ASSERT_EQ(test, madcm_rnic_newlink("mkt%d", fx->nd), 0);
+	fx->ibdev = ib_device_get_by_netdev(fx->nd, RDMA_DRIVER_UNKNOWN);
+	KUNIT_ASSERT_NOT_NULL(test, fx->ibdev);
+	/* Ours until the exit unregisters it; no reference kept. */
+	ib_device_put(fx->ibdev);
+	fx->dev = to_madcm_rnic(fx->ibdev);
+
+	sg_init_table(fx->sg, ARRAY_SIZE(fx->sg));
+	for (i = 0; i < ARRAY_SIZE(fx->pages); i++) {
+		fx->pages[i] = alloc_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, fx->pages[i]);
+		sg_set_page(&fx->sg[i], fx->pages[i], PAGE_SIZE, 0);
+		sg_dma_address(&fx->sg[i]) =
+			(u64)(uintptr_t)page_address(fx->pages[i]);
+		sg_dma_len(&fx->sg[i]) = PAGE_SIZE;
+	}
+
+	fx->pd = ib_alloc_pd(fx->ibdev, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(fx->pd));
+	fx->cq = ib_create_cq(fx->ibdev, NULL, NULL, NULL, &cq_attr);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(fx->cq));
+	fx->qp = rv_create_qp(fx->pd, fx->cq);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(fx->qp));
+	fx->mr = rv_mapped_mr(test, fx, fx->pd);
+	KUNIT_ASSERT_EQ(test, rv_modify(fx->qp, IB_QPS_INIT), 0);
+	return 0;
+}
+
+static void rv_exit(struct kunit *test)
+{
+	struct rv_fixture *fx = test->priv;
+	int i;
+
+	if (!fx)
+		return;
+	if (!IS_ERR_OR_NULL(fx->qp))
+		ib_destroy_qp(fx->qp);
+	if (!IS_ERR_OR_NULL(fx->mr))
+		ib_dereg_mr(fx->mr);
+	if (!IS_ERR_OR_NULL(fx->cq))
+		ib_destroy_cq(fx->cq);
+	if (!IS_ERR_OR_NULL(fx->pd))
+		ib_dealloc_pd(fx->pd);
+	if (fx->ibdev)
+		ib_unregister_device(fx->ibdev);
+	if (fx->nd) {
+		if (fx->nd->reg_state == NETREG_REGISTERED)
+			unregister_netdev(fx->nd);
+		free_netdev(fx->nd);
+	}
+	for (i = 0; i < ARRAY_SIZE(fx->pages); i++)
+		if (fx->pages[i])
+			__free_page(fx->pages[i]);
+}
+
+static void rts_only_from_init_or_rtr(struct kunit *test)
+{
+	struct rv_fixture *fx = test->priv;
+	struct madcm_rnic_qp *qp = to_madcm_rnic_qp(fx->qp);
+
+	KUNIT_EXPECT_EQ(test, rv_modify(fx->qp, IB_QPS_RESET), 0);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_qp_to_rts(qp), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rv_modify(fx->qp, IB_QPS_INIT), 0);
+	KUNIT_EXPECT_EQ(test, rv_modify(fx->qp, IB_QPS_RTR), 0);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_qp_to_rts(qp), 0);
+	KUNIT_EXPECT_EQ(test, rv_state(fx->qp), IB_QPS_RTS);
+	/* The consumer may say RTS once the QP is there. */
+	KUNIT_EXPECT_EQ(test, rv_modify(fx->qp, IB_QPS_RTS), 0);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_qp_to_rts(qp), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rv_modify(fx->qp, IB_QPS_INIT), -EINVAL);
+}
+
+static void fast_register_then_invalidate(struct kunit *test)
+{
+	struct rv_fixture *fx = test->priv;
+	struct madcm_rnic_mr *mr = to_madcm_rnic_mr(fx->mr);
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_EQ(test, madcm_rnic_qp_to_rts(to_madcm_rnic_qp(fx->qp)),
+			0);
+	KUNIT_EXPECT_FALSE(test, mr->valid);
+	ib_update_fast_reg_key(fx->mr, FR_KEY);
+	KUNIT_ASSERT_EQ(test, rv_post_reg(fx->qp, fx->mr, 1, true), 0);
+	wc = rv_poll_one(test, fx->cq);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_REG_MR);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 1);
+	KUNIT_EXPECT_PTR_EQ(test, wc.qp, fx->qp);
+	KUNIT_EXPECT_TRUE(test, mr->valid);
+	KUNIT_EXPECT_EQ(test, mr->ibmr.rkey & 0xff, FR_KEY);
+	KUNIT_EXPECT_EQ(test, mr->ibmr.lkey, mr->ibmr.rkey);
+	KUNIT_EXPECT_EQ(test, mr->access, FR_ACCESS);
+
+	KUNIT_ASSERT_EQ(test, rv_post_inv(fx->qp, fx->mr->rkey, 2), 0);
+	wc = rv_poll_one(test, fx->cq);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_LOCAL_INV);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 2);
+	KUNIT_EXPECT_FALSE(test, mr->valid);
+	KUNIT_EXPECT_EQ(test, rv_count(fx, MADCM_RNIC_CNT_FASTREG), 1);
+	KUNIT_EXPECT_EQ(test, rv_count(fx, MADCM_RNIC_CNT_LOCAL_INV), 1);
+	KUNIT_EXPECT_EQ(test, rv_state(fx->qp), IB_QPS_RTS);
+}
+
+static void unsignaled_success_completes_nothing(struct kunit *test)
+{
+	struct rv_fixture *fx = test->priv;
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_EQ(test, madcm_rnic_qp_to_rts(to_madcm_rnic_qp(fx->qp)),
+			0);
+	KUNIT_ASSERT_EQ(test, rv_post_reg(fx->qp, fx->mr, 1, false), 0);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(fx->cq, 1, &wc), 0);
+	KUNIT_EXPECT_TRUE(test, to_madcm_rnic_mr(fx->mr)->valid);
+}
+
+/* Posted before RTS, run at the hand-off, in order. */
+static void queued_in_init_runs_at_rts(struct kunit *test)
+{
+	struct rv_fixture *fx = test->priv;
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_EQ(test, rv_post_reg(fx->qp, fx->mr, 1, true), 0);
+	KUNIT_ASSERT_EQ(test, rv_post_inv(fx->qp, fx->mr->rkey, 2), 0);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(fx->cq, 1, &wc), 0);
+	KUNIT_ASSERT_EQ(test, madcm_rnic_qp_to_rts(to_madcm_rnic_qp(fx->qp)),
+			0);
+	wc = rv_poll_one(test, fx->cq);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 1);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	wc = rv_poll_one(test, fx->cq);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 2);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_FALSE(test, to_madcm_rnic_mr(fx->mr)->valid);
+}
+
+/*
+ * A Fast-Register of a valid STag fails: its error completes although
+ * unsignaled, the QP goes to Error, and what was queued is flushed, each
+ * work request once.
+ */
+static void fast_register_of_valid_stag_fails_and_flushes(struct kunit *test)
+{
+	struct rv_fixture *fx = test->priv;
+	struct ib_reg_wr wr[3];
+	int seen[4] = {}, n = 0, i;
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_EQ(test, madcm_rnic_qp_to_rts(to_madcm_rnic_qp(fx->qp)),
+			0);
+	KUNIT_ASSERT_EQ(test, rv_post_recv(fx->qp, 0), 0);
+	for (i = 0; i < 3; i++) {
+		wr[i] = (struct ib_reg_wr) {
+			.wr = {
+				.wr_id = i + 1,
+				.opcode = IB_WR_REG_MR,
+				.send_flags = i == 1 ? 0 : IB_SEND_SIGNALED,
+				.next = i < 2 ? &wr[i + 1].wr : NULL,
+			},
+			.mr = fx->mr,
+			.key = fx->mr->rkey,
+			.access = FR_ACCESS,
+		};
+	}
+	KUNIT_ASSERT_EQ(test, ib_post_send(fx->qp, &wr[0].wr, NULL), 0);
+	while (ib_poll_cq(fx->cq, 1, &wc) == 1) {
+		n++;
+		KUNIT_ASSERT_LT(test, wc.wr_id, 4);
+		seen[wc.wr_id]++;
+		switch (wc.wr_id) {
+		case 0:
+			KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+			KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RECV);
+			break;
+		case 1:
+			KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+			break;
+		case 2:
+			KUNIT_EXPECT_EQ(test, wc.status, IB_WC_LOC_PROT_ERR);
+			break;
+		case 3:
+			KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+			break;
+		}
+	}
+	KUNIT_EXPECT_EQ(test, n, 4);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ_MSG(test, seen[i], 1, "wr_id %d", i);
+	KUNIT_EXPECT_EQ(test, rv_state(fx->qp), IB_QPS_ERR);
+	KUNIT_EXPECT_TRUE(test, to_madcm_rnic_mr(fx->mr)->valid);
+	KUNIT_EXPECT_EQ(test, rv_count(fx, MADCM_RNIC_CNT_WR_ERROR), 1);
+	KUNIT_EXPECT_EQ(test, rv_count(fx, MADCM_RNIC_CNT_WR_FLUSHED), 2);
+}
+
+static void invalidate_needs_the_current_key(struct kunit *test)
+{
+	struct rv_fixture *fx = test->priv;
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_EQ(test, madcm_rnic_qp_to_rts(to_madcm_rnic_qp(fx->qp)),
+			0);
+	ib_update_fast_reg_key(fx->mr, FR_KEY);
+	KUNIT_ASSERT_EQ(test, rv_post_reg(fx->qp, fx->mr, 1, false), 0);
+	KUNIT_ASSERT_EQ(test, rv_post_inv(fx->qp, fx->mr->rkey ^ 1, 2), 0);
+	wc = rv_poll_one(test, fx->cq);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 2);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_LOC_PROT_ERR);
+	KUNIT_EXPECT_TRUE(test, to_madcm_rnic_mr(fx->mr)->valid);
+	KUNIT_EXPECT_EQ(test, rv_state(fx->qp), IB_QPS_ERR);
+}
+
+static void fast_register_of_another_pds_mr_fails(struct kunit *test)
+{
+	struct rv_fixture *fx = test->priv;
+	struct ib_mr *mr2;
+	struct ib_pd *pd2;
+	struct ib_wc wc;
+
+	pd2 = ib_alloc_pd(fx->ibdev, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(pd2));
+	mr2 = rv_mapped_mr(test, fx, pd2);
+	KUNIT_ASSERT_EQ(test, madcm_rnic_qp_to_rts(to_madcm_rnic_qp(fx->qp)),
+			0);
+	KUNIT_EXPECT_EQ(test, rv_post_reg(fx->qp, mr2, 7, false), 0);
+	wc = rv_poll_one(test, fx->cq);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 7);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_LOC_PROT_ERR);
+	KUNIT_EXPECT_FALSE(test, to_madcm_rnic_mr(mr2)->valid);
+	ib_dereg_mr(mr2);
+	ib_dealloc_pd(pd2);
+}
+
+/* iw_get_qp's lookup: a QP by number, counted, until it is destroyed. */
+static void qp_by_number(struct kunit *test)
+{
+	struct rv_fixture *fx = test->priv;
+	u32 qpn = fx->qp->qp_num;
+	struct madcm_rnic_qp *qp;
+
+	KUNIT_EXPECT_NE(test, qpn, 0);
+	qp = madcm_rnic_qp_get(fx->dev, qpn);
+	KUNIT_EXPECT_PTR_EQ(test, qp, to_madcm_rnic_qp(fx->qp));
+	if (qp)
+		madcm_rnic_qp_put(qp);
+	KUNIT_EXPECT_NULL(test, madcm_rnic_qp_get(fx->dev, qpn + 1));
+	ib_destroy_qp(fx->qp);
+	fx->qp = NULL;
+	KUNIT_EXPECT_NULL(test, madcm_rnic_qp_get(fx->dev, qpn));
+}
+
+static struct kunit_case rnic_verbs_cases[] = {
+	KUNIT_CASE(rts_only_from_init_or_rtr),
+	KUNIT_CASE(fast_register_then_invalidate),
+	KUNIT_CASE(unsignaled_success_completes_nothing),
+	KUNIT_CASE(queued_in_init_runs_at_rts),
+	KUNIT_CASE(fast_register_of_valid_stag_fails_and_flushes),
+	KUNIT_CASE(invalidate_needs_the_current_key),
+	KUNIT_CASE(fast_register_of_another_pds_mr_fails),
+	KUNIT_CASE(qp_by_number),
+	{}
+};
+
+static struct kunit_suite rnic_verbs_suite = {
+	.name = "madcm_rnic_verbs",
+	.init = rv_init,
+	.exit = rv_exit,
+	.test_cases = rnic_verbs_cases,
+};
+
+kunit_test_suite(rnic_verbs_suite);
