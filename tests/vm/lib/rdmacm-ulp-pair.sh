@@ -164,7 +164,12 @@ scenarios "" 0 1
 echo "--- netem: 5% loss both ways"
 pair_netem loss 5%
 scenarios n 1 5
+# What netem dropped on this side, and what the CM did about it.
+/bin/tc -s qdisc show dev eth0
 pair_netem off
+if [ "$RDMACM_DEV" = madcm ]; then
+	grep -vE ' 0$' /sys/kernel/debug/madcm/cm/stats | sed 's/^/  cm: /'
+fi
 pair_barrier 9
 
 if [ $ROLE = a ]; then
