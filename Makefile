@@ -33,7 +33,7 @@ export MADCM_KERNEL
 endif
 
 ifeq ($(origin KDIR),undefined)
-KDIR := $(shell scripts/kdir.sh)
+KDIR := $(shell MADCM_KERNEL=$(MADCM_KERNEL) scripts/kdir.sh)
 endif
 
 # Sign at install time only when the kernel's signing key is at hand (a

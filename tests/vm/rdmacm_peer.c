@@ -4,7 +4,7 @@
  * VM tests against soft-iWARP: whatever RDMA device owns the address
  * (siw0 in the tests) runs the connection; madcm is the other end.
  *
- *   rdmacm_peer server PORT [opts]       accept one connection
+ *   rdmacm_peer server PORT [opts]       accept (or reject) one connection
  *   rdmacm_peer client ADDR PORT [opts]  connect
  *
  * opts: -i N   responder_resources given to rdma_accept/rdma_connect
@@ -13,9 +13,13 @@
  *       -c     disconnect first once established (default: wait for
  *              the other side to disconnect)
  *       -t S   timeout in seconds for each event (default 20)
+ *       -r     server: reject the request, with the -p private data
+ *       -b A   server: listen on IPv4 address A only (default: any)
  *
  * Prints "rdmacm: ..." lines the scripts grep; exits 0 when the
- * connection was established and then disconnected.
+ * connection was established and then disconnected, or when the server
+ * rejected as asked; a client that is rejected prints the status and
+ * private data and exits 5.
  *
  * LDLIBS: -lrdmacm -libverbs
  */
@@ -32,7 +36,8 @@
 #define MAX_PD		512
 #define RECV_BUF_LEN	64
 
-static int timeout_s = 20, close_first;
+static int timeout_s = 20, close_first, reject;
+static const char *bind_addr;
 static int resp_res = -1, init_depth = -1;
 static unsigned char pd[MAX_PD];
 static int pd_len;
@@ -184,6 +189,10 @@ static int run_server(int port)
 	if (rdma_create_id(chan, &listen_id, NULL, RDMA_PS_TCP))
 		fail("rdma_create_id");
 	sin.sin_port = htons(port);
+	if (bind_addr && inet_pton(AF_INET, bind_addr, &sin.sin_addr) != 1) {
+		printf("rdmacm: bad address %s\n", bind_addr);
+		return 1;
+	}
 	if (rdma_bind_addr(listen_id, (struct sockaddr *)&sin))
 		fail("rdma_bind_addr");
 	if (rdma_listen(listen_id, 4))
@@ -194,6 +203,15 @@ static int run_server(int port)
 	ev = expect(RDMA_CM_EVENT_CONNECT_REQUEST);
 	id = ev->id;
 	show_conn("request", &ev->param.conn);
+	if (reject) {
+		if (rdma_reject(id, pd_len ? pd : NULL, pd_len))
+			fail("rdma_reject");
+		printf("rdmacm: rejected with pd_len=%d\n", pd_len);
+		rdma_ack_cm_event(ev);
+		rdma_destroy_id(id);
+		rdma_destroy_id(listen_id);
+		return 0;
+	}
 	make_qp(id);
 	conn_param(&cp, &ev->param.conn);
 	printf("rdmacm: accepting with responder_resources=%u initiator_depth=%u\n",
@@ -237,7 +255,16 @@ static int run_client(const char *addr, int port)
 	       cp.responder_resources, cp.initiator_depth);
 	if (rdma_connect(id, &cp))
 		fail("rdma_connect");
-	ev = expect(RDMA_CM_EVENT_ESTABLISHED);
+	ev = next_event();
+	if (ev->event == RDMA_CM_EVENT_REJECTED) {
+		show_conn("rejected", &ev->param.conn);
+		exit(5);
+	}
+	if (ev->event != RDMA_CM_EVENT_ESTABLISHED) {
+		printf("rdmacm: expected %s\n",
+		       rdma_event_str(RDMA_CM_EVENT_ESTABLISHED));
+		exit(4);
+	}
 	show_conn("established", &ev->param.conn);
 	rdma_ack_cm_event(ev);
 	fflush(stdout);
@@ -262,7 +289,7 @@ static int parse_hex(const char *s)
 static void usage(void)
 {
 	printf("rdmacm_peer server PORT [opts] | client ADDR PORT [opts]\n"
-	       "opts: -i N -o N -p HEX -c -t SECONDS\n");
+	       "opts: -i N -o N -p HEX -c -t SECONDS -r -b ADDR\n");
 	exit(1);
 }
 
@@ -278,7 +305,7 @@ int main(int argc, char **argv)
 		usage();
 	first = server ? 3 : 4;
 	optind = first;
-	while ((opt = getopt(argc, argv, "i:o:p:ct:")) != -1) {
+	while ((opt = getopt(argc, argv, "i:o:p:ct:rb:")) != -1) {
 		switch (opt) {
 		case 'i':
 			resp_res = atoi(optarg);
@@ -296,6 +323,12 @@ int main(int argc, char **argv)
 			break;
 		case 't':
 			timeout_s = atoi(optarg);
+			break;
+		case 'r':
+			reject = 1;
+			break;
+		case 'b':
+			bind_addr = optarg;
 			break;
 		default:
 			usage();

@@ -5,7 +5,8 @@
 # kernel in QEMU (TCG, no KVM), report each script and any kernel report.
 #
 # Usage: tests/vm/run.sh [--run] [SCRIPT...]
-#   default: every tests/vm/[0-9]*.sh as a test; "vmtest: N passed, M failed".
+#   default: every tests/vm/[0-9]*.sh as a test; "vmtest: N passed, M failed"
+#   (", K skipped" added when a script skipped itself: not a pass).
 #   --run:   tests/vm/demo/*.sh, output shown as is (make run).
 # Environment: VMTEST (space-separated script names to run), VM_TIMEOUT
 # (seconds for the whole boot, default 1500), MADCM_CACHE, MADCM_KERNEL
@@ -14,7 +15,10 @@
 # $MADCM_CACHE/vm, vm-6.12 for 6.12: give each concurrent run its own),
 # MADCM_VM_KERNEL_DIR
 # (boot a custom test kernel's build tree instead of the stock kernel, as
-# tests/vm/run-siw.sh does), MADCM_VM_LAYER (the closing line's name).
+# tests/vm/run-siw.sh does), MADCM_VM_LAYER (the closing line's name),
+# MADCM_VM_APPEND (added to the kernel command line: a NAME=VALUE there
+# that the kernel does not know reaches the scripts' environment, as
+# RDMACM_DEV=siw does for tests/vm/siw/*rdmacm-ulp*).
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/common.sh"
 
@@ -84,7 +88,7 @@ timeout --foreground -k 10 "${VM_TIMEOUT:-1500}" \
 	qemu-system-x86_64 -machine pc -cpu max -smp 2 -m 2048 \
 	-nographic -no-reboot -nodefaults -serial stdio \
 	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=ttyS0 loglevel=3 panic=-1 oops=panic panic_on_warn=0 rdinit=/init" \
+	-append "console=ttyS0 loglevel=3 panic=-1 oops=panic panic_on_warn=0 rdinit=/init${MADCM_VM_APPEND:+ $MADCM_VM_APPEND}" \
 	</dev/null >"$log" 2>&1
 qrc=$?
 set -e
@@ -99,7 +103,8 @@ fi
 
 passed=$(grep -c '^=== VMTEST PASS' "$log.txt" || true)
 failed=$(grep -c '^=== VMTEST FAIL' "$log.txt" || true)
-grep '^=== VMTEST \(PASS\|FAIL\)' "$log.txt" | sed 's/^=== VMTEST //'
+skipped=$(grep -c '^=== VMTEST SKIP' "$log.txt" || true)
+grep '^=== VMTEST \(PASS\|FAIL\|SKIP\)' "$log.txt" | sed 's/^=== VMTEST //'
 
 # Captures the scripts printed go to tshark, on the host.
 capdir=$vmdir/captures
@@ -127,9 +132,15 @@ if ! grep -q '^=== VMTEST DONE' "$log.txt"; then
 	tail -30 "$log.txt" >&2
 	failed=$((failed + 1))
 fi
-ran=$((passed + failed))
+# A skip is neither a pass nor a failure, but the script did run.
+ran=$((passed + failed + skipped))
 if [ "$ran" -lt "${#scripts[@]}" ]; then
 	failed=$((failed + ${#scripts[@]} - ran))
 fi
-echo "$layer: $passed passed, $failed failed"
+if [ "$skipped" -gt 0 ]; then
+	grep '^SKIP: ' "$log.txt" | sed 's/^/[madcm] /' >&2
+	echo "$layer: $passed passed, $failed failed, $skipped skipped"
+else
+	echo "$layer: $passed passed, $failed failed"
+fi
 [ "$failed" -eq 0 ]

@@ -9,12 +9,12 @@
 # (192.0.2.1) or "b" (192.0.2.2), read from the kernel command line
 # (madcm_pair=a|b); the scripts meet over the network (tests/vm/lib/pair.sh).
 # Each guest reports each script as run.sh's guests do; a script passes
-# when it passes in both.
+# when it passes in both, and is skipped when both skip it (not a pass).
 #
 # Usage: tests/vm/run2.sh [SCRIPT...]
 # Environment: VMPAIR (space-separated script names), VM_TIMEOUT (seconds,
 # default 1200), MADCM_VM_DIR (this run's files; default $MADCM_CACHE/vm).
-# Ends with "vmpair: N passed, M failed".
+# Ends with "vmpair: N passed, M failed" (", K skipped" when some were).
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/common.sh"
 
@@ -74,16 +74,25 @@ wait $pid_b
 rc_b=$?
 set -e
 
-passed=0 failed=0
+passed=0 failed=0 skipped=0
+for r in a b; do
+	tr -d '\r' <"$vmdir/$r.log" >"$vmdir/$r.log.txt"
+done
 for s in "${scripts[@]}"; do
-	n=${s##*/} ok=1
+	n=${s##*/} ok=1 skip=1
 	for r in a b; do
-		tr -d '\r' <"$vmdir/$r.log" >"$vmdir/$r.log.txt"
 		grep -q "^=== VMTEST PASS $n\$" "$vmdir/$r.log.txt" || ok=0
+		grep -q "^=== VMTEST SKIP $n\$" "$vmdir/$r.log.txt" || skip=0
 	done
 	if [ $ok -eq 1 ]; then
 		echo "PASS $n"
 		passed=$((passed + 1))
+	elif [ $skip -eq 1 ]; then
+		# Both guests skipped it: neither a pass nor a failure.
+		echo "SKIP $n"
+		skipped=$((skipped + 1))
+		awk -v n="$n" '$0 == "=== VMTEST START " n { f = 1 } f && /^SKIP: / { print; exit }' \
+			"$vmdir/a.log.txt" | sed 's/^/[madcm] /' >&2
 	else
 		echo "FAIL $n"
 		failed=$((failed + 1))
@@ -102,5 +111,9 @@ for r in a b; do
 done
 layer=vmpair
 [ "$KERNEL_LINE" = 6.1 ] || layer=vmpair-$KERNEL_LINE
-echo "$layer: $passed passed, $failed failed"
+if [ "$skipped" -gt 0 ]; then
+	echo "$layer: $passed passed, $failed failed, $skipped skipped"
+else
+	echo "$layer: $passed passed, $failed failed"
+fi
 [ "$failed" -eq 0 ]

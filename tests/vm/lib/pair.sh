@@ -13,14 +13,19 @@ PEER_LL=fe80::5054:ff:fe12:34$PEER_MAC_LAST
 echo "guest $ROLE: $ME, peer $PEER ($PEER_LL)"
 
 # The wire: virtio-net eth0 with the guest's addresses, rxe0 over it,
-# madcm and madcm_ibtest, and the peer reachable.
+# madcm and madcm_ibtest, and the peer reachable. PAIR_RXE=0 leaves rxe0
+# out, for a script that puts another RDMA device on eth0 (two devices on
+# one netdev would both claim its addresses in rdma_cm).
+PAIR_RXE=${PAIR_RXE:-1}
 pair_setup() {
 	local i
 	load_modules virtio_pci virtio_net ib_core crc32_generic rdma_rxe sch_netem
 	/bin/ip link set eth0 up || fail "eth0"
 	/bin/ip addr add $ME/24 dev eth0
 	ib_wait_dad eth0
-	/bin/rdma link add rxe0 type rxe netdev eth0 || fail "rdma link add rxe0"
+	if [ "$PAIR_RXE" = 1 ]; then
+		/bin/rdma link add rxe0 type rxe netdev eth0 || fail "rdma link add rxe0"
+	fi
 	load_modules madcm madcm_ibtest
 	for i in $(seq 120); do
 		ping -c 1 -W 1 $PEER >/dev/null 2>&1 && return 0
@@ -58,7 +63,9 @@ pair_netem() {
 
 pair_teardown() {
 	rmmod madcm_ibtest || fail "rmmod madcm_ibtest"
-	/bin/rdma link delete rxe0 || fail "rdma link delete rxe0"
+	if [ "$PAIR_RXE" = 1 ]; then
+		/bin/rdma link delete rxe0 || fail "rdma link delete rxe0"
+	fi
 	rmmod madcm || fail "rmmod madcm"
 	# IPv4 only: the next script needs the link-local address still.
 	/bin/ip -4 addr flush dev eth0

@@ -1,0 +1,187 @@
+# SPDX-License-Identifier: GPL-2.0
+# The scenarios of tests/vm/pair/20-rdmacm-ulp.sh (RDMACM_DEV=rxe, the
+# default) and 21-rdmacm-ulp-madcm.sh (RDMACM_DEV=madcm): an in-kernel
+# rdma_cm ULP (madcm_rdmacm_test.ko) on both guests, guest a listening,
+# guest b connecting, over the device RDMACM_DEV names: rxe (rxe0, RoCE,
+# Debian's own) or madcm (m0, "rdma link add m0 type madcm netdev eth0",
+# iWARP; rxe0 is then not created: both would claim eth0's addresses in
+# rdma_cm). Each side checks its own events, in order, with their private
+# data:
+#   1. connect, private data both ways, the client disconnects;
+#   2. a reject with private data;
+#   3. the server disconnects;
+#   4. 20 connections in a row, each closed by the client;
+# then 1-4 again with netem dropping 5% of the frames both ways. Every id
+# is destroyed in the end, no PD, CQ or QP is left, rmmod is clean.
+. /tests/common.sh
+. /tests/ib.sh
+. /tests/rdmacm.sh
+case $RDMACM_DEV in
+rxe) PAIR_RXE=1 DEV=rxe0 ;;
+madcm) PAIR_RXE=0 DEV=m0 ;;
+*) echo "RDMACM_DEV=$RDMACM_DEV: rxe or madcm"; exit 1 ;;
+esac
+. /tests/pair.sh
+
+if [ "$RDMACM_DEV" = madcm ]; then
+	# Before pair_setup meets the peer: both guests run the same kernel
+	# and module, so both skip, or neither, without waiting for the other
+	# (which may have skipped and powered off already).
+	load_modules virtio_pci virtio_net ib_core madcm
+	/bin/ip link set eth0 up
+	/bin/rdma link add m0 type madcm netdev eth0 ||
+		skip "no madcm RNIC: 'rdma link add m0 type madcm netdev eth0' failed"
+fi
+pair_setup
+/bin/rdma link show
+rt_transport $DEV
+load_modules rdma_cm madcm_rdmacm_test
+
+# Private data: the client's (REQ), the server's accept (REP), reject (REJ).
+CPD=c1e47000010203040506070809
+SPD=5e12ae00aabbccddeeff
+RPD=4e1ec7ed0bad
+PORT_A=7471 PORT_R=7472
+REJ_STATUS=$(rt_reject_status)
+CLIENT_OK="ADDR_RESOLVED/0,ROUTE_RESOLVED/0,ESTABLISHED/0/$(rt_pd rep $SPD),DISCONNECTED/0"
+SERVER_OK="CONNECT_REQUEST/0/$(rt_pd req $CPD),ESTABLISHED/0,DISCONNECTED/0"
+CLIENT_REJ="ADDR_RESOLVED/0,ROUTE_RESOLVED/0,REJECTED/$REJ_STATUS/$(rt_pd rej $RPD)"
+SERVER_REJ="CONNECT_REQUEST/0/$(rt_pd req $CPD)"
+# IB only, and only on a lossy wire: the RTU lost, the client's DREQ
+# reaches the server in REP-sent state, before any ESTABLISHED.
+SERVER_OK_NO_RTU="CONNECT_REQUEST/0/$(rt_pd req $CPD),DISCONNECTED/0"
+
+if [ $ROLE = a ]; then
+	# A specific address and the wildcard.
+	check "listen LA $ME:$PORT_A (accept)" rt listen LA $ME $PORT_A mode=accept pdata=$SPD
+	check "listen LR 0.0.0.0:$PORT_R (reject)" rt listen LR 0.0.0.0 $PORT_R mode=reject pdata=$RPD
+	cat $RT/listeners
+fi
+pair_barrier 0
+
+# conn_ok NAME EVENTS...: the connection ended with one of EVENTS, on DEV.
+conn_ok() {
+	local name=$1
+	shift
+	check "$name: id destroyed" rt_wait_gone "$name" 120
+	rt_line "$name"
+	check "$name: events" rt_expect "$name" "$@"
+	check "$name: on $DEV" [ "$(rt_field "$name" dev)" = $DEV ]
+}
+
+# The server's next connection on each listener: LA's are counted here
+# (the client may connect before the server could look), LR's counted
+# again after each reject (a lost IB REJ brings a new request).
+LA_NEXT=0 LR_NEXT=0
+
+# scenarios TAG LOSSY BARRIER: 1-4 above; connections named TAG...
+scenarios() {
+	local t=$1 lossy=$2 bar=$3 base i n server_ok
+	server_ok=$SERVER_OK
+	[ "$lossy" = 1 ] && [ "$RT_TP" = ib ] && server_ok="$SERVER_OK $SERVER_OK_NO_RTU"
+
+	# 1. Private data both ways; the client disconnects.
+	if [ $ROLE = b ]; then
+		check "connect ${t}c1" rt connect ${t}c1 $PEER $PORT_A pdata=$CPD
+		check "${t}c1.0 established" rt_wait ${t}c1.0 ESTABLISHED 120
+		check "${t}c1.0: disconnect (client)" rt disconnect ${t}c1.0
+		conn_ok ${t}c1.0 "$CLIENT_OK"
+		check "${t}c1.0: the client disconnected" [ "$(rt_field ${t}c1.0 local_disconnect)" = 1 ]
+	else
+		base=$LA_NEXT
+		LA_NEXT=$((base + 1))
+		check "LA.$base: established" rt_wait LA.$base ESTABLISHED 120
+		conn_ok LA.$base "$SERVER_OK"
+		check "LA.$base: the client disconnected" [ "$(rt_field LA.$base local_disconnect)" = 0 ]
+	fi
+	pair_barrier $bar
+
+	# 2. Reject with private data.
+	if [ $ROLE = b ]; then
+		check "connect ${t}r1" rt connect ${t}r1 $PEER $PORT_R pdata=$CPD
+		conn_ok ${t}r1.0 "$CLIENT_REJ"
+	else
+		base=$LR_NEXT
+		check "LR.$base: the request came" rt_wait LR.$base CONNECT_REQUEST 120
+		conn_ok LR.$base "$SERVER_REJ"
+	fi
+	pair_barrier $((bar + 1))
+	if [ $ROLE = a ]; then
+		# An IB REJ that is lost brings the REQ again, as a new request.
+		n=$(rt_requests LR)
+		LR_NEXT=$n
+		[ "$lossy" = 1 ] || check "LR: one request" [ $((n - base)) = 1 ]
+		for i in $(seq $((base + 1)) $((n - 1))); do
+			conn_ok LR.$i "$SERVER_REJ"
+		done
+	fi
+
+	# 3. The server disconnects.
+	if [ $ROLE = b ]; then
+		check "connect ${t}c2" rt connect ${t}c2 $PEER $PORT_A pdata=$CPD
+		conn_ok ${t}c2.0 "$CLIENT_OK"
+		check "${t}c2.0: the server disconnected" [ "$(rt_field ${t}c2.0 local_disconnect)" = 0 ]
+	else
+		base=$LA_NEXT
+		LA_NEXT=$((base + 1))
+		check "LA.$base: established" rt_wait LA.$base ESTABLISHED 120
+		check "LA.$base: disconnect (server)" rt disconnect LA.$base
+		conn_ok LA.$base "$SERVER_OK"
+	fi
+	pair_barrier $((bar + 2))
+
+	# 4. 20 connections in a row, each closed by the client.
+	if [ $ROLE = b ]; then
+		check "connect ${t}s x20 close=1" rt connect ${t}s $PEER $PORT_A pdata=$CPD count=20 close=1
+		check "${t}s.19: id destroyed" rt_wait_gone ${t}s.19 600
+		n=0
+		for i in $(seq 0 19); do
+			rt_expect ${t}s.$i "$CLIENT_OK" || n=$((n + 1))
+		done
+		rt_show "${t}s\."
+		check "${t}s: 20 connections, each as expected" [ $n = 0 ]
+	else
+		base=$LA_NEXT
+		LA_NEXT=$((base + 20))
+		check "LA.$((base + 19)): id destroyed" rt_wait_gone LA.$((base + 19)) 600
+		n=0
+		for i in $(seq $base $((base + 19))); do
+			rt_expect LA.$i $server_ok || n=$((n + 1))
+		done
+		for i in $(seq $base $((base + 19))); do rt_show "LA\.$i "; done
+		check "LA.$base-$((base + 19)): 20 connections, each as expected" [ $n = 0 ]
+		check "LA: every request counted, no more" [ "$(rt_requests LA)" = $LA_NEXT ]
+	fi
+	pair_barrier $((bar + 3))
+	if [ $ROLE = a ]; then
+		check "$t: only the two listeners' ids live" rt_all_released 2
+	else
+		check "$t: every id destroyed" rt_all_released 0
+	fi
+}
+
+scenarios "" 0 1
+echo "--- netem: 5% loss both ways"
+pair_netem loss 5%
+scenarios n 1 5
+# What netem dropped on this side, and what the CM did about it.
+/bin/tc -s qdisc show dev eth0
+pair_netem off
+if [ "$RDMACM_DEV" = madcm ]; then
+	grep -vE ' 0$' /sys/kernel/debug/madcm/cm/stats | sed 's/^/  cm: /'
+fi
+pair_barrier 9
+
+if [ $ROLE = a ]; then
+	check "unlisten LA" rt unlisten LA
+	check "unlisten LR" rt unlisten LR
+fi
+cat $RT/counters
+check "every id destroyed, no PD, CQ or QP left" rt_all_released 0
+check "no local error" [ "$(rt_counter local_errors)" = 0 ]
+check "rmmod madcm_rdmacm_test" rmmod madcm_rdmacm_test
+if [ "$RDMACM_DEV" = madcm ]; then
+	check "rdma link delete m0" /bin/rdma link delete m0
+fi
+pair_teardown
+finish
