@@ -257,8 +257,8 @@ static void rto_retransmits_unacked_bytes(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, s.vlan);
 	KUNIT_EXPECT_EQ(test, s.src.port, LOC_PORT);
 	KUNIT_EXPECT_EQ(test, s.dst.port, REM_PORT);
-	KUNIT_EXPECT_EQ(test, ntohl(s.src.ip.s6_addr32[3]), LOC_IP);
-	KUNIT_EXPECT_EQ(test, ntohl(s.dst.ip.s6_addr32[3]), REM_IP);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(s.src.ip.s6_addr32[3]), LOC_IP);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(s.dst.ip.s6_addr32[3]), REM_IP);
 	KUNIT_EXPECT_EQ(test, memcmp(s.dst_mac, "\x02\x00\x00\x00\x00\x02",
 				     ETH_ALEN), 0);
 	KUNIT_EXPECT_EQ(test, s.seq, ISS);
