@@ -11,7 +11,8 @@
 #   2. a reject with private data;
 #   3. the server disconnects;
 #   4. 20 connections in a row, each closed by the client;
-# then 1-4 again with netem dropping 5% of the frames both ways. Every id
+# then 1-4 again with netem dropping 5% of the frames both ways; with
+# madcm, 5. guest a deletes its device with a connection live. Every id
 # is destroyed in the end, no PD, CQ or QP is left, rmmod is clean.
 . /tests/common.sh
 . /tests/ib.sh
@@ -172,6 +173,41 @@ if [ "$RDMACM_DEV" = madcm ]; then
 fi
 pair_barrier 9
 
+# 5. madcm only: guest a deletes its device with a connection and a
+# listener on it (issue 17, item 2). Its QP is flushed and reset, the
+# connection ends (DISCONNECTED or DEVICE_REMOVAL, whichever of madcm's
+# flush and rdma_cm's removal comes first) and its id is destroyed; the
+# listener on m0's address gets DEVICE_REMOVAL; the peer's connection is
+# reset: DISCONNECTED. Nothing hangs and nothing is left.
+if [ "$RDMACM_DEV" = madcm ]; then
+	if [ $ROLE = b ]; then
+		check "connect rm1" rt connect rm1 $PEER $PORT_A pdata=$CPD
+		check "rm1.0 established" rt_wait rm1.0 ESTABLISHED 120
+	else
+		base=$LA_NEXT
+		LA_NEXT=$((base + 1))
+		check "LA.$base: established" rt_wait LA.$base ESTABLISHED 120
+	fi
+	pair_barrier 10
+	if [ $ROLE = a ]; then
+		check "rdma link delete m0, LA.$base live" /bin/rdma link delete m0
+		check "m0 is gone" sh -c "! /bin/rdma link show | grep -q m0"
+		check "LA.$base: id destroyed" rt_wait_gone LA.$base 60
+		rt_line LA.$base
+		check "LA.$base: ended by the removal" rt_expect LA.$base \
+			"CONNECT_REQUEST/0/$(rt_pd req $CPD),ESTABLISHED/0,DISCONNECTED/0" \
+			"CONNECT_REQUEST/0/$(rt_pd req $CPD),ESTABLISHED/0,DEVICE_REMOVAL/0"
+		grep "^LA " $RT/listeners
+		check "LA: DEVICE_REMOVAL" sh -c "grep '^LA ' $RT/listeners | grep -q 'removed=1'"
+	else
+		check "rm1.0: id destroyed" rt_wait_gone rm1.0 60
+		rt_line rm1.0
+		check "rm1.0: reset by the peer's removal" rt_expect rm1.0 \
+			"ADDR_RESOLVED/0,ROUTE_RESOLVED/0,ESTABLISHED/0/$(rt_pd rep $SPD),DISCONNECTED/0"
+	fi
+	pair_barrier 11
+fi
+
 if [ $ROLE = a ]; then
 	check "unlisten LA" rt unlisten LA
 	check "unlisten LR" rt unlisten LR
@@ -180,7 +216,7 @@ cat $RT/counters
 check "every id destroyed, no PD, CQ or QP left" rt_all_released 0
 check "no local error" [ "$(rt_counter local_errors)" = 0 ]
 check "rmmod madcm_rdmacm_test" rmmod madcm_rdmacm_test
-if [ "$RDMACM_DEV" = madcm ]; then
+if [ "$RDMACM_DEV" = madcm ] && [ $ROLE = b ]; then
 	check "rdma link delete m0" /bin/rdma link delete m0
 fi
 pair_teardown
