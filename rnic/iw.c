@@ -47,7 +47,6 @@
 #include <linux/completion.h>
 #include <linux/hash.h>
 #include <linux/hashtable.h>
-#include <linux/if_vlan.h>
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/kref.h>
@@ -252,11 +251,14 @@ static void madcm_rnic_to_sockaddr(const struct madcm_cm_addr *a,
 	}
 }
 
-/* The VLAN of the device's link, for the CM's vlan_id. */
+/*
+ * The CM's vlan_id for the device's connections: none. The device's core
+ * is the one attached to its own net_device, a VLAN device included, and
+ * that net_device adds and strips the 802.1Q tag itself; a vlan_id would
+ * ask the core for a VLAN device above it (and tag twice).
+ */
 static u16 madcm_rnic_vlan(const struct madcm_rnic_dev *dev)
 {
-	if (is_vlan_dev(dev->netdev))
-		return vlan_dev_vlan_id(dev->netdev);
 	return MADCM_CM_NO_VLAN;
 }
 

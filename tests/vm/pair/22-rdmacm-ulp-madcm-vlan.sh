@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: GPL-2.0
+# vm-timeout: 600
+# The in-kernel rdma_cm ULP over madcm RNICs on 802.1Q VLAN devices
+# (issue 17, item 4: "VLAN, as in the CM"): m1 on each guest's eth0.100
+# (VLAN 100, 198.51.100.0/24). A connection with private data both ways,
+# then a disconnect from the client. The peer's eth0.100 takes a frame
+# only with exactly one tag of VID 100 (IEEE 802.1Q), so a connection
+# that establishes shows the frames were tagged once, not twice or never.
+. /tests/common.sh
+. /tests/ib.sh
+. /tests/rdmacm.sh
+PAIR_RXE=0
+. /tests/pair.sh
+
+case $ROLE in
+a) VME=198.51.100.1 VPEER=198.51.100.2 ;;
+b) VME=198.51.100.2 VPEER=198.51.100.1 ;;
+esac
+CPD=c1e47000aa55
+SPD=5e12ae0055aa
+PORT=7480
+
+pair_setup
+load_modules 8021q
+/bin/ip link add link eth0 name eth0.100 type vlan id 100 || fail "eth0.100"
+/bin/ip link set eth0.100 up
+/bin/ip addr add $VME/24 dev eth0.100
+check "rdma link add m1 type madcm netdev eth0.100" \
+	/bin/rdma link add m1 type madcm netdev eth0.100
+/bin/rdma link show
+rt_transport m1
+peer_up() {
+	local i
+	for i in $(seq 60); do
+		ping -c 1 -W 1 $VPEER >/dev/null 2>&1 && return 0
+	done
+	return 1
+}
+check "the peer answers on VLAN 100" peer_up
+load_modules rdma_cm madcm_rdmacm_test
+
+if [ $ROLE = a ]; then
+	check "listen LV $VME:$PORT (accept)" rt listen LV $VME $PORT mode=accept pdata=$SPD
+fi
+pair_barrier 0
+if [ $ROLE = b ]; then
+	check "connect v1" rt connect v1 $VPEER $PORT pdata=$CPD
+	check "v1.0 established" rt_wait v1.0 ESTABLISHED 120
+	check "v1.0: disconnect (client)" rt disconnect v1.0
+	check "v1.0: id destroyed" rt_wait_gone v1.0 120
+	rt_line v1.0
+	check "v1.0: events" rt_expect v1.0 \
+		"ADDR_RESOLVED/0,ROUTE_RESOLVED/0,ESTABLISHED/0/$SPD,DISCONNECTED/0"
+	check "v1.0: on m1" [ "$(rt_field v1.0 dev)" = m1 ]
+else
+	check "LV.0: established" rt_wait LV.0 ESTABLISHED 120
+	check "LV.0: id destroyed" rt_wait_gone LV.0 120
+	rt_line LV.0
+	check "LV.0: events" rt_expect LV.0 \
+		"CONNECT_REQUEST/0/$CPD,ESTABLISHED/0,DISCONNECTED/0"
+	check "LV.0: on m1" [ "$(rt_field LV.0 dev)" = m1 ]
+fi
+pair_barrier 1
+[ $ROLE = a ] && check "unlisten LV" rt unlisten LV
+cat $RT/counters
+check "every id destroyed, no PD, CQ or QP left" rt_all_released 0
+check "rmmod madcm_rdmacm_test" rmmod madcm_rdmacm_test
+check "rdma link delete m1" /bin/rdma link delete m1
+/bin/ip link del eth0.100
+pair_teardown
+finish
