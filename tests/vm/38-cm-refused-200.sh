@@ -37,4 +37,6 @@ check "no node left in the core" wait_for $CM_STATS '^live_nodes 0$' 10
 # The detach waits for the core's nodes: bounded here by timeout(1).
 check "detach finishes" timeout 20 /bin/ip netns exec a sh -c "echo detach veth0 > $CM/ctl"
 check "the core is gone" sh -c "! grep -q '^dev veth0 ' $CM_STATS"
+teardown_netns_pair
+check "rmmod madcm_cm_ctl madcm" rmmod madcm_cm_ctl madcm
 finish
