@@ -21,4 +21,5 @@ check "a send buffer for P_Key index 0 is made" ibt pkey 0
 check "one for P_Key index 1 is refused" refused pkey 1
 check "one for P_Key index 65535 is refused" refused pkey 65535
 check "close" ibt close
+ib_teardown
 finish
