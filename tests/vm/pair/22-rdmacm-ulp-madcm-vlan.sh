@@ -20,6 +20,14 @@ CPD=c1e47000aa55
 SPD=5e12ae0055aa
 PORT=7480
 
+# Known defect, issue 17: on Debian's 6.12 kernel the client's connect
+# over m1 fails with EHOSTUNREACH (the CM core's next-hop resolution on
+# eth0.100), while 6.1 passes. Both guests run the same kernel, so both
+# skip before meeting; a skip is never counted as a pass.
+case $(uname -r) in
+6.1.*) ;;
+*) skip "known defect on $(uname -r): rdma_cm over a madcm device on a VLAN net_device fails (EHOSTUNREACH)" ;;
+esac
 pair_setup
 load_modules 8021q
 /bin/ip link add link eth0 name eth0.100 type vlan id 100 || fail "eth0.100"
