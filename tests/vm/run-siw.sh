@@ -6,12 +6,13 @@
 # with the scripts of tests/vm/siw: madcm.ko built against that kernel,
 # the rdma_cm user space in the initramfs.
 #
-# Two boots: scripts 0x-2x, where siw is an rdma_cm client, and 3x-9x,
-# where siw is a server taking RTR messages. In one boot, siw's two roles
+# Three boots: scripts 0x-2x, where siw is an rdma_cm client; 3x-4x,
+# where siw is a server taking RTR messages; 5x-9x, the in-kernel rdma_cm
+# ULP on a madcm device against siw's rdma_cm. In one boot, siw's roles
 # give lockdep a report about siw's own sk_callback_lock (taken for
-# reading with softirqs on in its client's connect, for writing from
-# softirq when its server takes the RTR), which would fail the script
-# that happens to come second.
+# reading with softirqs on in its client's connect and in the state change
+# of a server that rejects, for writing from softirq when its server takes
+# the RTR), which would fail the script that happens to come second.
 #
 # Usage: tests/vm/run-siw.sh [SCRIPT...]
 # Environment: VMTEST (script names in tests/vm/siw), MADCM_VM_DIR
@@ -36,10 +37,11 @@ if [ ${#scripts[@]} -eq 0 ]; then
 		scripts=("$MADCM_ROOT"/tests/vm/siw/[0-9]*.sh)
 	fi
 fi
-clients=() servers=()
+clients=() servers=() ulps=()
 for s in "${scripts[@]}"; do
 	case "${s##*/}" in
 	[0-2]*) clients+=("$s") ;;
+	[5-9]*) ulps+=("$s") ;;
 	*) servers+=("$s") ;;
 	esac
 done
@@ -61,6 +63,7 @@ boot() {
 }
 boot clients "${clients[@]}"
 boot servers "${servers[@]}"
+boot ulps "${ulps[@]}"
 if [ "$skipped" -gt 0 ]; then
 	echo "vmtest-siw: $passed passed, $failed failed, $skipped skipped"
 else
