@@ -503,14 +503,10 @@ static int irdma_connect(struct irdma_cm_core *core,
 static void irdma_cm_add_conn_qhash(struct irdma_cm_node *node)
 {
 	struct irdma_cm_core *core = node->core;
-	struct irdma_cm_qhash qh = {
-		.type = IRDMA_QHASH_CONN,
-		.loc = { .ip = node->key.loc_ip, .port = node->key.loc_port },
-		.rem = { .ip = node->key.rem_ip, .port = node->key.rem_port },
-		.vlan_id = node->key.vlan_id,
-	};
+	struct irdma_cm_qhash qh;
 	bool closed;
 
+	irdma_cm_node_qhash(node, &qh);
 	if (!core->ops->qhash_add || core->ops->qhash_add(core, &qh))
 		return;
 	irdma_cm_node_lock(node);

@@ -684,18 +684,31 @@ int irdma_cm_queue_frame(struct irdma_cm_node *node,
 	return 0;
 }
 
+/**
+ * irdma_cm_node_qhash() - the connection steering entry of a node
+ * @node: the node, its key set
+ * @qh: filled in: type CONN, the node's 4-tuple and VLAN
+ */
+void irdma_cm_node_qhash(const struct irdma_cm_node *node,
+			 struct irdma_cm_qhash *qh)
+{
+	memset(qh, 0, sizeof(*qh));
+	qh->type = IRDMA_QHASH_CONN;
+	qh->loc.ip = node->key.loc_ip;
+	qh->loc.port = node->key.loc_port;
+	qh->rem.ip = node->key.rem_ip;
+	qh->rem.port = node->key.rem_port;
+	qh->vlan_id = node->key.vlan_id;
+}
+
 static void irdma_cm_qhash_del_work(struct work_struct *work)
 {
 	struct irdma_cm_node *node = container_of(work, struct irdma_cm_node,
 						  qh_work);
 	struct irdma_cm_core *core = node->core;
-	struct irdma_cm_qhash qh = {
-		.type = IRDMA_QHASH_CONN,
-		.loc = { .ip = node->key.loc_ip, .port = node->key.loc_port },
-		.rem = { .ip = node->key.rem_ip, .port = node->key.rem_port },
-		.vlan_id = node->key.vlan_id,
-	};
+	struct irdma_cm_qhash qh;
 
+	irdma_cm_node_qhash(node, &qh);
 	if (core->ops->qhash_del)
 		core->ops->qhash_del(core, &qh);
 	irdma_cm_node_put(node);

@@ -292,6 +292,8 @@ struct irdma_cm_node *irdma_make_cm_node(struct irdma_cm_core *core,
 					 enum irdma_cm_role role, gfp_t gfp);
 int irdma_cm_node_hash(struct irdma_cm_node *node);
 void irdma_cm_node_unhash(struct irdma_cm_node *node);
+void irdma_cm_node_qhash(const struct irdma_cm_node *node,
+			 struct irdma_cm_qhash *qh);
 void irdma_cm_node_get(struct irdma_cm_node *node);
 void irdma_cm_node_put(struct irdma_cm_node *node);
 struct irdma_cm_node *irdma_find_node(struct irdma_cm_core *core,

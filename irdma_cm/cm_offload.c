@@ -116,14 +116,10 @@ static void irdma_cm_steer_work(struct work_struct *work)
 	struct irdma_cm_node *node = container_of(work, struct irdma_cm_node,
 						  steer_work);
 	struct irdma_cm_core *core = node->core;
-	struct irdma_cm_qhash qh = {
-		.type = IRDMA_QHASH_CONN,
-		.loc = { .ip = node->key.loc_ip, .port = node->key.loc_port },
-		.rem = { .ip = node->key.rem_ip, .port = node->key.rem_port },
-		.vlan_id = node->key.vlan_id,
-	};
+	struct irdma_cm_qhash qh;
 	bool aim;
 
+	irdma_cm_node_qhash(node, &qh);
 	irdma_cm_node_lock(node);
 	/* The entry exists until the node closes (its removal comes later). */
 	aim = test_bit(IRDMA_CM_F_QH_ADDED, &node->flags) &&
