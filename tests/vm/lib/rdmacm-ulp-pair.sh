@@ -135,6 +135,13 @@ scenarios() {
 	if [ $ROLE = b ]; then
 		check "connect ${t}s x20 close=1" rt connect ${t}s $PEER $PORT_A pdata=$CPD count=20 close=1
 		check "${t}s.19: id destroyed" rt_wait_gone ${t}s.19 600
+		# Each one ends on its own: under loss a close may still wait for
+		# a FIN or its ACK to be sent again after the last one is gone.
+		n=0
+		for i in $(seq 0 19); do
+			rt_wait_gone ${t}s.$i 120 || n=$((n + 1))
+		done
+		check "${t}s: all 20 ids destroyed" [ $n = 0 ]
 		n=0
 		for i in $(seq 0 19); do
 			rt_expect ${t}s.$i "$CLIENT_OK" || n=$((n + 1))
@@ -145,6 +152,11 @@ scenarios() {
 		base=$LA_NEXT
 		LA_NEXT=$((base + 20))
 		check "LA.$((base + 19)): id destroyed" rt_wait_gone LA.$((base + 19)) 600
+		n=0
+		for i in $(seq $base $((base + 19))); do
+			rt_wait_gone LA.$i 120 || n=$((n + 1))
+		done
+		check "LA.$base-$((base + 19)): all 20 ids destroyed" [ $n = 0 ]
 		n=0
 		for i in $(seq $base $((base + 19))); do
 			rt_expect LA.$i $server_ok || n=$((n + 1))
