@@ -84,6 +84,9 @@ static const char *const madcm_ib_counter_names[MADCM_IB_CNT_MAX] = {
 	[MADCM_IB_QP_ERROR] = "qp_error",
 	[MADCM_IB_QP_RECOVERED] = "qp_recovered",
 	[MADCM_IB_QP_RECOVER_FAIL] = "qp_recover_failed",
+	[MADCM_IB_PKEY_QP_CREATED] = "pkey_qp_created",
+	[MADCM_IB_PKEY_QP_FAIL] = "pkey_qp_failed",
+	[MADCM_IB_TX_PKEY_NO_QP] = "tx_pkey_no_qp",
 };
 
 /* The client data of a device: its ports by port number. */

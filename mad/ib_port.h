@@ -23,6 +23,12 @@
 #define MADCM_IB_RQ_MAX		16384
 /* MADs that may wait for a send slot, or for the QP's recovery. */
 #define MADCM_IB_OVERFLOW_MAX	4096
+/*
+ * QPs of a port: the one on P_Key index 0, and at most this many more,
+ * one per other P_Key index in use, each with a receive ring of its own.
+ */
+#define MADCM_IB_PKEY_QPS_MAX	8
+#define MADCM_IB_PKEY_RQ	256
 
 struct madcm_ib_port;
 
@@ -37,6 +43,9 @@ enum madcm_ib_counter {
 	MADCM_IB_QP_ERROR,
 	MADCM_IB_QP_RECOVERED,
 	MADCM_IB_QP_RECOVER_FAIL,
+	MADCM_IB_PKEY_QP_CREATED,
+	MADCM_IB_PKEY_QP_FAIL,
+	MADCM_IB_TX_PKEY_NO_QP,
 	MADCM_IB_CNT_MAX,
 };
 
