@@ -58,12 +58,14 @@
 #include <linux/overflow.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 #include <linux/wait.h>
 #include <net/ipv6.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 #include <madcm/mad.h>
 
+#include "fault.h"
 #include "ib_port.h"
 #include "mad_priv.h"
 
@@ -934,7 +936,11 @@ static struct madcm_ib_port *madcm_ib_port_open(struct ib_device *device,
 	if (device->attrs.max_cqe > MADCM_IB_SQ_SIZE)
 		rq_size = min_t(u32, rq_size,
 				device->attrs.max_cqe - MADCM_IB_SQ_SIZE);
-	ip = kvzalloc(struct_size(ip, rx, rq_size), GFP_KERNEL);
+	/* The fault stands for kvzalloc() finding no contiguous memory. */
+	if (madcm_fault(MADCM_FAULT_IB_PORT_CONTIG))
+		ip = vzalloc(struct_size(ip, rx, rq_size));
+	else
+		ip = kvzalloc(struct_size(ip, rx, rq_size), GFP_KERNEL);
 	if (!ip)
 		return ERR_PTR(-ENOMEM);
 	ip->rq_size = rq_size;

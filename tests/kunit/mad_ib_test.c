@@ -12,7 +12,8 @@
  *
  * Device removal (item 4): the last reference to a removed port may be
  * dropped by madcm_free_recv_mad() with IRQs off; nothing on that path
- * may sleep (DEBUG_ATOMIC_SLEEP is on in .kunitconfig).
+ * may sleep, not even the release of a vmalloc'ed port (DEBUG_ATOMIC_SLEEP
+ * is on in .kunitconfig).
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -282,23 +283,33 @@ static void one_pkey_device_refuses_other_indices(struct kunit *test)
 /*
  * A MAD received on an ib port outlives the device: after removal it
  * holds the port's last reference, and freeing it with IRQs off and a
- * spinlock held releases the port without sleeping.
+ * spinlock held releases the port without sleeping. The port's data is
+ * made to come from vmalloc (kvzalloc()'s fallback when memory is
+ * fragmented), whose vfree() may sleep.
  */
 static void free_recv_after_removal_releases_port_atomically(struct kunit *test)
 {
 	static const u16 one[] = { 0xffff };
 	static DEFINE_SPINLOCK(lock);
-	struct mock_dev *md = mock_dev_add(test, one, 1);
-	struct madcm_port *port = ibt_port(test, md);
-	struct mock_peer *peer = mock_peer_new(test, md, 0, IB_QPT_UD);
-	struct ibt_ctx *c = ibt_ctx(test);
 	u8 methods[] = { IB_MGMT_METHOD_GET };
 	u8 mad[sizeof(struct ib_mad)] = {};
 	struct ib_mad_hdr *hdr = (struct ib_mad_hdr *)mad;
 	struct ib_mad_reg_req req;
+	struct madcm_port *port;
+	struct mock_peer *peer;
+	struct mock_dev *md;
 	unsigned long flags;
 	struct mt_agent *ma;
+	struct ibt_ctx *c;
 
+	madcm_fault_arm(MADCM_FAULT_IB_PORT_CONTIG, 1);
+	md = mock_dev_add(test, one, 1);
+	madcm_fault_disarm();
+	port = ibt_port(test, md);
+	KUNIT_ASSERT_EQ(test, madcm_fault_fired(MADCM_FAULT_IB_PORT_CONTIG), 1);
+	KUNIT_ASSERT_TRUE(test, is_vmalloc_addr(madcm_port_priv(port)));
+	peer = mock_peer_new(test, md, 0, IB_QPT_UD);
+	c = ibt_ctx(test);
 	mt_reg_req(&req, MT_CLASS, MT_VERSION, methods, 1);
 	ma = mt_register(test, port, IB_QPT_GSI, &req, 0, ibt_send_handler,
 			 ibt_keep_handler, c);
@@ -315,9 +326,6 @@ static void free_recv_after_removal_releases_port_atomically(struct kunit *test)
 	mt_unregister(ma);
 	mock_peer_destroy(test, peer);
 	mock_dev_remove_now(test, md);
-	kunit_info(test, "port's transport data %s\n",
-		   is_vmalloc_addr(madcm_port_priv(port)) ?
-		   "vmalloc'ed" : "kmalloc'ed");
 	/* The received MAD is all that holds the port. */
 	KUNIT_ASSERT_EQ(test, refcount_read(&port->refs), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&port->live_recvs), 1);
