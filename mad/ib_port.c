@@ -925,6 +925,7 @@ static struct madcm_ib_port *madcm_ib_port_open(struct ib_device *device,
 	struct madcm_ib_port *ip;
 	struct madcm_port *port;
 	unsigned int rq_size;
+	LIST_HEAD(failed);
 	char name[32];
 	int ret;
 
@@ -995,9 +996,12 @@ static struct madcm_ib_port *madcm_ib_port_open(struct ib_device *device,
 		madcm_port_unregister(port);	/* frees ip */
 		return ERR_PTR(ret);
 	}
+	/* A reply to what arrived while the QP started may be waiting. */
 	spin_lock_bh(&ip->lock);
 	ip->main.ready = true;
+	madcm_ib_kick(ip, &failed);
 	spin_unlock_bh(&ip->lock);
+	madcm_ib_complete_failed(ip, &failed);
 	if (port->debugfs)
 		debugfs_create_file("ib", 0400, port->debugfs, ip,
 				    &madcm_ib_fops);
