@@ -31,6 +31,7 @@ static const char *const madcm_fault_names[MADCM_FAULT_NR] = {
 	[MADCM_FAULT_REPLY] = "reply",
 	[MADCM_FAULT_LOOP_PKT] = "loop_pkt",
 	[MADCM_FAULT_RMPP_RX] = "rmpp_rx",
+	[MADCM_FAULT_IB_PORT_CONTIG] = "ib_port_contig",
 };
 
 static struct fault_attr madcm_fault_attrs[MADCM_FAULT_NR] = {

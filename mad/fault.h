@@ -24,6 +24,8 @@
  * @MADCM_FAULT_REPLY: an "unsupported method/attribute" reply
  * @MADCM_FAULT_LOOP_PKT: a packet of the loopback fabric
  * @MADCM_FAULT_RMPP_RX: an RMPP reassembly buffer
+ * @MADCM_FAULT_IB_PORT_CONTIG: no contiguous memory for an ib_core port:
+ *	its kvzalloc() falls back to vmalloc, as under fragmentation
  * @MADCM_FAULT_NR: the number of sites
  */
 enum madcm_fault_site {
@@ -38,6 +40,7 @@ enum madcm_fault_site {
 	MADCM_FAULT_REPLY,
 	MADCM_FAULT_LOOP_PKT,
 	MADCM_FAULT_RMPP_RX,
+	MADCM_FAULT_IB_PORT_CONTIG,
 	MADCM_FAULT_NR,
 };
 

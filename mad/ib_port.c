@@ -7,8 +7,18 @@
  * so ib_core's QP1 answers madcm's QP as it answers any QP1, and madcm
  * ports on different hosts reach each other by QP number.
  *
+ * P_Keys: a UD QP other than QP1 sends with the P_Key of the index it
+ * was set up with and takes only packets of that P_Key, so the port has
+ * one QP per P_Key index in use: the one on index 0, made with the port,
+ * and, at the first send with another index, one on that index, made by a
+ * work while the MAD waits (at most MADCM_IB_PKEY_QPS_MAX more, each with
+ * a receive ring of MADCM_IB_PKEY_RQ). A MAD received on a QP is reported
+ * with that QP's index, so that answers leave on the partition the
+ * request came from, as ib_core's GSI does. Indices beyond the device's
+ * P_Key table are refused when the send buffer is made.
+ *
  * Sends: a ring of send slots, each with one MAD-sized buffer mapped once;
- * a MAD is copied into a free slot and posted. When every slot is busy the
+ * a MAD is copied into a free slot and posted on the QP of its index. When every slot is busy the
  * MAD waits, copied, in an overflow list and goes out from the completion
  * that frees a slot. Every post taken is completed to the core exactly
  * once, with the device's status.
@@ -48,12 +58,14 @@
 #include <linux/overflow.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 #include <linux/wait.h>
 #include <net/ipv6.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 #include <madcm/mad.h>
 
+#include "fault.h"
 #include "ib_port.h"
 #include "mad_priv.h"
 
@@ -84,6 +96,9 @@ static const char *const madcm_ib_counter_names[MADCM_IB_CNT_MAX] = {
 	[MADCM_IB_QP_ERROR] = "qp_error",
 	[MADCM_IB_QP_RECOVERED] = "qp_recovered",
 	[MADCM_IB_QP_RECOVER_FAIL] = "qp_recover_failed",
+	[MADCM_IB_PKEY_QP_CREATED] = "pkey_qp_created",
+	[MADCM_IB_PKEY_QP_FAIL] = "pkey_qp_failed",
+	[MADCM_IB_TX_PKEY_NO_QP] = "tx_pkey_no_qp",
 };
 
 /* The client data of a device: its ports by port number. */
@@ -140,7 +155,7 @@ static size_t madcm_ib_rx_len(const struct madcm_ib_port *ip)
  */
 static int madcm_ib_post_recv(struct madcm_ib_rx *rx)
 {
-	struct madcm_ib_port *ip = rx->ip;
+	struct madcm_ib_port *ip = rx->q->ip;
 	struct ib_sge sge[2] = {
 		{
 			.addr = rx->dma,
@@ -160,7 +175,7 @@ static int madcm_ib_post_recv(struct madcm_ib_rx *rx)
 
 	ib_dma_sync_single_for_device(ip->device, rx->dma, sge[0].length,
 				      DMA_FROM_DEVICE);
-	return ib_post_recv(ip->qp, &wr, NULL);
+	return ib_post_recv(rx->q->qp, &wr, NULL);
 }
 
 /*
@@ -217,17 +232,22 @@ static void madcm_ib_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct madcm_ib_rx *rx = container_of(wc->wr_cqe, struct madcm_ib_rx,
 					      cqe);
-	struct madcm_ib_port *ip = rx->ip;
+	struct madcm_ib_port *ip = rx->q->ip;
 	struct madcm_port_rx mrx = {};
 	struct ib_grh grh;
 
 	if (wc->status != IB_WC_SUCCESS) {
 		madcm_ib_count(ip, wc->status == IB_WC_WR_FLUSH_ERR ?
 				   MADCM_IB_RX_FLUSHED : MADCM_IB_RX_ERROR);
-		/* Reposting into a QP in error would only flush again. */
+		/*
+		 * Reposting into a QP in error would only flush again. A QP
+		 * not in use yet is being given up: the port is fine.
+		 */
 		spin_lock_bh(&ip->lock);
-		madcm_ib_set_broken(ip);
-		if (!--ip->rx_posted)
+		if (rx->q->ready)
+			madcm_ib_set_broken(ip);
+		ip->rx_posted--;
+		if (!--rx->q->rx_posted || !ip->rx_posted)
 			wake_up(&ip->tx_idle);
 		spin_unlock_bh(&ip->lock);
 		return;
@@ -250,22 +270,28 @@ static void madcm_ib_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	mrx.src_qp = wc->src_qp;
 	mrx.slid = wc->slid;
 	mrx.sl = wc->sl;
-	mrx.pkey_index = wc->pkey_index;
+	/*
+	 * The QP's own index: a UD QP other than QP1 takes only packets of
+	 * its P_Key, and wc->pkey_index is defined for GSI QPs only.
+	 */
+	mrx.pkey_index = rx->q->pkey_index;
 	mrx.dlid_path_bits = wc->dlid_path_bits;
 	madcm_port_deliver(ip->port, &mrx);
 repost:
 	/* Under the lock: once removal has set dead, the QP may be gone. */
 	spin_lock_bh(&ip->lock);
 	ip->rx_posted--;
+	rx->q->rx_posted--;
 	if (!ip->dead && !ip->broken) {
 		if (!madcm_ib_post_recv(rx)) {
 			ip->rx_posted++;
+			rx->q->rx_posted++;
 		} else {
 			madcm_ib_count(ip, MADCM_IB_RX_REPOST_FAIL);
 			madcm_ib_set_broken(ip);
 		}
 	}
-	if (!ip->rx_posted)
+	if (!ip->rx_posted || !rx->q->rx_posted)
 		wake_up(&ip->tx_idle);
 	spin_unlock_bh(&ip->lock);
 }
@@ -276,8 +302,8 @@ static u32 madcm_ib_qkey(u32 qkey)
 	return qkey == IB_QP_SET_QKEY ? IB_QP1_QKEY : qkey;
 }
 
-/* Post the MAD in @tx's buffer; the port's lock is held. */
-static int madcm_ib_post_slot(struct madcm_ib_port *ip,
+/* Post the MAD in @tx's buffer on @q; the port's lock is held. */
+static int madcm_ib_post_slot(struct madcm_ib_port *ip, struct madcm_ib_qp *q,
 			      struct madcm_ib_tx *tx, struct madcm_ah *ah,
 			      u32 remote_qpn, u32 remote_qkey, u16 pkey_index,
 			      u32 len)
@@ -306,7 +332,44 @@ static int madcm_ib_post_slot(struct madcm_ib_port *ip,
 	wr.ah = iah->ah;
 	ib_dma_sync_single_for_device(ip->device, tx->dma, len,
 				      DMA_TO_DEVICE);
-	return ib_post_send(ip->qp, &wr.wr, NULL);
+	return ib_post_send(q->qp, &wr.wr, NULL);
+}
+
+/* The QP of a P_Key index, or NULL; the port's lock is held. */
+static struct madcm_ib_qp *madcm_ib_qp_find(struct madcm_ib_port *ip,
+					    u16 pkey_index)
+{
+	unsigned int i;
+
+	for (i = 0; i < ip->nr_qps; i++)
+		if (ip->qps[i]->pkey_index == pkey_index)
+			return ip->qps[i];
+	return NULL;
+}
+
+/*
+ * The QP of a P_Key index; when the port has none yet, one to be made by
+ * pkey_work, which sends what waits for it. The port's lock is held.
+ */
+static struct madcm_ib_qp *madcm_ib_qp_get(struct madcm_ib_port *ip,
+					   u16 pkey_index)
+{
+	struct madcm_ib_qp *q = madcm_ib_qp_find(ip, pkey_index);
+
+	if (q)
+		return q->failed ? ERR_PTR(-EIO) : q;
+	if (pkey_index >= ip->nr_pkeys)
+		return ERR_PTR(-EINVAL);
+	if (ip->nr_qps >= ip->max_qps)
+		return ERR_PTR(-ENOSPC);
+	q = kzalloc(sizeof(*q), GFP_ATOMIC);
+	if (!q)
+		return ERR_PTR(-ENOMEM);
+	q->ip = ip;
+	q->pkey_index = pkey_index;
+	ip->qps[ip->nr_qps++] = q;
+	queue_work(system_unbound_wq, &ip->pkey_work);
+	return q;
 }
 
 static int madcm_ib_post_send(struct madcm_port *port,
@@ -316,6 +379,7 @@ static int madcm_ib_post_send(struct madcm_port *port,
 	size_t len = ps->hdr_len + ps->payload_len;
 	struct madcm_ib_pending *p;
 	struct madcm_ib_tx *tx;
+	struct madcm_ib_qp *q;
 	int ret = 0;
 
 	if (len > ip->mad_size)
@@ -325,7 +389,13 @@ static int madcm_ib_post_send(struct madcm_port *port,
 		ret = -ENODEV;
 		goto out;
 	}
-	if (ip->broken || list_empty(&ip->tx_free)) {
+	q = madcm_ib_qp_get(ip, ps->pkey_index);
+	if (IS_ERR(q)) {
+		madcm_ib_count(ip, MADCM_IB_TX_PKEY_NO_QP);
+		ret = PTR_ERR(q);
+		goto out;
+	}
+	if (ip->broken || !q->ready || list_empty(&ip->tx_free)) {
 		if (ip->n_overflow >= MADCM_IB_OVERFLOW_MAX) {
 			madcm_ib_count(ip, MADCM_IB_TX_OVERFLOW_DROP);
 			ret = -ENOBUFS;
@@ -352,7 +422,7 @@ static int madcm_ib_post_send(struct madcm_port *port,
 	tx = list_first_entry(&ip->tx_free, struct madcm_ib_tx, node);
 	memcpy(tx->buf, ps->hdr, ps->hdr_len);
 	memcpy(tx->buf + ps->hdr_len, ps->payload, ps->payload_len);
-	ret = madcm_ib_post_slot(ip, tx, ps->ah, ps->remote_qpn,
+	ret = madcm_ib_post_slot(ip, q, tx, ps->ah, ps->remote_qpn,
 				 ps->remote_qkey, ps->pkey_index, len);
 	if (ret) {
 		madcm_ib_count(ip, MADCM_IB_TX_POST_FAIL);
@@ -367,23 +437,31 @@ out:
 }
 
 /*
- * Post waiting MADs into free slots, oldest first, while the QP is in RTS.
- * MADs whose post fails go to @failed. The port's lock is held.
+ * Post waiting MADs into free slots, oldest first, while the QPs are in
+ * RTS; a MAD whose QP is still being made waits on. MADs whose post fails
+ * go to @failed. The port's lock is held.
  */
 static void madcm_ib_kick(struct madcm_ib_port *ip, struct list_head *failed)
 {
-	struct madcm_ib_pending *p;
+	struct madcm_ib_pending *p, *next;
 	struct madcm_ib_tx *tx;
+	struct madcm_ib_qp *q;
 
-	while (!ip->dead && !ip->broken && !list_empty(&ip->overflow) &&
-	       !list_empty(&ip->tx_free)) {
-		p = list_first_entry(&ip->overflow, struct madcm_ib_pending,
-				     node);
-		tx = list_first_entry(&ip->tx_free, struct madcm_ib_tx, node);
+	list_for_each_entry_safe(p, next, &ip->overflow, node) {
+		if (ip->dead || ip->broken || list_empty(&ip->tx_free))
+			break;
+		q = madcm_ib_qp_find(ip, p->pkey_index);
+		if (q && !q->ready)
+			continue;
 		list_del(&p->node);
 		ip->n_overflow--;
+		if (!q) {	/* its QP could not be made */
+			list_add_tail(&p->node, failed);
+			continue;
+		}
+		tx = list_first_entry(&ip->tx_free, struct madcm_ib_tx, node);
 		memcpy(tx->buf, p->mad, p->len);
-		if (madcm_ib_post_slot(ip, tx, p->ah, p->remote_qpn,
+		if (madcm_ib_post_slot(ip, q, tx, p->ah, p->remote_qpn,
 				       p->remote_qkey, p->pkey_index, p->len)) {
 			madcm_ib_count(ip, MADCM_IB_TX_POST_FAIL);
 			list_add_tail(&p->node, failed);
@@ -457,11 +535,18 @@ static const struct madcm_port_ops madcm_ib_ops = {
 static int madcm_ib_show(struct seq_file *s, void *unused)
 {
 	struct madcm_ib_port *ip = s->private;
-	int i;
+	unsigned int i;
 
-	seq_printf(s, "device %s\nport %u\nqpn %u\nlid %u\n",
+	seq_printf(s, "device %s\nport %u\nqpn %u\nlid %u\npkeys %u\n",
 		   dev_name(&ip->device->dev), ip->port_num,
-		   ip->port->attr.qpn, ip->port->attr.lid);
+		   ip->port->attr.qpn, ip->port->attr.lid, ip->nr_pkeys);
+	spin_lock_bh(&ip->lock);
+	for (i = 0; i < ip->nr_qps; i++)
+		if (ip->qps[i]->ready)
+			seq_printf(s, "pkey_index %u qpn %u\n",
+				   ip->qps[i]->pkey_index,
+				   ip->qps[i]->qp->qp_num);
+	spin_unlock_bh(&ip->lock);
 	for (i = 0; i < MADCM_IB_CNT_MAX; i++)
 		seq_printf(s, "%s %ld\n", madcm_ib_counter_names[i],
 			   atomic_long_read(&ip->counters[i]));
@@ -469,13 +554,37 @@ static int madcm_ib_show(struct seq_file *s, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(madcm_ib);
 
+/* Destroy a QP of the port and unmap its ring; either may be missing. */
+static void madcm_ib_qp_free(struct madcm_ib_qp *q)
+{
+	struct madcm_ib_port *ip = q->ip;
+	unsigned int i;
+
+	if (q->qp)
+		ib_destroy_qp(q->qp);
+	q->qp = NULL;
+	for (i = 0; q->rx && i < q->rq_size; i++)
+		madcm_ib_unmap(ip, &q->rx[i].buf, q->rx[i].dma,
+			       madcm_ib_rx_len(ip), DMA_FROM_DEVICE);
+}
+
+/* Free a QP made for a P_Key index other than 0. */
+static void madcm_ib_qp_destroy(struct madcm_ib_qp *q)
+{
+	madcm_ib_qp_free(q);
+	kfree(q->rx);
+	kfree(q);
+}
+
 /* Release what the device gave us; any of it may be missing. */
 static void madcm_ib_free_res(struct madcm_ib_port *ip)
 {
-	int i;
+	unsigned int i;
 
-	if (ip->qp)
-		ib_destroy_qp(ip->qp);
+	for (i = 1; i < ip->nr_qps; i++)
+		madcm_ib_qp_destroy(ip->qps[i]);
+	ip->nr_qps = 1;
+	madcm_ib_qp_free(&ip->main);
 	ip->qp = NULL;
 	if (!IS_ERR_OR_NULL(ip->cq))
 		ib_free_cq(ip->cq);
@@ -483,9 +592,6 @@ static void madcm_ib_free_res(struct madcm_ib_port *ip)
 	for (i = 0; i < MADCM_IB_SQ_SIZE; i++)
 		madcm_ib_unmap(ip, &ip->tx[i].buf, ip->tx[i].dma,
 			       ip->mad_size, DMA_TO_DEVICE);
-	for (i = 0; i < ip->rq_size; i++)
-		madcm_ib_unmap(ip, &ip->rx[i].buf, ip->rx[i].dma,
-			       madcm_ib_rx_len(ip), DMA_FROM_DEVICE);
 	madcm_ib_unmap(ip, &ip->sink, ip->sink_dma, MADCM_IB_SINK_LEN,
 		       DMA_FROM_DEVICE);
 	if (!IS_ERR_OR_NULL(ip->pd))
@@ -493,40 +599,67 @@ static void madcm_ib_free_res(struct madcm_ib_port *ip)
 	ip->pd = NULL;
 }
 
-static int madcm_ib_alloc_res(struct madcm_ib_port *ip)
+/*
+ * Make @q's UD QP, with room for every send slot, and map its receive
+ * ring (@q->rx, @q->rq_size buffers).
+ */
+static int madcm_ib_qp_alloc(struct madcm_ib_qp *q)
 {
+	struct madcm_ib_port *ip = q->ip;
 	struct ib_qp_init_attr init = {
+		.send_cq = ip->cq,
+		.recv_cq = ip->cq,
 		.sq_sig_type = IB_SIGNAL_ALL_WR,
 		.qp_type = IB_QPT_UD,
 		.cap = {
 			.max_send_wr = MADCM_IB_SQ_SIZE,
-			.max_recv_wr = ip->rq_size,
+			.max_recv_wr = q->rq_size,
 			.max_send_sge = 1,
 			.max_recv_sge = 2,
 		},
 		.port_num = ip->port_num,
 	};
 	struct ib_qp *qp;
+	unsigned int i;
+	int ret;
+
+	qp = ib_create_qp(ip->pd, &init);
+	if (IS_ERR(qp))
+		return PTR_ERR(qp);
+	q->qp = qp;
+	for (i = 0; i < q->rq_size; i++) {
+		q->rx[i].q = q;
+		q->rx[i].cqe.done = madcm_ib_recv_done;
+		ret = madcm_ib_map(ip, &q->rx[i].buf, &q->rx[i].dma,
+				   madcm_ib_rx_len(ip), DMA_FROM_DEVICE);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int madcm_ib_alloc_res(struct madcm_ib_port *ip)
+{
 	int i, ret;
 
 	ip->pd = ib_alloc_pd(ip->device, 0);
 	if (IS_ERR(ip->pd))
 		return PTR_ERR(ip->pd);
 	/*
-	 * One CQ for both queues: one work item drains sends and receives
-	 * together, as they come, with fewer wakeups than two.
+	 * One CQ for every queue: one work item drains sends and receives
+	 * together, as they come, with fewer wakeups. Sends share the
+	 * slots, wherever they are posted; each QP has its receive ring.
 	 */
 	ip->cq = ib_alloc_cq(ip->device, ip,
-			     MADCM_IB_SQ_SIZE + ip->rq_size, 0,
+			     MADCM_IB_SQ_SIZE + ip->rq_size +
+			     (ip->max_qps - 1) * MADCM_IB_PKEY_RQ, 0,
 			     IB_POLL_UNBOUND_WORKQUEUE);
 	if (IS_ERR(ip->cq))
 		return PTR_ERR(ip->cq);
-	init.send_cq = ip->cq;
-	init.recv_cq = ip->cq;
-	qp = ib_create_qp(ip->pd, &init);
-	if (IS_ERR(qp))
-		return PTR_ERR(qp);
-	ip->qp = qp;
+	ret = madcm_ib_qp_alloc(&ip->main);
+	if (ret)
+		return ret;
+	ip->qp = ip->main.qp;
 	for (i = 0; i < MADCM_IB_SQ_SIZE; i++) {
 		ip->tx[i].ip = ip;
 		ip->tx[i].cqe.done = madcm_ib_send_done;
@@ -536,55 +669,47 @@ static int madcm_ib_alloc_res(struct madcm_ib_port *ip)
 			return ret;
 		list_add_tail(&ip->tx[i].node, &ip->tx_free);
 	}
-	ret = madcm_ib_map(ip, &ip->sink, &ip->sink_dma, MADCM_IB_SINK_LEN,
-			   DMA_FROM_DEVICE);
-	if (ret)
-		return ret;
-	for (i = 0; i < ip->rq_size; i++) {
-		ip->rx[i].ip = ip;
-		ip->rx[i].cqe.done = madcm_ib_recv_done;
-		ret = madcm_ib_map(ip, &ip->rx[i].buf, &ip->rx[i].dma,
-				   madcm_ib_rx_len(ip), DMA_FROM_DEVICE);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	return madcm_ib_map(ip, &ip->sink, &ip->sink_dma, MADCM_IB_SINK_LEN,
+			    DMA_FROM_DEVICE);
 }
 
 /*
- * From RESET: INIT with the GSI's Q_Key, the receive ring posted, then RTR
- * and RTS.
+ * From RESET: INIT on @q's P_Key index with the GSI's Q_Key, the receive
+ * ring posted, then RTR and RTS.
  */
-static int madcm_ib_qp_start(struct madcm_ib_port *ip)
+static int madcm_ib_qp_start(struct madcm_ib_qp *q)
 {
+	struct madcm_ib_port *ip = q->ip;
 	struct ib_qp_attr attr = {
 		.qp_state = IB_QPS_INIT,
-		.pkey_index = 0,
+		.pkey_index = q->pkey_index,
 		.port_num = ip->port_num,
 		.qkey = IB_QP1_QKEY,
 	};
 	int i, ret;
 
-	ret = ib_modify_qp(ip->qp, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
+	ret = ib_modify_qp(q->qp, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
 			   IB_QP_PORT | IB_QP_QKEY);
 	if (ret)
 		return ret;
-	for (i = 0; i < ip->rq_size; i++) {
+	for (i = 0; i < q->rq_size; i++) {
 		spin_lock_bh(&ip->lock);
-		ret = madcm_ib_post_recv(&ip->rx[i]);
-		if (!ret)
+		ret = madcm_ib_post_recv(&q->rx[i]);
+		if (!ret) {
 			ip->rx_posted++;
+			q->rx_posted++;
+		}
 		spin_unlock_bh(&ip->lock);
 		if (ret)
 			return ret;
 	}
 	attr.qp_state = IB_QPS_RTR;
-	ret = ib_modify_qp(ip->qp, &attr, IB_QP_STATE);
+	ret = ib_modify_qp(q->qp, &attr, IB_QP_STATE);
 	if (ret)
 		return ret;
 	attr.qp_state = IB_QPS_RTS;
 	attr.sq_psn = 0;
-	return ib_modify_qp(ip->qp, &attr, IB_QP_STATE | IB_QP_SQ_PSN);
+	return ib_modify_qp(q->qp, &attr, IB_QP_STATE | IB_QP_SQ_PSN);
 }
 
 /* The device holds no buffer and no slot of the port. */
@@ -598,22 +723,39 @@ static bool madcm_ib_drained(struct madcm_ib_port *ip)
 	return drained;
 }
 
+/* Move every QP of the port to @state; the first error is returned. */
+static int madcm_ib_qps_modify(struct madcm_ib_port *ip,
+			       enum ib_qp_state state)
+{
+	struct ib_qp_attr attr = { .qp_state = state };
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < ip->nr_qps; i++)
+		if (ip->qps[i]->qp)
+			ret = ib_modify_qp(ip->qps[i]->qp, &attr,
+					   IB_QP_STATE) ?: ret;
+	return ret;
+}
+
 /*
- * The QP left RTS (madcm_ib_set_broken()). Move it to the error state so
- * that the device gives everything back, reset it, and start it again.
- * When the device does not give back, or the QP cannot be restarted, the
- * port stays broken: sends wait, then fail, until the device is removed.
+ * A QP left RTS (madcm_ib_set_broken()). Move every QP to the error state
+ * so that the device gives everything back, reset them, and start them
+ * again. When the device does not give back, or a QP cannot be
+ * restarted, the port stays broken: sends wait, then fail, until the
+ * device is removed.
  */
 static void madcm_ib_recover(struct work_struct *work)
 {
 	struct madcm_ib_port *ip = container_of(work, struct madcm_ib_port,
 						recover_work);
-	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
 	LIST_HEAD(failed);
+	unsigned int i;
 	bool dead;
 	int ret;
 
-	ret = ib_modify_qp(ip->qp, &attr, IB_QP_STATE);
+	mutex_lock(&ip->qp_mutex);
+	ret = madcm_ib_qps_modify(ip, IB_QPS_ERR);
 	if (!ret && !wait_event_timeout(ip->tx_idle, madcm_ib_drained(ip),
 					msecs_to_jiffies(MADCM_IB_DRAIN_MS)))
 		ret = -ETIMEDOUT;
@@ -621,18 +763,17 @@ static void madcm_ib_recover(struct work_struct *work)
 	dead = ip->dead;
 	spin_unlock_bh(&ip->lock);
 	if (dead)
-		return;
-	if (!ret) {
-		attr.qp_state = IB_QPS_RESET;
-		ret = ib_modify_qp(ip->qp, &attr, IB_QP_STATE);
-	}
+		goto out;
 	if (!ret)
-		ret = madcm_ib_qp_start(ip);
+		ret = madcm_ib_qps_modify(ip, IB_QPS_RESET);
+	for (i = 0; !ret && i < ip->nr_qps; i++)
+		if (ip->qps[i]->qp && !ip->qps[i]->failed)
+			ret = madcm_ib_qp_start(ip->qps[i]);
 	if (ret) {
 		madcm_ib_count(ip, MADCM_IB_QP_RECOVER_FAIL);
-		pr_warn("madcm: %s: QP %u not recovered from the error state: %d\n",
-			ip->port->name, ip->qp->qp_num, ret);
-		return;
+		pr_warn("madcm: %s: QPs not recovered from the error state: %d\n",
+			ip->port->name, ret);
+		goto out;
 	}
 	madcm_ib_count(ip, MADCM_IB_QP_RECOVERED);
 	spin_lock_bh(&ip->lock);
@@ -640,6 +781,140 @@ static void madcm_ib_recover(struct work_struct *work)
 	madcm_ib_kick(ip, &failed);
 	spin_unlock_bh(&ip->lock);
 	madcm_ib_complete_failed(ip, &failed);
+out:
+	mutex_unlock(&ip->qp_mutex);
+}
+
+/* The next QP that sends wait for and that is not made yet, or NULL. */
+static struct madcm_ib_qp *madcm_ib_qp_unmade(struct madcm_ib_port *ip)
+{
+	struct madcm_ib_qp *q = NULL;
+	unsigned int i;
+
+	spin_lock_bh(&ip->lock);
+	for (i = 1; !ip->dead && i < ip->nr_qps; i++) {
+		if (!ip->qps[i]->qp && !ip->qps[i]->failed) {
+			q = ip->qps[i];
+			break;
+		}
+	}
+	spin_unlock_bh(&ip->lock);
+	return q;
+}
+
+/* Make, and start, a QP that sends wait for; qp_mutex is held. */
+static int madcm_ib_qp_make(struct madcm_ib_qp *q)
+{
+	int ret;
+
+	q->rq_size = MADCM_IB_PKEY_RQ;
+	q->rx = kcalloc(q->rq_size, sizeof(*q->rx), GFP_KERNEL);
+	if (!q->rx)
+		return -ENOMEM;
+	ret = madcm_ib_qp_alloc(q);
+	if (!ret)
+		ret = madcm_ib_qp_start(q);
+	return ret;
+}
+
+static bool madcm_ib_qp_drained(struct madcm_ib_qp *q)
+{
+	bool drained;
+
+	spin_lock_bh(&q->ip->lock);
+	drained = !q->rx_posted;
+	spin_unlock_bh(&q->ip->lock);
+	return drained;
+}
+
+/*
+ * A QP that failed to be made (or to start) leaves the port, and the MADs
+ * that waited for it fail. When the device keeps buffers of it, it stays,
+ * failed, until the port goes. qp_mutex is held.
+ */
+static void madcm_ib_qp_drop(struct madcm_ib_qp *q, int err)
+{
+	struct madcm_ib_port *ip = q->ip;
+	struct madcm_ib_pending *p, *next;
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	bool drained = true;
+	LIST_HEAD(failed);
+	unsigned int i;
+
+	madcm_ib_count(ip, MADCM_IB_PKEY_QP_FAIL);
+	pr_warn("madcm: %s: no QP for P_Key index %u: %d\n", ip->port->name,
+		q->pkey_index, err);
+	/* The device gives back what was posted on it; wait for that. */
+	if (q->qp) {
+		ib_modify_qp(q->qp, &attr, IB_QP_STATE);
+		drained = wait_event_timeout(ip->tx_idle,
+					     madcm_ib_qp_drained(q),
+					     msecs_to_jiffies(MADCM_IB_DRAIN_MS));
+	}
+	spin_lock_bh(&ip->lock);
+	if (drained) {
+		for (i = 1; i < ip->nr_qps; i++)
+			if (ip->qps[i] == q)
+				break;
+		ip->qps[i] = ip->qps[--ip->nr_qps];
+	} else {
+		q->failed = true;
+	}
+	list_for_each_entry_safe(p, next, &ip->overflow, node) {
+		if (p->pkey_index != q->pkey_index)
+			continue;
+		list_move_tail(&p->node, &failed);
+		ip->n_overflow--;
+	}
+	spin_unlock_bh(&ip->lock);
+	if (drained)
+		madcm_ib_qp_destroy(q);
+	madcm_ib_complete_failed(ip, &failed);
+}
+
+/* Make the QPs that sends wait for, and send what waited. */
+static void madcm_ib_pkey_work(struct work_struct *work)
+{
+	struct madcm_ib_port *ip = container_of(work, struct madcm_ib_port,
+						pkey_work);
+	struct madcm_ib_qp *q;
+	LIST_HEAD(failed);
+	int ret;
+
+	mutex_lock(&ip->qp_mutex);
+	while ((q = madcm_ib_qp_unmade(ip))) {
+		ret = madcm_ib_qp_make(q);
+		if (ret) {
+			madcm_ib_qp_drop(q, ret);
+			continue;
+		}
+		madcm_ib_count(ip, MADCM_IB_PKEY_QP_CREATED);
+		spin_lock_bh(&ip->lock);
+		q->ready = true;
+		madcm_ib_kick(ip, &failed);
+		spin_unlock_bh(&ip->lock);
+		madcm_ib_complete_failed(ip, &failed);
+		INIT_LIST_HEAD(&failed);
+	}
+	mutex_unlock(&ip->qp_mutex);
+}
+
+/* The QPs the port may have: bounded, and within the device's means. */
+static unsigned int madcm_ib_max_qps(struct ib_device *device, u16 nr_pkeys,
+				     unsigned int rq_size)
+{
+	unsigned int n = min_t(unsigned int, nr_pkeys - 1,
+			       MADCM_IB_PKEY_QPS_MAX);
+	int cqe = device->attrs.max_cqe;
+
+	if (cqe > 0)
+		n = min_t(unsigned int, n,
+			  max(cqe - MADCM_IB_SQ_SIZE - (int)rq_size, 0) /
+			  MADCM_IB_PKEY_RQ);
+	if (device->attrs.max_qp_wr > 0 &&
+	    device->attrs.max_qp_wr < MADCM_IB_PKEY_RQ)
+		n = 0;
+	return 1 + n;
 }
 
 static struct madcm_ib_port *madcm_ib_port_open(struct ib_device *device,
@@ -650,6 +925,7 @@ static struct madcm_ib_port *madcm_ib_port_open(struct ib_device *device,
 	struct madcm_ib_port *ip;
 	struct madcm_port *port;
 	unsigned int rq_size;
+	LIST_HEAD(failed);
 	char name[32];
 	int ret;
 
@@ -661,13 +937,28 @@ static struct madcm_ib_port *madcm_ib_port_open(struct ib_device *device,
 	if (device->attrs.max_cqe > MADCM_IB_SQ_SIZE)
 		rq_size = min_t(u32, rq_size,
 				device->attrs.max_cqe - MADCM_IB_SQ_SIZE);
-	ip = kvzalloc(struct_size(ip, rx, rq_size), GFP_KERNEL);
+	/* The fault stands for kvzalloc() finding no contiguous memory. */
+	if (madcm_fault(MADCM_FAULT_IB_PORT_CONTIG))
+		ip = vzalloc(struct_size(ip, rx, rq_size));
+	else
+		ip = kvzalloc(struct_size(ip, rx, rq_size), GFP_KERNEL);
 	if (!ip)
 		return ERR_PTR(-ENOMEM);
 	ip->rq_size = rq_size;
 	ip->device = device;
 	ip->port_num = port_num;
 	ip->mad_size = rdma_max_mad_size(device, port_num);
+	ip->nr_pkeys = clamp_t(unsigned int,
+			       device->port_data[port_num].immutable.pkey_tbl_len,
+			       1, U16_MAX);
+	ip->max_qps = madcm_ib_max_qps(device, ip->nr_pkeys, rq_size);
+	ip->main.ip = ip;
+	ip->main.rq_size = rq_size;
+	ip->main.rx = ip->rx;
+	ip->qps[0] = &ip->main;
+	ip->nr_qps = 1;
+	mutex_init(&ip->qp_mutex);
+	INIT_WORK(&ip->pkey_work, madcm_ib_pkey_work);
 	spin_lock_init(&ip->lock);
 	INIT_LIST_HEAD(&ip->tx_free);
 	INIT_LIST_HEAD(&ip->overflow);
@@ -689,22 +980,28 @@ static struct madcm_ib_port *madcm_ib_port_open(struct ib_device *device,
 	pattr.qpn = ip->qp->qp_num;
 	pattr.max_solicited = ip->rq_size / 2;
 	/*
-	 * The UD QP is set up on P_Key index 0 and, not being QP1, sends
-	 * with it whatever a work request says (IBTA vol. 1 11.4.1.1).
+	 * Every index of the P_Key table: a send on one other than 0 goes
+	 * out on a QP of that index (madcm_ib_qp_get()).
 	 */
-	pattr.nr_pkeys = 1;
+	pattr.nr_pkeys = ip->max_qps > 1 ? ip->nr_pkeys : 1;
 	port = madcm_port_register(&madcm_ib_ops, &pattr, ip);
 	if (IS_ERR(port)) {
 		ret = PTR_ERR(port);
 		goto err_res;
 	}
 	ip->port = port;
-	ret = madcm_ib_qp_start(ip);
+	ret = madcm_ib_qp_start(&ip->main);
 	if (ret) {
 		madcm_ib_free_res(ip);
 		madcm_port_unregister(port);	/* frees ip */
 		return ERR_PTR(ret);
 	}
+	/* A reply to what arrived while the QP started may be waiting. */
+	spin_lock_bh(&ip->lock);
+	ip->main.ready = true;
+	madcm_ib_kick(ip, &failed);
+	spin_unlock_bh(&ip->lock);
+	madcm_ib_complete_failed(ip, &failed);
 	if (port->debugfs)
 		debugfs_create_file("ib", 0400, port->debugfs, ip,
 				    &madcm_ib_fops);
@@ -728,7 +1025,6 @@ static bool madcm_ib_tx_idle(struct madcm_ib_port *ip)
 
 static void madcm_ib_port_close(struct madcm_ib_port *ip)
 {
-	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
 	struct madcm_port *port = ip->port;
 	struct madcm_ib_pending *p, *ptmp;
 	LIST_HEAD(pending);
@@ -739,11 +1035,12 @@ static void madcm_ib_port_close(struct madcm_ib_port *ip)
 	list_splice_init(&ip->overflow, &pending);
 	ip->n_overflow = 0;
 	spin_unlock_bh(&ip->lock);
-	/* A recovery under way finishes before the QP goes for good. */
+	/* A recovery or a QP being made finishes before the QPs go. */
 	cancel_work_sync(&ip->recover_work);
+	cancel_work_sync(&ip->pkey_work);
 
 	/* The device flushes what it holds; wait for those completions. */
-	ib_modify_qp(ip->qp, &attr, IB_QP_STATE);
+	madcm_ib_qps_modify(ip, IB_QPS_ERR);
 	if (!wait_event_timeout(ip->tx_idle, madcm_ib_tx_idle(ip),
 				msecs_to_jiffies(MADCM_IB_DRAIN_MS)))
 		pr_info("%s: device did not flush its sends, completing them here\n",
@@ -754,11 +1051,16 @@ static void madcm_ib_port_close(struct madcm_ib_port *ip)
 	}
 	madcm_port_flush_agents(port);
 
-	ib_destroy_qp(ip->qp);
+	for (i = 0; i < ip->nr_qps; i++) {
+		if (ip->qps[i]->qp)
+			ib_destroy_qp(ip->qps[i]->qp);
+		ip->qps[i]->qp = NULL;
+	}
 	ip->qp = NULL;
+	/* Nothing polls once the CQ is gone: the rings can go after it. */
 	ib_free_cq(ip->cq);
 	ip->cq = NULL;
-	/* Nothing polls any more: what the device kept is flushed here. */
+	/* What the device kept is flushed here. */
 	for (i = 0; i < MADCM_IB_SQ_SIZE; i++) {
 		if (ip->tx[i].send) {
 			madcm_port_send_complete(port, ip->tx[i].send,

@@ -23,6 +23,12 @@
 #define MADCM_IB_RQ_MAX		16384
 /* MADs that may wait for a send slot, or for the QP's recovery. */
 #define MADCM_IB_OVERFLOW_MAX	4096
+/*
+ * QPs of a port: the one on P_Key index 0, and at most this many more,
+ * one per other P_Key index in use, each with a receive ring of its own.
+ */
+#define MADCM_IB_PKEY_QPS_MAX	8
+#define MADCM_IB_PKEY_RQ	256
 
 struct madcm_ib_port;
 
@@ -37,6 +43,9 @@ enum madcm_ib_counter {
 	MADCM_IB_QP_ERROR,
 	MADCM_IB_QP_RECOVERED,
 	MADCM_IB_QP_RECOVER_FAIL,
+	MADCM_IB_PKEY_QP_CREATED,
+	MADCM_IB_PKEY_QP_FAIL,
+	MADCM_IB_TX_PKEY_NO_QP,
 	MADCM_IB_CNT_MAX,
 };
 
@@ -50,10 +59,40 @@ struct madcm_ib_tx {
 	void *buf;
 };
 
+struct madcm_ib_rx;
+
+/**
+ * struct madcm_ib_qp - a UD QP of a port, set up on one P_Key index
+ * @ip: the port
+ * @qp: the QP; NULL until it is made
+ * @pkey_index: the P_Key index of the QP: what it sends and receives with
+ * @ready: in RTS, its receive ring posted (under @ip->lock)
+ * @failed: it could not be made and the device did not give its
+ *	buffers back: sends with its index are refused until the port
+ *	goes (under @ip->lock)
+ * @rx_posted: receive buffers of @rx the device holds (under @ip->lock)
+ * @rq_size: the receive buffers in @rx
+ * @rx: its receive ring
+ *
+ * A UD QP other than QP1 sends with the P_Key of the index it was set up
+ * with, whatever a work request says, and takes only packets of that
+ * P_Key (IBTA vol. 1 10.9.3, 11.4.1.1): one QP per partition.
+ */
+struct madcm_ib_qp {
+	struct madcm_ib_port *ip;
+	struct ib_qp *qp;
+	u16 pkey_index;
+	bool ready;
+	bool failed;
+	unsigned int rx_posted;
+	unsigned int rq_size;
+	struct madcm_ib_rx *rx;
+};
+
 /* A receive buffer: the GRH area, then one MAD. */
 struct madcm_ib_rx {
 	struct ib_cqe cqe;
-	struct madcm_ib_port *ip;
+	struct madcm_ib_qp *q;
 	u64 dma;
 	void *buf;
 };
@@ -86,15 +125,24 @@ struct madcm_ib_ah {
  * @cq: send and receive completions, polled from an unbound workqueue
  * @sink: where the part of a datagram beyond a receive buffer goes
  * @sink_dma: its DMA address
- * @qp: madcm's UD QP
+ * @qp: madcm's UD QP on P_Key index 0, @qps[0]
+ * @nr_pkeys: the P_Key table of the port: indices 0 to @nr_pkeys - 1
+ * @max_qps: the QPs the port may have, @qps[0] included
+ * @qp_mutex: serialises making QPs (@pkey_work) and restarting them
+ *	(@recover_work)
+ * @qps: the port's QPs, one per P_Key index in use, @nr_qps of them;
+ *	an entry may be added under @lock, but is removed or freed only
+ *	with @qp_mutex held too
+ * @nr_qps: the entries in @qps
+ * @pkey_work: makes the QPs that sends wait for
  * @lock: protects @dead, @broken, @tx_free, @overflow, @n_overflow,
- *	@tx_busy and @rx_posted
+ *	@tx_busy, @rx_posted, @qps, @nr_qps and each QP's ready
  * @dead: removal has begun: no more posts
  * @broken: the QP went to the error state; nothing is posted until
  *	@recover_work has brought it back to RTS
  * @tx_free: idle send slots
- * @overflow: MADs waiting for a send slot (or for the recovery), oldest
- *	first
+ * @overflow: MADs waiting for a send slot (or for the recovery, or for
+ *	the QP of their P_Key index), oldest first
  * @n_overflow: MADs on @overflow, at most MADCM_IB_OVERFLOW_MAX
  * @tx_busy: send slots the device holds
  * @rx_posted: receive buffers the device holds
@@ -105,9 +153,10 @@ struct madcm_ib_ah {
  * @ah_dead: the address handles are gone with the device
  * @counters: see enum madcm_ib_counter
  * @tx: the send slots
+ * @main: the QP on P_Key index 0
  * @rq_size: the receive buffers in @rx, the depth of the receive queue
- *	(the ib_recv_queue_size parameter, bounded by the device)
- * @rx: the receive buffers
+ *	of @main (the ib_recv_queue_size parameter, bounded by the device)
+ * @rx: the receive buffers of @main
  */
 struct madcm_ib_port {
 	struct madcm_port *port;
@@ -119,6 +168,12 @@ struct madcm_ib_port {
 	void *sink;
 	u64 sink_dma;
 	struct ib_qp *qp;
+	u16 nr_pkeys;
+	unsigned int max_qps;
+	struct mutex qp_mutex;	/* making and restarting QPs */
+	struct madcm_ib_qp *qps[1 + MADCM_IB_PKEY_QPS_MAX];
+	unsigned int nr_qps;
+	struct work_struct pkey_work;
 
 	spinlock_t lock;	/* see the kernel-doc above */
 	bool dead;
@@ -137,6 +192,7 @@ struct madcm_ib_port {
 
 	atomic_long_t counters[MADCM_IB_CNT_MAX];
 	struct madcm_ib_tx tx[MADCM_IB_SQ_SIZE];
+	struct madcm_ib_qp main;
 	unsigned int rq_size;
 	struct madcm_ib_rx rx[];
 };

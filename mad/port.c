@@ -299,6 +299,8 @@ EXPORT_SYMBOL_GPL(madcm_create_ah_from_wc);
  */
 void madcm_destroy_ah(struct ib_ah *ah)
 {
+	/* Even where this transport would not: the ib_core one sleeps. */
+	might_sleep();
 	if (!IS_ERR_OR_NULL(ah))
 		madcm_port_ah_destroy(to_madcm_ah(ah));
 }

@@ -13,6 +13,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 
 #include "mad/rmpp.h"
 #include "mad_rmpp_util.h"
@@ -477,6 +478,83 @@ static void ctl_queue_bounded_when_ah_hangs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, slog->status[IB_WC_RESP_TIMEOUT_ERR], 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&port->live_replies), 0);
 	KUNIT_EXPECT_EQ(test, w->seen, 1 + MADCM_RMPP_CTL_QUEUE_MAX);
+}
+
+/*
+ * Timeouts never wait behind address resolution (issue 14, item 6), even
+ * when every port has its full share of control MADs waiting: ports
+ * enough that together they hold more work items than a workqueue runs
+ * at once (WQ_DFL_ACTIVE), each at its bound, none dropped. A request's
+ * 100 ms timeout must fire while all of them hang. On a workqueue shared
+ * with the timeouts, bounding each port would not be enough.
+ */
+#define HANG_PORTS	DIV_ROUND_UP(WQ_DFL_ACTIVE + 1, MADCM_RMPP_CTL_QUEUE_MAX)
+
+static void timeout_fires_while_every_port_resolves(struct kunit *test)
+{
+	struct rt_agent_log *log = rt_log(test, 500, 4);
+	struct rt_agent_log *slog = rt_log(test, 0, 0);
+	struct wire *w[HANG_PORTS];
+	struct completion *gate;
+	struct ib_mad_send_buf *sb;
+	struct mt_agent *ma;
+	int i, p, queued = 0;
+	struct ib_ah *ah;
+	bool timed_out;
+
+	gate = kunit_kzalloc(test, sizeof(*gate), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, gate);
+	init_completion(gate);
+	for (p = 0; p < HANG_PORTS; p++) {
+		w[p] = wire_new(test);
+		receiver(test, w[p], log, RT_SET);
+	}
+	ma = rt_agent(test, w[0]->mm->port, NULL, 0, 0, slog);
+	ma->mm = w[0]->mm;
+	/* Made before resolution hangs. */
+	ah = mt_ah(test, w[0]->mm->port, LID_PEER);
+	for (p = 0; p < HANG_PORTS; p++) {
+		w[p]->mm->ah_gate = gate;
+		w[p]->mm->ah_sleeps = true;
+	}
+
+	/* Each: RMPP version 2, refused with an ABORT (13.6.2.1). */
+	for (p = 0; p < HANG_PORTS; p++) {
+		for (i = 0; i < MADCM_RMPP_CTL_QUEUE_MAX; i++) {
+			rt_mad(w[p]->mad, RT_SET, 0x5600000000ULL + i,
+			       RT_TYPE_DATA, RT_FLAG_ACTIVE | RT_FLAG_FIRST, 0,
+			       1, 560);
+			w[p]->mad[RT_OFF_VERSION] = 2;
+			deliver(w[p]);
+		}
+		queued += atomic_read(&w[p]->mm->port->live_replies);
+	}
+
+	/* One segment, no retry, 100 ms for its ACK; nobody answers. */
+	sb = rt_send(test, ma->agent, ah, RT_SET, 7, 100, 1, 100, 0);
+	KUNIT_EXPECT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	take(test, w[0]);
+	timed_out = rt_wait(&slog->sent, 10);
+
+	/* Let resolution finish before anything can end the test. */
+	complete_all(gate);
+	for (p = 0; p < HANG_PORTS; p++) {
+		struct madcm_port *port = w[p]->mm->port;
+
+		/* The ABORTs that waited go out, and complete. */
+		KUNIT_EXPECT_TRUE(test, mt_wait_posts(w[p]->mm, w[p]->seen +
+						      MADCM_RMPP_CTL_QUEUE_MAX));
+		while (unsent(w[p]))
+			take(test, w[p]);
+		for (i = 0; i < 250 && atomic_read(&port->live_replies); i++)
+			msleep(20);
+		KUNIT_EXPECT_EQ(test, atomic_read(&port->live_replies), 0);
+	}
+
+	KUNIT_EXPECT_EQ(test, queued, HANG_PORTS * MADCM_RMPP_CTL_QUEUE_MAX);
+	KUNIT_EXPECT_GT(test, queued, WQ_DFL_ACTIVE);
+	KUNIT_EXPECT_TRUE(test, timed_out);
+	KUNIT_EXPECT_EQ(test, slog->status[IB_WC_RESP_TIMEOUT_ERR], 1);
 }
 
 struct bad_mad {
@@ -982,6 +1060,7 @@ static struct kunit_case mad_rmpp_wire_cases[] = {
 	KUNIT_CASE(receiver_reassembles_reordered_duplicates),
 	KUNIT_CASE(receiver_acks_when_ah_sleeps),
 	KUNIT_CASE(ctl_queue_bounded_when_ah_hangs),
+	KUNIT_CASE(timeout_fires_while_every_port_resolves),
 	KUNIT_CASE_PARAM(receiver_aborts_bad_input, bad_gen_params),
 	KUNIT_CASE(receiver_refuses_past_limits_with_stop),
 	KUNIT_CASE_PARAM(receiver_refuses_length_past_byte_limit,

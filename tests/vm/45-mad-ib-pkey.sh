@@ -2,10 +2,12 @@
 # The P_Key index of a GMP on an ib_core device (issue 14, item 12). A UD
 # QP other than QP1 sends with the P_Key index its QP was set up with,
 # whatever the work request says (IBTA vol. 1 11.4.1.1: pkey_index in a
-# UD send is honoured for GSI QPs only), and madcm's QP on an ib port is
-# set up on index 0. A send buffer for another index would leave on the
-# wrong partition, silently; madcm must refuse it at creation instead.
-# rxe has a one-entry P_Key table, so index 0 is the only valid one.
+# UD send is honoured for GSI QPs only), so madcm sends on index N from a
+# QP of its own set up on N, for every index of the device's P_Key table.
+# rxe (6.1) has a one-entry table (index 0, 0xffff): any other index must
+# be refused at creation, never sent on the wrong partition. The QPs on
+# other indices are tested in KUnit, madcm_mad_ib, on a mock device with
+# a larger table.
 . /tests/common.sh
 . /tests/ib.sh
 

@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit: madcm's ib_core transport (mad/ib_port.c) on a mock InfiniBand
+ * device (mad_ib_mock.c) whose P_Key table has several entries, which
+ * rxe's does not. A peer UD QP of the test plays the other end.
+ *
+ * P_Keys (issue 14, item 12): a UD QP other than QP1 sends with the P_Key
+ * of the index it was set up with, and takes only packets of that P_Key
+ * (IBTA vol. 1 10.9.3, 11.4.1.1). A GMP madcm sends with P_Key index N
+ * must therefore reach a peer on the partition of index N, and no other;
+ * answers to what came in on N leave on N (ib_core's GSI does so).
+ *
+ * Device removal (item 4): the last reference to a removed port may be
+ * dropped by madcm_free_recv_mad() with IRQs off; nothing on that path
+ * may sleep, not even the release of a vmalloc'ed port (DEBUG_ATOMIC_SLEEP
+ * is on in .kunitconfig).
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/mm.h>
+#include <linux/spinlock.h>
+
+#include "mad_test_util.h"
+#include "mad_ib_mock.h"
+#include "mad/ib_port.h"
+
+/* Index 3 holds a limited member of partition 2: it reaches full 2. */
+static const u16 pkeys4[] = { 0xffff, 0x8001, 0x8002, 0x0002 };
+
+#define IBT_TID_LO	0x5a5a
+
+struct ibt_ctx {
+	struct completion sent;
+	struct completion got;
+	enum ib_wc_status status;
+	u16 recv_pkey_index;
+	int recvs;
+	struct ib_mad_recv_wc *kept;
+};
+
+static void ibt_send_handler(struct ib_mad_agent *agent,
+			     struct ib_mad_send_wc *wc)
+{
+	struct ibt_ctx *c = agent->context;
+
+	c->status = wc->status;
+	madcm_free_send_mad(wc->send_buf);
+	complete(&c->sent);
+}
+
+static void ibt_recv_handler(struct ib_mad_agent *agent,
+			     struct ib_mad_send_buf *send_buf,
+			     struct ib_mad_recv_wc *wc)
+{
+	struct ibt_ctx *c = agent->context;
+
+	c->recv_pkey_index = wc->wc->pkey_index;
+	c->recvs++;
+	madcm_free_recv_mad(wc);
+	complete(&c->got);
+}
+
+/* Keeps what it is given, to be freed by the test. */
+static void ibt_keep_handler(struct ib_mad_agent *agent,
+			     struct ib_mad_send_buf *send_buf,
+			     struct ib_mad_recv_wc *wc)
+{
+	struct ibt_ctx *c = agent->context;
+
+	c->kept = wc;
+	complete(&c->got);
+}
+
+static struct ibt_ctx *ibt_ctx(struct kunit *test)
+{
+	struct ibt_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	init_completion(&c->sent);
+	init_completion(&c->got);
+	return c;
+}
+
+static struct madcm_port *ibt_port(struct kunit *test, struct mock_dev *md)
+{
+	struct madcm_port *port = madcm_ib_get_port(&md->ibdev, 1);
+
+	KUNIT_ASSERT_NOT_NULL(test, port);
+	return port;
+}
+
+static long ibt_counter(struct madcm_port *port, enum madcm_ib_counter c)
+{
+	struct madcm_ib_port *ip = madcm_port_priv(port);
+
+	return atomic_long_read(&ip->counters[c]);
+}
+
+/* A Get of MT_CLASS, to @qpn with P_Key index @pkey_index. */
+static struct ib_mad_send_buf *ibt_get(struct kunit *test,
+				       struct ib_mad_agent *agent,
+				       struct ib_ah *ah, u32 qpn,
+				       u16 pkey_index, int timeout_ms)
+{
+	struct ib_mad_send_buf *sb;
+	struct ib_mad_hdr *hdr;
+
+	sb = madcm_create_send_mad(agent, qpn, pkey_index, 0,
+				   IB_MGMT_MAD_HDR, IB_MGMT_MAD_DATA,
+				   GFP_KERNEL, IB_MGMT_BASE_VERSION);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(sb),
+			       "send buffer for P_Key index %u: %ld",
+			       pkey_index, PTR_ERR(sb));
+	hdr = sb->mad;
+	hdr->base_version = IB_MGMT_BASE_VERSION;
+	hdr->mgmt_class = MT_CLASS;
+	hdr->class_version = MT_VERSION;
+	hdr->method = IB_MGMT_METHOD_GET;
+	hdr->tid = cpu_to_be64((u64)agent->hi_tid << 32 | IBT_TID_LO);
+	sb->ah = ah;
+	sb->timeout_ms = timeout_ms;
+	sb->retries = 0;
+	return sb;
+}
+
+static bool ibt_wait(struct completion *c)
+{
+	return wait_for_completion_timeout(c, 10 * HZ);
+}
+
+/*
+ * A request with P_Key index 2 reaches a peer on partition 2 carrying
+ * index 2's key; the peer's response comes back into the partition and
+ * is matched, reported with index 2; a request nobody takes is answered
+ * on index 2 ("unsupported"); the same request with index 1 never
+ * reaches the peer (another partition).
+ */
+static void gmp_leaves_and_returns_on_its_pkey_index(struct kunit *test)
+{
+	struct mock_dev *md = mock_dev_add(test, pkeys4, ARRAY_SIZE(pkeys4));
+	struct madcm_port *port = ibt_port(test, md);
+	struct mock_peer *peer = mock_peer_new(test, md, 2, IB_QPT_UD);
+	struct ibt_ctx *c = ibt_ctx(test);
+	struct ib_mad_send_buf *sb;
+	struct ib_mad_hdr *hdr;
+	u8 mad[sizeof(struct ib_mad)];
+	struct mt_agent *ma;
+	struct ib_ah *ah;
+	int drops;
+
+	ma = mt_register(test, port, IB_QPT_GSI, NULL, 0, ibt_send_handler,
+			 ibt_recv_handler, c);
+	ah = mt_ah(test, port, MOCK_LID);
+
+	sb = ibt_get(test, ma->agent, ah, peer->qp->qp_num, 2, 5000);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	KUNIT_ASSERT_TRUE(test, mock_peer_wait(peer, 1));
+	hdr = (struct ib_mad_hdr *)peer->mad;
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(hdr->tid) & 0xffffffff,
+			IBT_TID_LO);
+	KUNIT_EXPECT_EQ(test, mock_last_pkey(md, peer->qp->qp_num),
+			pkeys4[2]);
+
+	/* The response, to the QP the request came from. */
+	mt_make_response(peer->mad, mad);
+	KUNIT_ASSERT_EQ(test, mock_peer_send(peer, mad, peer->wc.src_qp), 0);
+	KUNIT_ASSERT_TRUE(test, ibt_wait(&c->got));
+	KUNIT_ASSERT_TRUE(test, ibt_wait(&c->sent));
+	KUNIT_EXPECT_EQ(test, c->status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, c->recvs, 1);
+	KUNIT_EXPECT_EQ(test, c->recv_pkey_index, 2);
+
+	/* A Get nobody registered for: madcm answers it, on index 2. */
+	memcpy(mad, peer->mad, sizeof(mad));
+	((struct ib_mad_hdr *)mad)->method = IB_MGMT_METHOD_GET;
+	((struct ib_mad_hdr *)mad)->tid = cpu_to_be64(0x77);
+	KUNIT_ASSERT_EQ(test, mock_peer_send(peer, mad, peer->wc.src_qp), 0);
+	KUNIT_ASSERT_TRUE(test, mock_peer_wait(peer, 2));
+	KUNIT_EXPECT_EQ(test, hdr->method, IB_MGMT_METHOD_GET_RESP);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(hdr->status),
+			IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(hdr->tid), 0x77);
+	KUNIT_EXPECT_EQ(test, mock_last_pkey(md, peer->qp->qp_num),
+			pkeys4[2]);
+
+	/* Index 1 is another partition: the peer never sees it. */
+	reinit_completion(&c->sent);
+	drops = atomic_read(&md->drop_pkey);
+	sb = ibt_get(test, ma->agent, ah, peer->qp->qp_num, 1, 100);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	KUNIT_ASSERT_TRUE(test, ibt_wait(&c->sent));
+	KUNIT_EXPECT_EQ(test, c->status, IB_WC_RESP_TIMEOUT_ERR);
+	KUNIT_EXPECT_EQ(test, atomic_read(&md->drop_pkey), drops + 1);
+	/* The device delivers as it sends: nothing more can come. */
+	ib_process_cq_direct(peer->cq, 16);
+	KUNIT_EXPECT_EQ(test, peer->received, 2);
+	KUNIT_EXPECT_EQ(test, ibt_counter(port, MADCM_IB_PKEY_QP_CREATED), 2);
+}
+
+/*
+ * At most MADCM_IB_PKEY_QPS_MAX QPs besides index 0's: a send on one more
+ * index fails, counted; removing the device destroys them all.
+ */
+static void pkey_qps_bounded_and_released(struct kunit *test)
+{
+	u16 pkeys[MADCM_IB_PKEY_QPS_MAX + 2];
+	struct ibt_ctx *c = ibt_ctx(test);
+	struct ib_mad_send_buf *sb;
+	struct madcm_port *port;
+	struct mock_dev *md;
+	struct mt_agent *ma;
+	struct ib_ah *ah;
+	int i;
+
+	pkeys[0] = 0xffff;
+	for (i = 1; i < ARRAY_SIZE(pkeys); i++)
+		pkeys[i] = 0x8000 | i;
+	md = mock_dev_add(test, pkeys, ARRAY_SIZE(pkeys));
+	port = ibt_port(test, md);
+	ma = mt_register(test, port, IB_QPT_GSI, NULL, 0, ibt_send_handler,
+			 ibt_recv_handler, c);
+	ah = mt_ah(test, port, MOCK_LID);
+	KUNIT_EXPECT_EQ(test, atomic_read(&md->live_qps), 1);
+
+	/* To a QP nobody has: each times out after leaving. */
+	for (i = 1; i <= MADCM_IB_PKEY_QPS_MAX; i++) {
+		reinit_completion(&c->sent);
+		sb = ibt_get(test, ma->agent, ah, 0xabcd, i, 50);
+		KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+		KUNIT_ASSERT_TRUE(test, ibt_wait(&c->sent));
+		KUNIT_EXPECT_EQ(test, c->status, IB_WC_RESP_TIMEOUT_ERR);
+	}
+	KUNIT_EXPECT_EQ(test, ibt_counter(port, MADCM_IB_PKEY_QP_CREATED),
+			MADCM_IB_PKEY_QPS_MAX);
+	KUNIT_EXPECT_EQ(test, atomic_read(&md->live_qps),
+			1 + MADCM_IB_PKEY_QPS_MAX);
+	KUNIT_EXPECT_EQ(test, atomic_read(&md->drop_no_qp),
+			MADCM_IB_PKEY_QPS_MAX);
+
+	/* One index more than the bound. */
+	sb = ibt_get(test, ma->agent, ah, 0xabcd, MADCM_IB_PKEY_QPS_MAX + 1,
+		     50);
+	KUNIT_EXPECT_NE(test, madcm_post_send_mad(sb, NULL), 0);
+	madcm_free_send_mad(sb);
+	KUNIT_EXPECT_EQ(test, ibt_counter(port, MADCM_IB_TX_PKEY_NO_QP), 1);
+
+	/* An index in use again: its QP, no new one. */
+	reinit_completion(&c->sent);
+	sb = ibt_get(test, ma->agent, ah, 0xabcd, 3, 50);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	KUNIT_ASSERT_TRUE(test, ibt_wait(&c->sent));
+	KUNIT_EXPECT_EQ(test, atomic_read(&md->live_qps),
+			1 + MADCM_IB_PKEY_QPS_MAX);
+
+	mt_unregister(ma);
+	mock_dev_remove_now(test, md);
+	KUNIT_EXPECT_EQ(test, atomic_read(&md->live_qps), 0);
+}
+
+/* A device with one P_Key: any other index is refused at creation. */
+static void one_pkey_device_refuses_other_indices(struct kunit *test)
+{
+	static const u16 one[] = { 0xffff };
+	struct mock_dev *md = mock_dev_add(test, one, 1);
+	struct madcm_port *port = ibt_port(test, md);
+	struct ibt_ctx *c = ibt_ctx(test);
+	struct ib_mad_send_buf *sb;
+	struct mt_agent *ma;
+
+	ma = mt_register(test, port, IB_QPT_GSI, NULL, 0, ibt_send_handler,
+			 ibt_recv_handler, c);
+	sb = madcm_create_send_mad(ma->agent, 1, 1, 0, IB_MGMT_MAD_HDR,
+				   IB_MGMT_MAD_DATA, GFP_KERNEL,
+				   IB_MGMT_BASE_VERSION);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(sb), -EINVAL);
+	sb = madcm_create_send_mad(ma->agent, 1, 0, 0, IB_MGMT_MAD_HDR,
+				   IB_MGMT_MAD_DATA, GFP_KERNEL,
+				   IB_MGMT_BASE_VERSION);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(sb));
+	madcm_free_send_mad(sb);
+}
+
+/*
+ * A MAD received on an ib port outlives the device: after removal it
+ * holds the port's last reference, and freeing it with IRQs off and a
+ * spinlock held releases the port without sleeping. The port's data is
+ * made to come from vmalloc (kvzalloc()'s fallback when memory is
+ * fragmented), whose vfree() may sleep.
+ */
+static void free_recv_after_removal_releases_port_atomically(struct kunit *test)
+{
+	static const u16 one[] = { 0xffff };
+	static DEFINE_SPINLOCK(lock);
+	u8 methods[] = { IB_MGMT_METHOD_GET };
+	u8 mad[sizeof(struct ib_mad)] = {};
+	struct ib_mad_hdr *hdr = (struct ib_mad_hdr *)mad;
+	struct ib_mad_reg_req req;
+	struct madcm_port *port;
+	struct mock_peer *peer;
+	struct mock_dev *md;
+	unsigned long flags;
+	struct mt_agent *ma;
+	struct ibt_ctx *c;
+
+	madcm_fault_arm(MADCM_FAULT_IB_PORT_CONTIG, 1);
+	md = mock_dev_add(test, one, 1);
+	madcm_fault_disarm();
+	port = ibt_port(test, md);
+	KUNIT_ASSERT_EQ(test, madcm_fault_fired(MADCM_FAULT_IB_PORT_CONTIG), 1);
+	KUNIT_ASSERT_TRUE(test, is_vmalloc_addr(madcm_port_priv(port)));
+	peer = mock_peer_new(test, md, 0, IB_QPT_UD);
+	c = ibt_ctx(test);
+	mt_reg_req(&req, MT_CLASS, MT_VERSION, methods, 1);
+	ma = mt_register(test, port, IB_QPT_GSI, &req, 0, ibt_send_handler,
+			 ibt_keep_handler, c);
+	hdr->base_version = IB_MGMT_BASE_VERSION;
+	hdr->mgmt_class = MT_CLASS;
+	hdr->class_version = MT_VERSION;
+	hdr->method = IB_MGMT_METHOD_GET;
+	hdr->tid = cpu_to_be64(0x1234);
+	KUNIT_ASSERT_EQ(test, mock_peer_send(peer, mad, madcm_port_qpn(port)),
+			0);
+	KUNIT_ASSERT_TRUE(test, ibt_wait(&c->got));
+	KUNIT_ASSERT_NOT_NULL(test, c->kept);
+
+	mt_unregister(ma);
+	mock_peer_destroy(test, peer);
+	mock_dev_remove_now(test, md);
+	/* The received MAD is all that holds the port. */
+	KUNIT_ASSERT_EQ(test, refcount_read(&port->refs), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&port->live_recvs), 1);
+
+	local_irq_save(flags);
+	spin_lock(&lock);
+	madcm_free_recv_mad(c->kept);
+	spin_unlock(&lock);
+	local_irq_restore(flags);
+}
+
+static int ibt_init(struct kunit *test)
+{
+	/* Without it, the mock device would need a DMA device. */
+	if (!IS_ENABLED(CONFIG_INFINIBAND_VIRT_DMA))
+		kunit_skip(test, "needs CONFIG_INFINIBAND_VIRT_DMA");
+	return 0;
+}
+
+static struct kunit_case mad_ib_cases[] = {
+	KUNIT_CASE(gmp_leaves_and_returns_on_its_pkey_index),
+	KUNIT_CASE(pkey_qps_bounded_and_released),
+	KUNIT_CASE(one_pkey_device_refuses_other_indices),
+	KUNIT_CASE(free_recv_after_removal_releases_port_atomically),
+	{}
+};
+
+static struct kunit_suite mad_ib_suite = {
+	.name = "madcm_mad_ib",
+	.init = ibt_init,
+	.test_cases = mad_ib_cases,
+};
+
+kunit_test_suite(mad_ib_suite);
