@@ -13,6 +13,7 @@
 #include <linux/module.h>
 #include <linux/random.h>
 #include <linux/slab.h>
+#include <net/inet_ecn.h>
 #include <net/ipv6.h>
 #include "irdma_cm/cm_core.h"
 
@@ -442,7 +443,8 @@ static int irdma_connect(struct irdma_cm_core *core,
 	}
 	node->handler = attr->handler;
 	node->context = attr->context;
-	node->tos = attr->tos;
+	/* RFC 3168 6.1.1: no ECN negotiated, so Not-ECT. */
+	node->tos = attr->tos & ~INET_ECN_MASK;
 	if (attr->ttl)
 		node->ttl = attr->ttl;
 	irdma_cm_init_tcp(node);

@@ -70,6 +70,8 @@ static const char * const irdma_cm_counter_names[IRDMA_CM_CNT_NR] = {
 	[IRDMA_CM_CNT_OFFLOAD_RX] = "offload_rx",
 	[IRDMA_CM_CNT_OFFLOAD_TW] = "offload_time_wait",
 	[IRDMA_CM_CNT_STOP_HELD] = "stop_held",
+	[IRDMA_CM_CNT_CHALLENGE_ACK_LIMITED] = "challenge_ack_limited",
+	[IRDMA_CM_CNT_WND_PROBE] = "wnd_probe",
 };
 
 /**
@@ -120,6 +122,10 @@ struct irdma_cm_core *irdma_setup_cm_core(const struct irdma_cm_wire_ops *ops,
 	core->cfg.rto_min_ms = cfg_or(cfg->rto_min_ms, 1000);
 	core->cfg.rto_max_ms = max(cfg_or(cfg->rto_max_ms, 60000),
 				   core->cfg.rto_min_ms);
+	core->cfg.rto_initial_ms = clamp(cfg_or(cfg->rto_initial_ms,
+						core->cfg.rto_min_ms),
+					 core->cfg.rto_min_ms,
+					 core->cfg.rto_max_ms);
 	core->cfg.max_retrans = cfg_or(cfg->max_retrans, 6);
 	core->cfg.time_wait_ms = cfg_or(cfg->time_wait_ms, 60000);
 	core->cfg.fin_wait2_ms = cfg_or(cfg->fin_wait2_ms, 60000);
@@ -135,6 +141,8 @@ struct irdma_cm_core *irdma_setup_cm_core(const struct irdma_cm_wire_ops *ops,
 				       IRDMA_CM_RTR_DELAY_MAX_MS);
 	core->rto_min = max(msecs_to_jiffies(core->cfg.rto_min_ms), 1UL);
 	core->rto_max = max(msecs_to_jiffies(core->cfg.rto_max_ms), 1UL);
+	core->rto_initial = max(msecs_to_jiffies(core->cfg.rto_initial_ms),
+				1UL);
 	core->time_wait = msecs_to_jiffies(core->cfg.time_wait_ms);
 	core->fin_wait2 = msecs_to_jiffies(core->cfg.fin_wait2_ms);
 	core->mpa_timeout = msecs_to_jiffies(core->cfg.mpa_timeout_ms);
@@ -362,7 +370,9 @@ struct irdma_cm_node *irdma_make_cm_node(struct irdma_cm_core *core,
 	node->max_ord = core->cfg.max_ord;
 	node->mpav2_ird_ord = 0;
 	node->rcv_wnd = IRDMA_CM_RCV_WND;
-	node->rto = core->rto_min;
+	node->rto = core->rto_initial;
+	node->rto_base = core->rto_initial;
+	node->chack_start = jiffies;
 	node->ttl = IRDMA_CM_DEFAULT_TTL;
 	node->state = IRDMA_CM_STATE_CLOSED;
 	node->mpa_result = IRDMA_MPA_PENDING;

@@ -197,6 +197,7 @@ static void irdma_cm_offload_time_wait_rx(struct irdma_cm_node *node,
 		return;
 	}
 	node->snd_nxt = seg->ack;
+	node->snd_high = seg->ack;
 	node->rcv_nxt = seg->seq + seg->payload_len + 1;
 	irdma_send_ack(node);
 	irdma_cm_arm_close(node, node->core->time_wait);
