@@ -73,6 +73,8 @@ struct seq_file;
  * @IRDMA_CM_CNT_CHALLENGE_ACK_LIMITED: challenge ACKs not sent, over
  *	the connection's rate (RFC 5961 7)
  * @IRDMA_CM_CNT_WND_PROBE: zero-window probes sent
+ * @IRDMA_CM_CNT_TIME_WAIT_OVERFLOW: connections freed at once instead of
+ *	entering TIME-WAIT, max_time_wait being reached
  * @IRDMA_CM_CNT_NR: number of counters
  */
 enum irdma_cm_counter {
@@ -117,6 +119,7 @@ enum irdma_cm_counter {
 	IRDMA_CM_CNT_STOP_HELD,
 	IRDMA_CM_CNT_CHALLENGE_ACK_LIMITED,
 	IRDMA_CM_CNT_WND_PROBE,
+	IRDMA_CM_CNT_TIME_WAIT_OVERFLOW,
 	IRDMA_CM_CNT_NR
 };
 
@@ -200,6 +203,7 @@ struct madcm_cm_core {
  * @listener_list: every listener
  * @live_nodes: allocated nodes
  * @live_listeners: allocated listeners
+ * @time_wait_nodes: nodes in TIME-WAIT (at most @cfg.max_time_wait)
  * @drain: woken when a node or listener is freed
  * @event_wq: ordered: consumer events and steering updates
  * @dying: shutting down; nothing new is created
@@ -227,6 +231,7 @@ struct irdma_cm_core {
 	struct list_head listener_list;
 	atomic_t live_nodes;
 	atomic_t live_listeners;
+	atomic_t time_wait_nodes;
 	wait_queue_head_t drain;
 	struct workqueue_struct *event_wq;
 	bool dying;
@@ -329,6 +334,7 @@ void irdma_cm_listener_put(struct irdma_cm_listener *listener);
 void irdma_cm_node_lock(struct irdma_cm_node *node);
 void irdma_cm_node_unlock(struct irdma_cm_node *node);
 void irdma_cm_node_closed(struct irdma_cm_node *node);
+bool irdma_cm_time_wait_begin(struct irdma_cm_node *node);
 int irdma_cm_queue_frame(struct irdma_cm_node *node,
 			 const struct irdma_cm_seg *seg);
 

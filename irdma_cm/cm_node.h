@@ -152,6 +152,9 @@ enum irdma_cm_mpa_result {
  * @IRDMA_CM_F_RTT_VALID: @srtt8 and @rttvar4 hold a measurement
  * @IRDMA_CM_F_PROBING: the peer's window is shut and a zero-window probe
  *	went out
+ * @IRDMA_CM_F_ACCEPTING: madcm_cm_accept() adds the steering entry
+ * @IRDMA_CM_F_TW_COUNTED: in TIME-WAIT, counted in the core's
+ *	time_wait_nodes
  *
  * Set and cleared with the atomic bitops: @IRDMA_CM_F_RELEASED and
  * @IRDMA_CM_F_IN_BACKLOG are read without the node lock.
@@ -172,6 +175,8 @@ enum irdma_cm_node_flag {
 	IRDMA_CM_F_RTT_TIMING,
 	IRDMA_CM_F_RTT_VALID,
 	IRDMA_CM_F_PROBING,
+	IRDMA_CM_F_ACCEPTING,
+	IRDMA_CM_F_TW_COUNTED,
 };
 
 /* The deadlines of &irdma_cm_node.armed, one timer for all. */

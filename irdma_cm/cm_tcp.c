@@ -472,8 +472,21 @@ static void irdma_cm_close_done(struct irdma_cm_node *node)
 		irdma_cm_event(node, MADCM_CM_EVENT_RESET, -ECONNRESET);
 }
 
-static void irdma_cm_enter_time_wait(struct irdma_cm_node *node)
+/*
+ * Our FIN went first: TIME-WAIT for 2 MSL (RFC 9293 3.6), while the
+ * core has room for it. Past max_time_wait the connection ends at once,
+ * as Linux does past tcp_max_tw_buckets; @ack_fin: the peer's FIN just
+ * came and is acknowledged first.
+ */
+static void irdma_cm_enter_time_wait(struct irdma_cm_node *node, bool ack_fin)
 {
+	if (!irdma_cm_time_wait_begin(node)) {
+		if (ack_fin)
+			irdma_send_ack(node);
+		irdma_cm_close_done(node);
+		irdma_cm_node_closed(node);
+		return;
+	}
 	irdma_cm_set_state(node, IRDMA_CM_STATE_TIME_WAIT);
 	node->armed &= ~(IRDMA_CM_TIMER_REXMIT | IRDMA_CM_TIMER_MPA);
 	irdma_cm_close_done(node);
@@ -666,7 +679,7 @@ static void irdma_handle_ack_pkt(struct irdma_cm_node *node,
 		irdma_cm_arm_close(node, node->core->fin_wait2);
 		break;
 	case IRDMA_CM_STATE_CLOSING:
-		irdma_cm_enter_time_wait(node);
+		irdma_cm_enter_time_wait(node, false);
 		break;
 	case IRDMA_CM_STATE_LAST_ACK:
 		irdma_cm_close_done(node);
@@ -752,7 +765,7 @@ static void irdma_handle_fin_pkt(struct irdma_cm_node *node)
 		irdma_cm_set_state(node, IRDMA_CM_STATE_CLOSING);
 		break;
 	case IRDMA_CM_STATE_FIN_WAIT2:
-		irdma_cm_enter_time_wait(node);
+		irdma_cm_enter_time_wait(node, true);
 		break;
 	default:
 		break;

@@ -296,6 +296,9 @@ struct madcm_cm_accept_attr {
  *	its terminal event (default 5000, at most 60000); a connection
  *	still held after that is reported, and its memory, with the core's,
  *	lives on until the consumer releases it
+ * @max_time_wait: the most connections in TIME-WAIT at once (default
+ *	4096); past it a connection that would enter TIME-WAIT is freed at
+ *	once instead, and counted
  * @rto_initial_ms: the retransmission timeout before a connection has
  *	measured its round-trip time (default @rto_min_ms; RFC 6298 2.1
  *	asks 1000); at least @rto_min_ms, at most @rto_max_ms
@@ -313,6 +316,7 @@ struct madcm_cm_config {
 	u32 rtr_delay_ms;
 	u32 stop_wait_ms;
 	u32 rto_initial_ms;
+	u32 max_time_wait;
 };
 
 /* The way in: a core by its link, counted. */
