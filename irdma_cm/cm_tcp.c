@@ -811,6 +811,8 @@ static void irdma_handle_sync_pkt(struct irdma_cm_node *node,
 	    (seg->flags & (IRDMA_TCP_SYN | IRDMA_TCP_ACK | IRDMA_TCP_RST)) ==
 	    IRDMA_TCP_SYN && seg->seq == node->irs) {
 		irdma_cm_count(core, IRDMA_CM_CNT_SYN_DUP);
+		/* Karn: the ACK may answer either SYN-ACK. */
+		clear_bit(IRDMA_CM_F_RTT_TIMING, &node->flags);
 		irdma_send_syn(node, true);
 		return;
 	}
