@@ -129,6 +129,8 @@ struct irdma_cm_core *irdma_setup_cm_core(const struct irdma_cm_wire_ops *ops,
 					 core->cfg.rto_max_ms);
 	core->cfg.max_retrans = cfg_or(cfg->max_retrans, 6);
 	core->cfg.max_time_wait = cfg_or(cfg->max_time_wait, 4096);
+	core->cfg.challenge_acks = cfg_or(cfg->challenge_acks,
+					  IRDMA_CM_CHALLENGE_ACKS);
 	core->cfg.time_wait_ms = cfg_or(cfg->time_wait_ms, 60000);
 	core->cfg.fin_wait2_ms = cfg_or(cfg->fin_wait2_ms, 60000);
 	core->cfg.mpa_timeout_ms = cfg_or(cfg->mpa_timeout_ms, 10000);

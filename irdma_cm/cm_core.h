@@ -257,7 +257,7 @@ struct irdma_cm_core {
 /* How often an unresolved next hop is looked at again. */
 #define IRDMA_CM_RESOLVE_POLL	max(msecs_to_jiffies(10), 1UL)
 
-/* RFC 5961 7: challenge ACKs one connection sends per second, at most. */
+/* RFC 5961 7: challenge ACKs one connection sends per second (default). */
 #define IRDMA_CM_CHALLENGE_ACKS	5
 
 static inline struct irdma_cm_core *irdma_cm_core_of(struct madcm_cm_core *h)

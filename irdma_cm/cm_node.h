@@ -420,7 +420,7 @@ struct irdma_cm_node {
 	unsigned long rtt_start;
 	unsigned long resolve_until;
 	unsigned long chack_start;
-	u8 chack_count;
+	u32 chack_count;
 	unsigned long rexmit_at;
 	unsigned long mpa_at;
 	unsigned long close_at;

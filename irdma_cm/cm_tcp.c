@@ -773,8 +773,8 @@ static void irdma_handle_fin_pkt(struct irdma_cm_node *node)
 }
 
 /*
- * RFC 5961 7: at most IRDMA_CM_CHALLENGE_ACKS challenge ACKs a second on
- * one connection. The limit is the connection's own, not the host's, so
+ * RFC 5961 7: at most the core's challenge_acks challenge ACKs a second
+ * on one connection. The limit is the connection's own, not the host's, so
  * it tells an off-path attacker nothing about other connections.
  */
 static bool irdma_cm_challenge_ack_allowed(struct irdma_cm_node *node)
@@ -785,7 +785,7 @@ static bool irdma_cm_challenge_ack_allowed(struct irdma_cm_node *node)
 		node->chack_start = now;
 		node->chack_count = 0;
 	}
-	if (node->chack_count >= IRDMA_CM_CHALLENGE_ACKS)
+	if (node->chack_count >= node->core->cfg.challenge_acks)
 		return false;
 	node->chack_count++;
 	return true;

@@ -299,6 +299,9 @@ struct madcm_cm_accept_attr {
  * @max_time_wait: the most connections in TIME-WAIT at once (default
  *	4096); past it a connection that would enter TIME-WAIT is freed at
  *	once instead, and counted
+ * @challenge_acks: challenge ACKs (RFC 5961) one connection sends per
+ *	second at most (default 5); the rest are counted, not sent (RFC
+ *	5961 7)
  * @rto_initial_ms: the retransmission timeout before a connection has
  *	measured its round-trip time (default @rto_min_ms; RFC 6298 2.1
  *	asks 1000); at least @rto_min_ms, at most @rto_max_ms
@@ -317,6 +320,7 @@ struct madcm_cm_config {
 	u32 stop_wait_ms;
 	u32 rto_initial_ms;
 	u32 max_time_wait;
+	u32 challenge_acks;
 };
 
 /* The way in: a core by its link, counted. */
