@@ -7,6 +7,8 @@
  *   ctl    write one command per write(2):
  *            attach DEV [rto_min_ms=N] [max_retrans=N] [time_wait_ms=N]
  *                   [mpa_timeout_ms=N] [backlog=N] [rtr_delay_ms=N]
+ *                   [max_time_wait=N] [challenge_acks=N]
+ *                   [rto_initial_ms=N]
  *            detach DEV
  *            listen DEV NAME ADDR PORT [opts]   (policy=accept|reject|manual)
  *            unlisten NAME
@@ -682,6 +684,12 @@ static int cmd_attach(struct net *net, char **argv, int argc)
 			field = &cfg.backlog;
 		else if (!strcmp(argv[i], "rtr_delay_ms"))
 			field = &cfg.rtr_delay_ms;
+		else if (!strcmp(argv[i], "max_time_wait"))
+			field = &cfg.max_time_wait;
+		else if (!strcmp(argv[i], "challenge_acks"))
+			field = &cfg.challenge_acks;
+		else if (!strcmp(argv[i], "rto_initial_ms"))
+			field = &cfg.rto_initial_ms;
 		if (!field || parse_u32(val, 3600 * 1000, field))
 			return -EINVAL;
 	}

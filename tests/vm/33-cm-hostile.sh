@@ -98,6 +98,25 @@ sleep 3	# embryonic connections time out, TIME-WAIT ends
 grep -E "^live_nodes " $CM_STATS
 check "no node left" grep -q '^live_nodes 0' $CM_STATS
 check "detach" cm a detach veth0
+
+# A client that loops on rejects: madcm closes first on every reject, so
+# each connection would hold a TIME-WAIT node for time_wait_ms (60 s
+# here); past max_time_wait the connection is freed at once instead.
+check "attach (max_time_wait=4)" cm a attach veth0 time_wait_ms=60000 max_time_wait=4
+check "listen R (reject)" cm a listen veth0 R 0.0.0.0 6201 policy=reject
+i=0
+while [ $i -lt 20 ]; do
+	in_ns b mpa_peer client 192.0.2.1 6201 -r 2 -t 15 >/tmp/r.log 2>&1
+	grep -q "peer: rejected" /tmp/r.log || { fail "client $i rejected"; cat /tmp/r.log; }
+	i=$((i + 1))
+done
+sleep 1
+grep -E "^(reject_sent|time_wait_overflow|live_nodes|time_wait_nodes) " $CM_STATS
+check "20 rejects sent (reject_sent)" [ "$(cm_stat reject_sent)" -eq 20 ]
+check "TIME-WAIT at the cap (time_wait_nodes)" [ "$(cm_stat time_wait_nodes)" -eq 4 ]
+check "no more nodes than the cap (live_nodes)" [ "$(cm_stat live_nodes)" -le 4 ]
+check "the rest freed at once (time_wait_overflow)" [ "$(cm_stat time_wait_overflow)" -eq 16 ]
+check "detach with nodes in TIME-WAIT" cm a detach veth0
 teardown_netns_pair
 check "rmmod madcm_cm_ctl madcm" rmmod madcm_cm_ctl madcm
 finish
