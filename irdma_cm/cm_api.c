@@ -13,6 +13,7 @@
 #include <linux/module.h>
 #include <linux/random.h>
 #include <linux/slab.h>
+#include <net/inet_ecn.h>
 #include <net/ipv6.h>
 #include "irdma_cm/cm_core.h"
 
@@ -442,7 +443,8 @@ static int irdma_connect(struct irdma_cm_core *core,
 	}
 	node->handler = attr->handler;
 	node->context = attr->context;
-	node->tos = attr->tos;
+	/* RFC 3168 6.1.1: no ECN negotiated, so Not-ECT. */
+	node->tos = attr->tos & ~INET_ECN_MASK;
 	if (attr->ttl)
 		node->ttl = attr->ttl;
 	irdma_cm_init_tcp(node);
@@ -499,26 +501,15 @@ static int irdma_connect(struct irdma_cm_core *core,
 	return 0;
 }
 
-/* Steer an accepted connection's 4-tuple itself (the listener may go). */
-static void irdma_cm_add_conn_qhash(struct irdma_cm_node *node)
+/* A connection that can still be answered, or why not. */
+static int irdma_cm_answerable(const struct irdma_cm_node *node)
 {
-	struct irdma_cm_core *core = node->core;
-	struct irdma_cm_qhash qh;
-	bool closed;
-
-	irdma_cm_node_qhash(node, &qh);
-	if (!core->ops->qhash_add || core->ops->qhash_add(core, &qh))
-		return;
-	irdma_cm_node_lock(node);
-	closed = !test_bit(IRDMA_CM_F_HASHED, &node->flags);
-	if (!closed)
-		set_bit(IRDMA_CM_F_QH_ADDED, &node->flags);
-	/* Handed off already (no RTR to wait for): aim the entry at the QP. */
-	if (node->state == IRDMA_CM_STATE_OFFLOADED)
-		irdma_cm_offload_steer(node, node->oqp);
-	irdma_cm_node_unlock(node);
-	if (closed && core->ops->qhash_del)
-		core->ops->qhash_del(core, &qh);
+	if (node->state == IRDMA_CM_STATE_CLOSED ||
+	    test_bit(IRDMA_CM_F_TERMINAL_SENT, &node->flags))
+		return -ECONNRESET;
+	if (node->state != IRDMA_CM_STATE_MPA_REQ_RCVD)
+		return -EINVAL;
+	return 0;
 }
 
 /**
@@ -527,21 +518,29 @@ static void irdma_cm_add_conn_qhash(struct irdma_cm_node *node)
  * @attr: private data for the reply, IRD/ORD limits, the handler for
  *	the connection's further events
  *
- * Sends the MPA reply with the negotiated IRD/ORD; the consumer then gets
- * ESTABLISHED with the TCP context: at once, or in RFC 6581's
- * peer-to-peer model once the initiator's RTR message has arrived. With
- * @attr->offload_qp the stream is handed to that QP first
- * (<madcm/cm_offload.h>); a failed accept leaves the QP untouched.
+ * Steers the connection's 4-tuple to the core on its own (the listener
+ * may go before the connection does), then sends the MPA reply with the
+ * negotiated IRD/ORD; the consumer then gets ESTABLISHED with the TCP
+ * context, at once or, in RFC 6581's peer-to-peer model, once the
+ * initiator's RTR message has arrived. With @attr->offload_qp the stream
+ * is handed to that QP first (<madcm/cm_offload.h>). A failed accept
+ * sends nothing and leaves the QP untouched; unless the connection is
+ * gone, the request still waits for an answer (accept again, reject or
+ * abort).
  *
  * Context: Process context (an event handler included); may sleep.
- * Return: 0; -EINVAL when @conn is not waiting for an answer; -EMSGSIZE
- * for private data that does not fit; -ECONNRESET when the connection
- * is already gone.
+ * Return: 0; -EINVAL when @conn is not waiting for an answer; -EBUSY
+ * while another accept of @conn runs; -EMSGSIZE for private data that
+ * does not fit; -ECONNRESET when the connection is already gone; or the
+ * backend's error for the steering entry (-ENOMEM, -ENOSPC, -EADDRINUSE).
  */
 int madcm_cm_accept(struct madcm_cm_conn *conn,
 		    const struct madcm_cm_accept_attr *attr)
 {
 	struct irdma_cm_node *node = irdma_cm_node_of(conn);
+	struct irdma_cm_core *core = node->core;
+	struct irdma_cm_qhash qh;
+	bool steered = false;
 	int ret;
 
 	if (attr->private_data_len && !attr->private_data)
@@ -549,21 +548,43 @@ int madcm_cm_accept(struct madcm_cm_conn *conn,
 	if (attr->offload_qp && !irdma_cm_offload_qp_ok(attr->offload_qp))
 		return -EINVAL;
 	irdma_cm_node_lock(node);
-	if (node->state == IRDMA_CM_STATE_CLOSED ||
-	    test_bit(IRDMA_CM_F_TERMINAL_SENT, &node->flags)) {
-		ret = -ECONNRESET;
-	} else if (node->state != IRDMA_CM_STATE_MPA_REQ_RCVD) {
-		ret = -EINVAL;
-	} else {
+	ret = irdma_cm_answerable(node);
+	if (!ret && test_and_set_bit(IRDMA_CM_F_ACCEPTING, &node->flags))
+		ret = -EBUSY;
+	irdma_cm_node_unlock(node);
+	if (ret)
+		return ret;
+
+	/* The entry first: a refusal is the caller's to hear (it may sleep). */
+	irdma_cm_node_qhash(node, &qh);
+	if (core->ops->qhash_add) {
+		ret = core->ops->qhash_add(core, &qh);
+		if (ret) {
+			clear_bit(IRDMA_CM_F_ACCEPTING, &node->flags);
+			return ret;
+		}
+		steered = true;
+	}
+
+	irdma_cm_node_lock(node);
+	clear_bit(IRDMA_CM_F_ACCEPTING, &node->flags);
+	ret = irdma_cm_answerable(node);
+	if (!ret) {
+		if (steered)
+			set_bit(IRDMA_CM_F_QH_ADDED, &node->flags);
 		if (attr->offload_qp)
 			irdma_cm_offload_attach(node, attr->offload_qp);
 		ret = irdma_send_mpa_reply(node, attr);
-		if (ret && attr->offload_qp)
-			irdma_cm_offload_unattach(node);
+		if (ret) {
+			if (attr->offload_qp)
+				irdma_cm_offload_unattach(node);
+			clear_bit(IRDMA_CM_F_QH_ADDED, &node->flags);
+		}
 	}
 	irdma_cm_node_unlock(node);
-	if (!ret)
-		irdma_cm_add_conn_qhash(node);
+	/* Not used after all: the entry goes again. */
+	if (ret && steered && core->ops->qhash_del)
+		core->ops->qhash_del(core, &qh);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(madcm_cm_accept);

@@ -70,6 +70,9 @@ static const char * const irdma_cm_counter_names[IRDMA_CM_CNT_NR] = {
 	[IRDMA_CM_CNT_OFFLOAD_RX] = "offload_rx",
 	[IRDMA_CM_CNT_OFFLOAD_TW] = "offload_time_wait",
 	[IRDMA_CM_CNT_STOP_HELD] = "stop_held",
+	[IRDMA_CM_CNT_CHALLENGE_ACK_LIMITED] = "challenge_ack_limited",
+	[IRDMA_CM_CNT_WND_PROBE] = "wnd_probe",
+	[IRDMA_CM_CNT_TIME_WAIT_OVERFLOW] = "time_wait_overflow",
 };
 
 /**
@@ -120,7 +123,14 @@ struct irdma_cm_core *irdma_setup_cm_core(const struct irdma_cm_wire_ops *ops,
 	core->cfg.rto_min_ms = cfg_or(cfg->rto_min_ms, 1000);
 	core->cfg.rto_max_ms = max(cfg_or(cfg->rto_max_ms, 60000),
 				   core->cfg.rto_min_ms);
+	core->cfg.rto_initial_ms = clamp(cfg_or(cfg->rto_initial_ms,
+						core->cfg.rto_min_ms),
+					 core->cfg.rto_min_ms,
+					 core->cfg.rto_max_ms);
 	core->cfg.max_retrans = cfg_or(cfg->max_retrans, 6);
+	core->cfg.max_time_wait = cfg_or(cfg->max_time_wait, 4096);
+	core->cfg.challenge_acks = cfg_or(cfg->challenge_acks,
+					  IRDMA_CM_CHALLENGE_ACKS);
 	core->cfg.time_wait_ms = cfg_or(cfg->time_wait_ms, 60000);
 	core->cfg.fin_wait2_ms = cfg_or(cfg->fin_wait2_ms, 60000);
 	core->cfg.mpa_timeout_ms = cfg_or(cfg->mpa_timeout_ms, 10000);
@@ -135,6 +145,8 @@ struct irdma_cm_core *irdma_setup_cm_core(const struct irdma_cm_wire_ops *ops,
 				       IRDMA_CM_RTR_DELAY_MAX_MS);
 	core->rto_min = max(msecs_to_jiffies(core->cfg.rto_min_ms), 1UL);
 	core->rto_max = max(msecs_to_jiffies(core->cfg.rto_max_ms), 1UL);
+	core->rto_initial = max(msecs_to_jiffies(core->cfg.rto_initial_ms),
+				1UL);
 	core->time_wait = msecs_to_jiffies(core->cfg.time_wait_ms);
 	core->fin_wait2 = msecs_to_jiffies(core->cfg.fin_wait2_ms);
 	core->mpa_timeout = msecs_to_jiffies(core->cfg.mpa_timeout_ms);
@@ -321,9 +333,10 @@ void irdma_cm_core_show(struct irdma_cm_core *core, struct seq_file *m)
 	for (i = 0; i < IRDMA_SEG_ERR_MAX; i++)
 		seq_printf(m, "seg_%s %llu\n", irdma_cm_seg_err_name(i),
 			   (u64)atomic64_read(&core->seg_stats.drops[i]));
-	seq_printf(m, "live_nodes %d\nlive_listeners %d\n",
+	seq_printf(m, "live_nodes %d\nlive_listeners %d\ntime_wait_nodes %d\n",
 		   atomic_read(&core->live_nodes),
-		   atomic_read(&core->live_listeners));
+		   atomic_read(&core->live_listeners),
+		   atomic_read(&core->time_wait_nodes));
 }
 
 /**
@@ -362,7 +375,9 @@ struct irdma_cm_node *irdma_make_cm_node(struct irdma_cm_core *core,
 	node->max_ord = core->cfg.max_ord;
 	node->mpav2_ird_ord = 0;
 	node->rcv_wnd = IRDMA_CM_RCV_WND;
-	node->rto = core->rto_min;
+	node->rto = core->rto_initial;
+	node->rto_base = core->rto_initial;
+	node->chack_start = jiffies;
 	node->ttl = IRDMA_CM_DEFAULT_TTL;
 	node->state = IRDMA_CM_STATE_CLOSED;
 	node->mpa_result = IRDMA_MPA_PENDING;
@@ -685,6 +700,28 @@ int irdma_cm_queue_frame(struct irdma_cm_node *node,
 }
 
 /**
+ * irdma_cm_time_wait_begin() - take a TIME-WAIT slot
+ * @node: the node, locked, about to enter TIME-WAIT
+ *
+ * Return: true when the core holds fewer than max_time_wait connections
+ * in TIME-WAIT; the node then counts as one until it closes. False (and
+ * counted) otherwise: the caller frees the node at once instead.
+ */
+bool irdma_cm_time_wait_begin(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+
+	if (atomic_inc_return(&core->time_wait_nodes) >
+	    core->cfg.max_time_wait) {
+		atomic_dec(&core->time_wait_nodes);
+		irdma_cm_count(core, IRDMA_CM_CNT_TIME_WAIT_OVERFLOW);
+		return false;
+	}
+	set_bit(IRDMA_CM_F_TW_COUNTED, &node->flags);
+	return true;
+}
+
+/**
  * irdma_cm_node_qhash() - the connection steering entry of a node
  * @node: the node, its key set
  * @qh: filled in: type CONN, the node's 4-tuple and VLAN
@@ -729,6 +766,8 @@ void irdma_cm_node_closed(struct irdma_cm_node *node)
 	lockdep_assert_held(&node->lock);
 	irdma_cm_set_state(node, IRDMA_CM_STATE_CLOSED);
 	irdma_cm_disarm_all(node);
+	if (test_and_clear_bit(IRDMA_CM_F_TW_COUNTED, &node->flags))
+		atomic_dec(&core->time_wait_nodes);
 	/* A QP never reached by a terminal event is given back too. */
 	irdma_cm_offload_put_qp(node);
 	if (test_and_clear_bit(IRDMA_CM_F_IN_BACKLOG, &node->flags))

@@ -8,6 +8,7 @@
 #define _MADCM_IRDMA_CM_CM_CORE_H
 
 #include <linux/atomic.h>
+#include <linux/jiffies.h>
 #include <linux/rhashtable-types.h>
 #include <linux/rwsem.h>
 #include <linux/spinlock.h>
@@ -69,6 +70,11 @@ struct seq_file;
  * @IRDMA_CM_CNT_OFFLOAD_TW: TIME-WAITs taken back from a QP
  * @IRDMA_CM_CNT_STOP_HELD: connections a consumer still held when the
  *	core's stop stopped waiting for them
+ * @IRDMA_CM_CNT_CHALLENGE_ACK_LIMITED: challenge ACKs not sent, over
+ *	the connection's rate (RFC 5961 7)
+ * @IRDMA_CM_CNT_WND_PROBE: zero-window probes sent
+ * @IRDMA_CM_CNT_TIME_WAIT_OVERFLOW: connections freed at once instead of
+ *	entering TIME-WAIT, max_time_wait being reached
  * @IRDMA_CM_CNT_NR: number of counters
  */
 enum irdma_cm_counter {
@@ -111,6 +117,9 @@ enum irdma_cm_counter {
 	IRDMA_CM_CNT_OFFLOAD_RX,
 	IRDMA_CM_CNT_OFFLOAD_TW,
 	IRDMA_CM_CNT_STOP_HELD,
+	IRDMA_CM_CNT_CHALLENGE_ACK_LIMITED,
+	IRDMA_CM_CNT_WND_PROBE,
+	IRDMA_CM_CNT_TIME_WAIT_OVERFLOW,
 	IRDMA_CM_CNT_NR
 };
 
@@ -181,6 +190,7 @@ struct madcm_cm_core {
  * @cfg: tunables, defaults filled in
  * @rto_min: @cfg.rto_min_ms in jiffies
  * @rto_max: @cfg.rto_max_ms in jiffies
+ * @rto_initial: @cfg.rto_initial_ms in jiffies
  * @time_wait: @cfg.time_wait_ms in jiffies
  * @fin_wait2: @cfg.fin_wait2_ms in jiffies
  * @mpa_timeout: @cfg.mpa_timeout_ms in jiffies
@@ -193,6 +203,7 @@ struct madcm_cm_core {
  * @listener_list: every listener
  * @live_nodes: allocated nodes
  * @live_listeners: allocated listeners
+ * @time_wait_nodes: nodes in TIME-WAIT (at most @cfg.max_time_wait)
  * @drain: woken when a node or listener is freed
  * @event_wq: ordered: consumer events and steering updates
  * @dying: shutting down; nothing new is created
@@ -207,6 +218,7 @@ struct irdma_cm_core {
 	struct madcm_cm_config cfg;
 	unsigned long rto_min;
 	unsigned long rto_max;
+	unsigned long rto_initial;
 	unsigned long time_wait;
 	unsigned long fin_wait2;
 	unsigned long mpa_timeout;
@@ -219,6 +231,7 @@ struct irdma_cm_core {
 	struct list_head listener_list;
 	atomic_t live_nodes;
 	atomic_t live_listeners;
+	atomic_t time_wait_nodes;
 	wait_queue_head_t drain;
 	struct workqueue_struct *event_wq;
 	bool dying;
@@ -228,10 +241,24 @@ struct irdma_cm_core {
 
 #define IRDMA_CM_RTR_DELAY_MAX_MS	1000
 
-/* Our receive window and its shift (RFC 7323), what a QP would offer. */
+/*
+ * The window shift we offer (RFC 7323): the QP that takes the stream over
+ * keeps it, so it is chosen for the QP's window, IRDMA_CM_QP_RCV_WND.
+ * While the CM holds the stream it offers only what it takes, one MPA
+ * frame (RFC 5044 7.1), so that a blind injection (RFC 5961) has no more
+ * room than that.
+ */
 #define IRDMA_CM_RCV_WSCALE	2
-#define IRDMA_CM_RCV_WND	(65535U << IRDMA_CM_RCV_WSCALE)
+#define IRDMA_CM_RCV_WND	round_up(IRDMA_CM_MPA_MAX_FRAME, \
+					 1U << IRDMA_CM_RCV_WSCALE)
+#define IRDMA_CM_QP_RCV_WND	(65535U << IRDMA_CM_RCV_WSCALE)
 #define IRDMA_CM_DEFAULT_TTL	64
+
+/* How often an unresolved next hop is looked at again. */
+#define IRDMA_CM_RESOLVE_POLL	max(msecs_to_jiffies(10), 1UL)
+
+/* RFC 5961 7: challenge ACKs one connection sends per second (default). */
+#define IRDMA_CM_CHALLENGE_ACKS	5
 
 static inline struct irdma_cm_core *irdma_cm_core_of(struct madcm_cm_core *h)
 {
@@ -307,6 +334,7 @@ void irdma_cm_listener_put(struct irdma_cm_listener *listener);
 void irdma_cm_node_lock(struct irdma_cm_node *node);
 void irdma_cm_node_unlock(struct irdma_cm_node *node);
 void irdma_cm_node_closed(struct irdma_cm_node *node);
+bool irdma_cm_time_wait_begin(struct irdma_cm_node *node);
 int irdma_cm_queue_frame(struct irdma_cm_node *node,
 			 const struct irdma_cm_seg *seg);
 
@@ -325,6 +353,8 @@ void irdma_send_fin(struct irdma_cm_node *node);
 void irdma_cm_send_data(struct irdma_cm_node *node);
 void irdma_cm_send_more(struct irdma_cm_node *node, u32 len);
 void irdma_cm_retransmit(struct irdma_cm_node *node);
+void irdma_cm_resolve(struct irdma_cm_node *node);
+bool irdma_cm_window_shut(const struct irdma_cm_node *node);
 void irdma_process_pkt(struct irdma_cm_node *node,
 		       const struct irdma_cm_seg *seg);
 void irdma_handle_syn_pkt(struct irdma_cm_listener *listener,
@@ -340,6 +370,7 @@ void irdma_cm_start_close(struct irdma_cm_node *node);
 void irdma_cm_timer_init(struct irdma_cm_node *node);
 void irdma_schedule_cm_timer(struct irdma_cm_node *node);
 void irdma_cm_arm_rexmit(struct irdma_cm_node *node, bool restart);
+void irdma_cm_arm_resolve(struct irdma_cm_node *node);
 void irdma_cm_disarm_rexmit(struct irdma_cm_node *node);
 void irdma_cm_arm_mpa(struct irdma_cm_node *node);
 void irdma_cm_disarm_mpa(struct irdma_cm_node *node);

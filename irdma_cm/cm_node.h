@@ -148,6 +148,13 @@ enum irdma_cm_mpa_result {
  * @IRDMA_CM_F_OFF_CLOSING: the QP was asked to close (FIN)
  * @IRDMA_CM_F_OFF_ACTIVE_CLOSE: ... before the peer's FIN was reported:
  *	our FIN went first, the CM takes the tuple back for TIME-WAIT
+ * @IRDMA_CM_F_RTT_TIMING: a segment is being timed (@rtt_seq, @rtt_start)
+ * @IRDMA_CM_F_RTT_VALID: @srtt8 and @rttvar4 hold a measurement
+ * @IRDMA_CM_F_PROBING: the peer's window is shut and a zero-window probe
+ *	went out
+ * @IRDMA_CM_F_ACCEPTING: madcm_cm_accept() adds the steering entry
+ * @IRDMA_CM_F_TW_COUNTED: in TIME-WAIT, counted in the core's
+ *	time_wait_nodes
  *
  * Set and cleared with the atomic bitops: @IRDMA_CM_F_RELEASED and
  * @IRDMA_CM_F_IN_BACKLOG are read without the node lock.
@@ -165,6 +172,11 @@ enum irdma_cm_node_flag {
 	IRDMA_CM_F_OFF_FIN_RCVD,
 	IRDMA_CM_F_OFF_CLOSING,
 	IRDMA_CM_F_OFF_ACTIVE_CLOSE,
+	IRDMA_CM_F_RTT_TIMING,
+	IRDMA_CM_F_RTT_VALID,
+	IRDMA_CM_F_PROBING,
+	IRDMA_CM_F_ACCEPTING,
+	IRDMA_CM_F_TW_COUNTED,
 };
 
 /* The deadlines of &irdma_cm_node.armed, one timer for all. */
@@ -281,7 +293,9 @@ struct irdma_cm_event_slot {
  * @iss: initial send sequence number
  * @irs: initial receive sequence number
  * @snd_una: RFC 9293 SND.UNA
- * @snd_nxt: SND.NXT
+ * @snd_nxt: SND.NXT, past everything queued: the CM data enters the
+ *	sequence space at once, and leaves as the peer's window allows
+ * @snd_high: past the last octet (or SYN or FIN) actually sent
  * @snd_wnd: SND.WND, scaled
  * @snd_wl1: SND.WL1
  * @snd_wl2: SND.WL2
@@ -303,6 +317,16 @@ struct irdma_cm_event_slot {
  * @tx_acks: segments with ACK built so far (to spare a redundant ACK)
  * @retrans: retransmissions of the current unacknowledged data
  * @rto: current retransmission timeout, in jiffies
+ * @rto_base: the RTO without backoff: RFC 6298's SRTT + 4 * RTTVAR once
+ *	measured, the core's initial RTO before
+ * @srtt8: RFC 6298 SRTT, in jiffies, times 8
+ * @rttvar4: RFC 6298 RTTVAR, in jiffies, times 4
+ * @rtt_seq: the segment being timed is acknowledged by an ACK of this
+ * @rtt_start: when it was sent
+ * @resolve_until: while the next hop is unresolved, when the wait counts
+ *	as a retransmission (one RTO after the send that found it so)
+ * @chack_start: start of the current challenge ACK period (RFC 5961 7)
+ * @chack_count: challenge ACKs sent in it
  * @rexmit_at: retransmission deadline, when IRDMA_CM_TIMER_REXMIT is armed
  * @mpa_at: MPA timeout, when IRDMA_CM_TIMER_MPA is armed
  * @close_at: TIME_WAIT or FIN_WAIT2 deadline, when IRDMA_CM_TIMER_CLOSE
@@ -367,6 +391,7 @@ struct irdma_cm_node {
 	u32 irs;
 	u32 snd_una;
 	u32 snd_nxt;
+	u32 snd_high;
 	u32 snd_wnd;
 	u32 snd_wl1;
 	u32 snd_wl2;
@@ -388,6 +413,14 @@ struct irdma_cm_node {
 	u32 tx_acks;
 	u32 retrans;
 	unsigned long rto;
+	unsigned long rto_base;
+	u32 srtt8;
+	u32 rttvar4;
+	u32 rtt_seq;
+	unsigned long rtt_start;
+	unsigned long resolve_until;
+	unsigned long chack_start;
+	u32 chack_count;
 	unsigned long rexmit_at;
 	unsigned long mpa_at;
 	unsigned long close_at;

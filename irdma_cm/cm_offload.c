@@ -197,6 +197,7 @@ static void irdma_cm_offload_time_wait_rx(struct irdma_cm_node *node,
 		return;
 	}
 	node->snd_nxt = seg->ack;
+	node->snd_high = seg->ack;
 	node->rcv_nxt = seg->seq + seg->payload_len + 1;
 	irdma_send_ack(node);
 	irdma_cm_arm_close(node, node->core->time_wait);
@@ -301,7 +302,7 @@ static void irdma_cm_offload_closed(struct irdma_cm_node *node)
 
 	irdma_cm_event(node, MADCM_CM_EVENT_CLOSE, 0);
 	if (test_bit(IRDMA_CM_F_OFF_ACTIVE_CLOSE, &node->flags) &&
-	    core->time_wait) {
+	    core->time_wait && irdma_cm_time_wait_begin(node)) {
 		irdma_cm_set_state(node, IRDMA_CM_STATE_TIME_WAIT);
 		irdma_cm_count(core, IRDMA_CM_CNT_OFFLOAD_TW);
 		irdma_cm_arm_close(node, core->time_wait);

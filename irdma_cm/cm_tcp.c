@@ -63,6 +63,7 @@ void irdma_cm_init_tcp(struct irdma_cm_node *node)
 	node->iss = get_random_u32();
 	node->snd_una = node->iss;
 	node->snd_nxt = node->iss + 1;
+	node->snd_high = node->iss;
 	node->loc_mss = clamp_t(u32, mtu > hdrs ? mtu - hdrs : 0,
 				IRDMA_CM_MIN_MSS, U16_MAX);
 	node->snd_mss = node->loc_mss;
@@ -76,6 +77,57 @@ static u16 irdma_cm_wnd_field(const struct irdma_cm_node *node, bool syn)
 	if (!syn && irdma_cm_wscale_ok(node))
 		wnd >>= node->rcv_wscale;
 	return min_t(u32, wnd, U16_MAX);
+}
+
+/*
+ * A segment ending at @end leaves. RFC 6298 3: one segment at a time is
+ * timed, from its first transmission; one that carries nothing new is a
+ * retransmission, and irdma_cm_retransmit() stops the timing (Karn).
+ */
+static void irdma_cm_sent(struct irdma_cm_node *node, u32 end)
+{
+	if (!irdma_seq_lt(node->snd_high, end))
+		return;
+	node->snd_high = end;
+	if (!test_and_set_bit(IRDMA_CM_F_RTT_TIMING, &node->flags)) {
+		node->rtt_seq = end;
+		node->rtt_start = jiffies;
+	}
+}
+
+/*
+ * RFC 6298 2.2, 2.3: take a measurement R into SRTT and RTTVAR, and set
+ * RTO = SRTT + max(G, 4 * RTTVAR), G one jiffy, within the core's bounds.
+ */
+static void irdma_cm_rtt_sample(struct irdma_cm_node *node, u32 r)
+{
+	struct irdma_cm_core *core = node->core;
+	s32 err8;
+	u32 rto;
+
+	r = min_t(u32, r, core->rto_max);
+	if (!test_and_set_bit(IRDMA_CM_F_RTT_VALID, &node->flags)) {
+		node->srtt8 = r << 3;
+		node->rttvar4 = r << 1;
+	} else {
+		/* RTTVAR first: it takes the old SRTT. */
+		err8 = (s32)(r << 3) - (s32)node->srtt8;
+		node->rttvar4 += ((s32)(abs(err8) >> 1) - (s32)node->rttvar4) / 4;
+		node->srtt8 += err8 / 8;
+	}
+	rto = (node->srtt8 >> 3) + max_t(u32, node->rttvar4, 1);
+	node->rto_base = clamp_t(unsigned long, rto, core->rto_min,
+				 core->rto_max);
+}
+
+/* An ACK of @ack arrived: the timed segment's measurement, if it is in. */
+static void irdma_cm_rtt_ack(struct irdma_cm_node *node, u32 ack)
+{
+	if (test_bit(IRDMA_CM_F_RTT_TIMING, &node->flags) &&
+	    irdma_seq_le(node->rtt_seq, ack)) {
+		clear_bit(IRDMA_CM_F_RTT_TIMING, &node->flags);
+		irdma_cm_rtt_sample(node, jiffies - node->rtt_start);
+	}
 }
 
 /* Queue one segment of this connection. */
@@ -118,10 +170,17 @@ static int irdma_cm_xmit(struct irdma_cm_node *node, u8 flags, u32 seq,
 	seg.payload_len = len;
 	if (flags & IRDMA_TCP_ACK)
 		node->tx_acks++;
+	if (!(flags & IRDMA_TCP_RST))
+		irdma_cm_sent(node, seq + len + !!(flags & IRDMA_TCP_SYN) +
+			      !!(flags & IRDMA_TCP_FIN));
 	return irdma_cm_queue_frame(node, &seg);
 }
 
-static void irdma_cm_resolve(struct irdma_cm_node *node)
+/**
+ * irdma_cm_resolve() - look the next hop's MAC address up, if still unknown
+ * @node: the node, locked
+ */
+void irdma_cm_resolve(struct irdma_cm_node *node)
 {
 	struct irdma_cm_core *core = node->core;
 
@@ -149,7 +208,11 @@ int irdma_send_syn(struct irdma_cm_node *node, bool ack)
 	irdma_cm_resolve(node);
 	ret = irdma_cm_xmit(node, IRDMA_TCP_SYN | (ack ? IRDMA_TCP_ACK : 0),
 			    node->iss, NULL, 0);
-	irdma_cm_arm_rexmit(node, false);
+	/* Unresolved: the SYN leaves once the next hop is known. */
+	if (!test_bit(IRDMA_CM_F_MAC_RESOLVED, &node->flags))
+		irdma_cm_arm_resolve(node);
+	else
+		irdma_cm_arm_rexmit(node, false);
 	return ret;
 }
 
@@ -159,7 +222,8 @@ int irdma_send_syn(struct irdma_cm_node *node, bool ack)
  */
 void irdma_send_ack(struct irdma_cm_node *node)
 {
-	irdma_cm_xmit(node, IRDMA_TCP_ACK, node->snd_nxt, NULL, 0);
+	/* Past what was sent, not past CM data the window holds back. */
+	irdma_cm_xmit(node, IRDMA_TCP_ACK, node->snd_high, NULL, 0);
 }
 
 /**
@@ -168,23 +232,53 @@ void irdma_send_ack(struct irdma_cm_node *node)
  */
 void irdma_send_reset(struct irdma_cm_node *node)
 {
-	if (!irdma_cm_xmit(node, IRDMA_TCP_RST | IRDMA_TCP_ACK, node->snd_nxt,
+	/* RFC 5961 3.2: the peer resets only at its RCV.NXT. */
+	if (!irdma_cm_xmit(node, IRDMA_TCP_RST | IRDMA_TCP_ACK, node->snd_high,
 			   NULL, 0))
 		irdma_cm_count(node->core, IRDMA_CM_CNT_RST_SENT);
 }
 
+/* The end of the CM data in the sequence space (@from when none). */
+static u32 irdma_cm_data_end(const struct irdma_cm_node *node, u32 from)
+{
+	return test_bit(IRDMA_CM_F_TX_QUEUED, &node->flags) ?
+	       node->tx_seq + node->tx_len : from;
+}
+
+/**
+ * irdma_cm_window_shut() - CM data waits behind the peer's zero window
+ * @node: the node, locked
+ *
+ * Return: true when the peer offers no window and CM data from SND.UNA
+ * on is still to be sent or acknowledged: the retransmission timer then
+ * sends zero-window probes (RFC 9293 3.8.6.1).
+ */
+bool irdma_cm_window_shut(const struct irdma_cm_node *node)
+{
+	return !node->snd_wnd &&
+	       irdma_seq_lt(node->snd_una,
+			    irdma_cm_data_end(node, node->snd_una));
+}
+
 /*
  * Send what is in flight from @from on: the rest of the CM data in MSS
- * sized segments, and our FIN, on the last data segment or alone.
+ * sized segments, as far as the peer's window reaches (RFC 9293 3.8.6),
+ * and our FIN once all data is out, on the last data segment or alone.
+ * With @probe, a shut window gets one octet beyond it, a zero-window
+ * probe (3.8.6.1).
  */
-static void irdma_cm_output(struct irdma_cm_node *node, u32 from)
+static void irdma_cm_output(struct irdma_cm_node *node, u32 from, bool probe)
 {
 	bool fin = irdma_cm_fin_sent(node);
-	u32 end = test_bit(IRDMA_CM_F_TX_QUEUED, &node->flags) ?
-		  node->tx_seq + node->tx_len : from;
+	u32 end = irdma_cm_data_end(node, from);
+	u32 wnd_end = node->snd_una + node->snd_wnd;
 
-	while (irdma_seq_lt(from, end)) {
-		u32 n = min(end - from, (u32)node->snd_mss);
+	if (probe && irdma_cm_window_shut(node)) {
+		wnd_end = from + 1;
+		set_bit(IRDMA_CM_F_PROBING, &node->flags);
+	}
+	while (irdma_seq_lt(from, end) && irdma_seq_lt(from, wnd_end)) {
+		u32 n = min3(end - from, (u32)node->snd_mss, wnd_end - from);
 		u8 flags = IRDMA_TCP_ACK | IRDMA_TCP_PSH;
 
 		if (fin && from + n == node->fin_seq)
@@ -195,7 +289,8 @@ static void irdma_cm_output(struct irdma_cm_node *node, u32 from)
 		if (flags & IRDMA_TCP_FIN)
 			return;
 	}
-	if (fin && irdma_seq_le(from, node->fin_seq))
+	if (fin && !irdma_seq_lt(from, end) &&
+	    irdma_seq_le(from, node->fin_seq))
 		irdma_cm_xmit(node, IRDMA_TCP_FIN | IRDMA_TCP_ACK,
 			      node->fin_seq, NULL, 0);
 }
@@ -209,12 +304,10 @@ static void irdma_cm_output(struct irdma_cm_node *node, u32 from)
  */
 void irdma_cm_send_data(struct irdma_cm_node *node)
 {
-	u32 start = node->snd_nxt;
-
-	node->tx_seq = start;
+	node->tx_seq = node->snd_nxt;
 	set_bit(IRDMA_CM_F_TX_QUEUED, &node->flags);
 	node->snd_nxt += node->tx_len;
-	irdma_cm_output(node, start);
+	irdma_cm_output(node, node->snd_high, false);
 	irdma_cm_arm_rexmit(node, false);
 }
 
@@ -228,11 +321,9 @@ void irdma_cm_send_data(struct irdma_cm_node *node)
  */
 void irdma_cm_send_more(struct irdma_cm_node *node, u32 len)
 {
-	u32 start = node->snd_nxt;
-
 	node->tx_len += len;
 	node->snd_nxt += len;
-	irdma_cm_output(node, start);
+	irdma_cm_output(node, node->snd_high, false);
 	irdma_cm_arm_rexmit(node, false);
 }
 
@@ -246,16 +337,21 @@ void irdma_send_fin(struct irdma_cm_node *node)
 {
 	node->fin_seq = node->snd_nxt;
 	node->snd_nxt++;
-	irdma_cm_output(node, node->fin_seq);
+	/* Behind any CM data the peer's window still holds back. */
+	irdma_cm_output(node, node->snd_high, false);
 	irdma_cm_arm_rexmit(node, false);
 }
 
 /**
  * irdma_cm_retransmit() - resend everything not acknowledged
  * @node: the node, locked
+ *
+ * As far as the peer's window reaches; into a shut window, one octet.
  */
 void irdma_cm_retransmit(struct irdma_cm_node *node)
 {
+	/* Karn: what is sent again gives no measurement. */
+	clear_bit(IRDMA_CM_F_RTT_TIMING, &node->flags);
 	switch (node->state) {
 	case IRDMA_CM_STATE_SYN_SENT:
 		irdma_send_syn(node, false);
@@ -267,7 +363,7 @@ void irdma_cm_retransmit(struct irdma_cm_node *node)
 	case IRDMA_CM_STATE_TIME_WAIT:
 		break;
 	default:
-		irdma_cm_output(node, node->snd_una);
+		irdma_cm_output(node, node->snd_una, true);
 		break;
 	}
 }
@@ -376,8 +472,21 @@ static void irdma_cm_close_done(struct irdma_cm_node *node)
 		irdma_cm_event(node, MADCM_CM_EVENT_RESET, -ECONNRESET);
 }
 
-static void irdma_cm_enter_time_wait(struct irdma_cm_node *node)
+/*
+ * Our FIN went first: TIME-WAIT for 2 MSL (RFC 9293 3.6), while the
+ * core has room for it. Past max_time_wait the connection ends at once,
+ * as Linux does past tcp_max_tw_buckets; @ack_fin: the peer's FIN just
+ * came and is acknowledged first.
+ */
+static void irdma_cm_enter_time_wait(struct irdma_cm_node *node, bool ack_fin)
 {
+	if (!irdma_cm_time_wait_begin(node)) {
+		if (ack_fin)
+			irdma_send_ack(node);
+		irdma_cm_close_done(node);
+		irdma_cm_node_closed(node);
+		return;
+	}
 	irdma_cm_set_state(node, IRDMA_CM_STATE_TIME_WAIT);
 	node->armed &= ~(IRDMA_CM_TIMER_REXMIT | IRDMA_CM_TIMER_MPA);
 	irdma_cm_close_done(node);
@@ -430,7 +539,7 @@ static void irdma_cm_take_syn_opts(struct irdma_cm_node *node,
 	node->snd_mss = min(mss, node->loc_mss);
 	node->snd_wscale = wscale ? seg->opts.wscale : 0;
 	node->rcv_wscale = wscale ? IRDMA_CM_RCV_WSCALE : 0;
-	node->rcv_wnd = wscale ? IRDMA_CM_RCV_WND : U16_MAX;
+	node->rcv_wnd = IRDMA_CM_RCV_WND;
 	node->irs = seg->seq;
 	node->rcv_nxt = seg->seq + 1;
 	/* A SYN's window is never scaled. */
@@ -486,7 +595,9 @@ static void irdma_handle_synack_pkt(struct irdma_cm_node *node,
 		irdma_send_syn(node, true);
 		return;
 	}
+	irdma_cm_rtt_ack(node, seg->ack);
 	node->snd_una = seg->ack;
+	node->snd_high = seg->ack;
 	irdma_cm_tcp_established(node);
 	/* The MPA request carries the ACK; without one, ACK alone. */
 	if (!test_bit(IRDMA_CM_F_TX_QUEUED, &node->flags))
@@ -505,32 +616,59 @@ static void irdma_handle_rst_pkt(struct irdma_cm_node *node)
 }
 
 /* An acceptable ACK on a synchronized connection ("fifth"). */
+/*
+ * The peer's window let more through: after zero-window probes, send
+ * again from SND.UNA (the probe octet was most likely dropped), else
+ * what was held back.
+ */
+static void irdma_cm_window_opened(struct irdma_cm_node *node)
+{
+	if (!node->snd_wnd)
+		return;
+	if (test_and_clear_bit(IRDMA_CM_F_PROBING, &node->flags)) {
+		clear_bit(IRDMA_CM_F_RTT_TIMING, &node->flags);
+		irdma_cm_output(node, node->snd_una, false);
+	} else if (irdma_seq_lt(node->snd_high, node->snd_nxt)) {
+		irdma_cm_output(node, node->snd_high, false);
+	}
+}
+
 static void irdma_handle_ack_pkt(struct irdma_cm_node *node,
 				 const struct irdma_cm_seg *seg)
 {
 	u32 wnd = (u32)seg->window << node->snd_wscale;
 
 	if (irdma_seq_lt(node->snd_una, seg->ack)) {
+		irdma_cm_rtt_ack(node, seg->ack);
 		node->snd_una = seg->ack;
 		/*
 		 * Progress: the retry limit counts retransmissions of what is
 		 * still unacknowledged (RFC 1122 4.2.3.5), and the backed-off
-		 * RTO gives way to the base one (RFC 6298 5.3, 5.7).
+		 * RTO gives way to the measured one (RFC 6298 5.3, 5.7).
 		 */
 		node->retrans = 0;
-		node->rto = node->core->rto_min;
+		node->rto = node->rto_base;
 		if (node->snd_una == node->snd_nxt)
 			irdma_cm_disarm_rexmit(node);
 		else
 			irdma_cm_arm_rexmit(node, true);
+	} else if (test_bit(IRDMA_CM_F_PROBING, &node->flags)) {
+		/*
+		 * RFC 9293 3.8.6.1: a peer that answers the probes keeps
+		 * the connection, however long its window stays shut.
+		 */
+		node->retrans = 0;
 	}
-	if (irdma_seq_lt(node->snd_wl1, seg->seq) ||
-	    (node->snd_wl1 == seg->seq &&
-	     irdma_seq_le(node->snd_wl2, seg->ack))) {
+	/* RFC 9293 3.10.7.4: only an ACK in SND.UNA =< SEG.ACK =< SND.NXT. */
+	if (irdma_seq_le(node->snd_una, seg->ack) &&
+	    (irdma_seq_lt(node->snd_wl1, seg->seq) ||
+	     (node->snd_wl1 == seg->seq &&
+	      irdma_seq_le(node->snd_wl2, seg->ack)))) {
 		node->snd_wnd = wnd;
 		node->max_snd_wnd = max(node->max_snd_wnd, wnd);
 		node->snd_wl1 = seg->seq;
 		node->snd_wl2 = seg->ack;
+		irdma_cm_window_opened(node);
 	}
 	if (!irdma_cm_fin_sent(node) || node->snd_una != node->fin_seq + 1)
 		return;
@@ -541,7 +679,7 @@ static void irdma_handle_ack_pkt(struct irdma_cm_node *node,
 		irdma_cm_arm_close(node, node->core->fin_wait2);
 		break;
 	case IRDMA_CM_STATE_CLOSING:
-		irdma_cm_enter_time_wait(node);
+		irdma_cm_enter_time_wait(node, false);
 		break;
 	case IRDMA_CM_STATE_LAST_ACK:
 		irdma_cm_close_done(node);
@@ -627,11 +765,30 @@ static void irdma_handle_fin_pkt(struct irdma_cm_node *node)
 		irdma_cm_set_state(node, IRDMA_CM_STATE_CLOSING);
 		break;
 	case IRDMA_CM_STATE_FIN_WAIT2:
-		irdma_cm_enter_time_wait(node);
+		irdma_cm_enter_time_wait(node, true);
 		break;
 	default:
 		break;
 	}
+}
+
+/*
+ * RFC 5961 7: at most the core's challenge_acks challenge ACKs a second
+ * on one connection. The limit is the connection's own, not the host's, so
+ * it tells an off-path attacker nothing about other connections.
+ */
+static bool irdma_cm_challenge_ack_allowed(struct irdma_cm_node *node)
+{
+	unsigned long now = jiffies;
+
+	if (!time_in_range(now, node->chack_start, node->chack_start + HZ - 1)) {
+		node->chack_start = now;
+		node->chack_count = 0;
+	}
+	if (node->chack_count >= node->core->cfg.challenge_acks)
+		return false;
+	node->chack_count++;
+	return true;
 }
 
 /* RFC 9293 3.10.7.4: a segment in SYN-RECEIVED or a later state. */
@@ -643,7 +800,8 @@ static void irdma_handle_sync_pkt(struct irdma_cm_node *node,
 		.rcv_nxt = node->rcv_nxt,
 		.rcv_wnd = node->rcv_wnd,
 		.snd_una = node->snd_una,
-		.snd_nxt = node->snd_nxt,
+		/* An ACK of CM data still held back acknowledges nothing sent. */
+		.snd_nxt = node->snd_high,
 		.max_snd_wnd = node->max_snd_wnd,
 	};
 	u32 rcv_before, acks_before;
@@ -653,6 +811,8 @@ static void irdma_handle_sync_pkt(struct irdma_cm_node *node,
 	    (seg->flags & (IRDMA_TCP_SYN | IRDMA_TCP_ACK | IRDMA_TCP_RST)) ==
 	    IRDMA_TCP_SYN && seg->seq == node->irs) {
 		irdma_cm_count(core, IRDMA_CM_CNT_SYN_DUP);
+		/* Karn: the ACK may answer either SYN-ACK. */
+		clear_bit(IRDMA_CM_F_RTT_TIMING, &node->flags);
 		irdma_send_syn(node, true);
 		return;
 	}
@@ -688,6 +848,10 @@ static void irdma_handle_sync_pkt(struct irdma_cm_node *node,
 		irdma_cm_count(core, IRDMA_CM_CNT_SEQ_DROP);
 		return;
 	case IRDMA_SEQ_CHALLENGE_ACK:
+		if (!irdma_cm_challenge_ack_allowed(node)) {
+			irdma_cm_count(core, IRDMA_CM_CNT_CHALLENGE_ACK_LIMITED);
+			return;
+		}
 		irdma_cm_count(core, IRDMA_CM_CNT_CHALLENGE_ACK);
 		irdma_send_ack(node);
 		return;
@@ -697,6 +861,7 @@ static void irdma_handle_sync_pkt(struct irdma_cm_node *node,
 	}
 
 	if (node->state == IRDMA_CM_STATE_SYN_RCVD) {
+		irdma_cm_rtt_ack(node, seg->ack);
 		node->snd_una = seg->ack;
 		node->snd_wl1 = seg->seq - 1;
 		irdma_cm_tcp_established(node);
@@ -787,7 +952,6 @@ void irdma_handle_syn_pkt(struct irdma_cm_listener *listener,
 	set_bit(IRDMA_CM_F_IN_BACKLOG, &node->flags);
 	memcpy(node->rem_mac, seg->src_mac, ETH_ALEN);
 	set_bit(IRDMA_CM_F_MAC_RESOLVED, &node->flags);
-	node->tos = seg->tos;
 	node->mpa_frame_rev = attr->mpa_rev;
 	irdma_cm_set_mpa_opts(node, attr->peer_to_peer, attr->crc);
 	node->rtr_caps = attr->rtr_caps & IRDMA_RTR_ALL;

@@ -72,6 +72,22 @@ void irdma_cm_arm_rexmit(struct irdma_cm_node *node, bool restart)
 }
 
 /**
+ * irdma_cm_arm_resolve() - wait for the next hop to resolve
+ * @node: the node, locked, its first send deferred for resolution
+ *
+ * The retransmission timer polls the resolution at a short interval and
+ * sends as soon as it completes; only a wait of a whole RTO counts as a
+ * retransmission (irdma_retrans_expired()).
+ */
+void irdma_cm_arm_resolve(struct irdma_cm_node *node)
+{
+	node->armed |= IRDMA_CM_TIMER_REXMIT;
+	node->resolve_until = jiffies + node->rto;
+	node->rexmit_at = jiffies + IRDMA_CM_RESOLVE_POLL;
+	irdma_schedule_cm_timer(node);
+}
+
+/**
  * irdma_cm_disarm_rexmit() - everything is acknowledged
  * @node: the node, locked
  *
@@ -80,7 +96,7 @@ void irdma_cm_arm_rexmit(struct irdma_cm_node *node, bool restart)
 void irdma_cm_disarm_rexmit(struct irdma_cm_node *node)
 {
 	node->retrans = 0;
-	node->rto = node->core->rto_min;
+	node->rto = node->rto_base;
 	if (!(node->armed & IRDMA_CM_TIMER_REXMIT))
 		return;
 	node->armed &= ~IRDMA_CM_TIMER_REXMIT;
@@ -134,12 +150,30 @@ void irdma_cm_disarm_all(struct irdma_cm_node *node)
 
 /*
  * The retransmission timeout: back off and resend everything from
- * SND.UNA, or give up at the retry limit with a RST and a RESET event.
+ * SND.UNA (into a shut window, a zero-window probe), or give up at the
+ * retry limit with a RST and a RESET event. While the next hop is
+ * unresolved it polls the resolution instead, and sends once resolved.
  */
 static void irdma_retrans_expired(struct irdma_cm_node *node)
 {
 	struct irdma_cm_core *core = node->core;
+	bool probe;
 
+	if (!test_bit(IRDMA_CM_F_MAC_RESOLVED, &node->flags)) {
+		irdma_cm_resolve(node);
+		if (test_bit(IRDMA_CM_F_MAC_RESOLVED, &node->flags)) {
+			/* The deferred send: a first transmission. */
+			irdma_cm_retransmit(node);
+			node->rexmit_at = jiffies + node->rto;
+			return;
+		}
+		if (time_before(jiffies, node->resolve_until)) {
+			node->rexmit_at = jiffies + IRDMA_CM_RESOLVE_POLL;
+			return;
+		}
+		/* A whole RTO unresolved: as if the segment had been lost. */
+	}
+	probe = irdma_cm_window_shut(node);
 	if (node->retrans >= core->cfg.max_retrans) {
 		irdma_cm_dbg(node, "%u retransmissions, giving up\n",
 			     node->retrans);
@@ -149,10 +183,13 @@ static void irdma_retrans_expired(struct irdma_cm_node *node)
 	}
 	node->retrans++;
 	node->rto = min(node->rto * 2, core->rto_max);
-	irdma_cm_count(core, IRDMA_CM_CNT_RETRANS);
+	irdma_cm_count(core, probe ? IRDMA_CM_CNT_WND_PROBE :
+				     IRDMA_CM_CNT_RETRANS);
 	trace_madcm_cm_retransmit(node, jiffies_to_msecs(node->rto));
 	irdma_cm_retransmit(node);
-	node->rexmit_at = jiffies + node->rto;
+	/* Still unresolved: irdma_send_syn() armed the next poll. */
+	if (test_bit(IRDMA_CM_F_MAC_RESOLVED, &node->flags))
+		node->rexmit_at = jiffies + node->rto;
 }
 
 /* TIME-WAIT is over, or FIN-WAIT-2 waited long enough for the peer. */

@@ -95,7 +95,8 @@ enum madcm_cm_event_type {
  * @snd_wl2: acknowledgment number of that segment
  * @max_snd_wnd: largest window the peer offered
  * @rcv_nxt: next sequence number we expect
- * @rcv_wnd: our receive window, in bytes
+ * @rcv_wnd: the receive window the QP offers, in bytes (the CM offered
+ *	only what it takes, one MPA frame; the QP opens the window to this)
  * @snd_mss: largest payload we may send in one segment
  * @snd_wscale: the peer's window shift (applies to windows it sends)
  * @rcv_wscale: our window shift (applies to windows we send)
@@ -215,7 +216,8 @@ struct madcm_cm_listen_attr {
  * @loc: local address; port 0 picks an ephemeral port
  * @rem: the peer's address and port
  * @vlan_id: VLAN ID or MADCM_CM_NO_VLAN
- * @tos: IPv4 TOS / IPv6 traffic class
+ * @tos: IPv4 TOS / IPv6 traffic class; its ECN bits are ignored (the CM
+ *	does not negotiate ECN, so it sends Not-ECT, RFC 3168 6.1.1)
  * @ttl: IPv4 TTL / IPv6 hop limit; 0 means 64
  * @private_data: sent in the MPA request (copied)
  * @private_data_len: at most 512, 508 with revision 2
@@ -272,7 +274,8 @@ struct madcm_cm_accept_attr {
 
 /**
  * struct madcm_cm_config - a core's tunables (0: the default)
- * @rto_min_ms: first retransmission timeout (default 1000, RFC 6298)
+ * @rto_min_ms: the least retransmission timeout (default 1000, RFC 6298
+ *	2.4)
  * @rto_max_ms: the backoff's ceiling (default 60000)
  * @max_retrans: retransmissions before the connection is reset
  *	(default 6)
@@ -293,6 +296,15 @@ struct madcm_cm_accept_attr {
  *	its terminal event (default 5000, at most 60000); a connection
  *	still held after that is reported, and its memory, with the core's,
  *	lives on until the consumer releases it
+ * @max_time_wait: the most connections in TIME-WAIT at once (default
+ *	4096); past it a connection that would enter TIME-WAIT is freed at
+ *	once instead, and counted
+ * @challenge_acks: challenge ACKs (RFC 5961) one connection sends per
+ *	second at most (default 5); the rest are counted, not sent (RFC
+ *	5961 7)
+ * @rto_initial_ms: the retransmission timeout before a connection has
+ *	measured its round-trip time (default @rto_min_ms; RFC 6298 2.1
+ *	asks 1000); at least @rto_min_ms, at most @rto_max_ms
  */
 struct madcm_cm_config {
 	u32 rto_min_ms;
@@ -306,6 +318,9 @@ struct madcm_cm_config {
 	u16 max_ord;
 	u32 rtr_delay_ms;
 	u32 stop_wait_ms;
+	u32 rto_initial_ms;
+	u32 max_time_wait;
+	u32 challenge_acks;
 };
 
 /* The way in: a core by its link, counted. */

@@ -7,6 +7,8 @@
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
+#include <linux/rcupdate.h>
+#include <linux/workqueue.h>
 #include "tests/kunit/cm_test_util.h"
 
 #define LPORT	4100
@@ -306,12 +308,51 @@ static void cm_stop_bounded_with_held_connection(struct kunit *test)
 	wait_for_completion(&ctx->done);
 }
 
+/*
+ * A client that loops on rejects: the rejecting side closes first, so
+ * each connection would hold it in TIME-WAIT for 2 MSL. Past the core's
+ * max_time_wait the connection is freed at once instead (counted); the
+ * nodes stay at the cap.
+ */
+static void cm_close_time_wait_bounded(struct kunit *test)
+{
+	static const struct madcm_cm_config cfg = {
+		.rto_min_ms = 20, .rto_max_ms = 160, .max_retrans = 12,
+		.time_wait_ms = 600000, .fin_wait2_ms = 600000,
+		.mpa_timeout_ms = 600000, .max_time_wait = 4,
+	};
+	struct madcm_cm_connect_attr attr;
+	struct cm_fix *fix;
+	int i, n = 24;
+
+	fix = cm_fix_create(test, 2, false, &cfg, n);
+	fix->side[1].policy = CM_TEST_REJECT;
+	cm_listen(test, fix, 1, NULL, LPORT, MADCM_CM_NO_VLAN, 2);
+	for (i = 0; i < n; i++) {
+		cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], LPORT,
+				MADCM_CM_NO_VLAN, 2, &fix->side[0]);
+		cm_connect(test, fix, 0, &attr);
+		KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], i + 1));
+		KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[1], i + 1));
+		/* Releases, steering removals and RCU frees have run. */
+		flush_workqueue(fix->core[1]->event_wq);
+		rcu_barrier();
+		KUNIT_EXPECT_LE(test, atomic_read(&fix->core[1]->live_nodes), 4);
+	}
+	KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[1], IRDMA_CM_CNT_REJECT_SENT), n);
+	KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[1],
+				     IRDMA_CM_CNT_TIME_WAIT_OVERFLOW), n - 4);
+	cm_expect_drained(test, fix->core[0]);
+	cm_expect_drained(test, fix->core[1]);
+}
+
 static struct kunit_case cm_close_cases[] = {
 	KUNIT_CASE(cm_close_from_passive),
 	KUNIT_CASE(cm_close_both_at_once),
 	KUNIT_CASE(cm_close_simultaneous),
 	KUNIT_CASE(cm_close_time_wait),
 	KUNIT_CASE(cm_close_time_wait_reacks),
+	KUNIT_CASE(cm_close_time_wait_bounded),
 	KUNIT_CASE(cm_close_fin_with_data),
 	KUNIT_CASE(cm_stop_bounded_with_held_connection),
 	{}

@@ -104,7 +104,12 @@ static void cm_connect_accept_close(struct kunit *test)
 	/* Both offered window scaling, so each uses the other's shift. */
 	KUNIT_EXPECT_EQ(test, a->ctx.snd_wscale, p->ctx.rcv_wscale);
 	KUNIT_EXPECT_EQ(test, p->ctx.snd_wscale, a->ctx.rcv_wscale);
-	KUNIT_EXPECT_EQ(test, a->ctx.snd_wnd, p->ctx.rcv_wnd);
+	/*
+	 * The window the responder's QP starts with may open what the
+	 * initiator was offered, never shrink it (RFC 9293 3.8.6.2.2).
+	 */
+	KUNIT_EXPECT_GT(test, a->ctx.snd_wnd, 0);
+	KUNIT_EXPECT_GE(test, p->ctx.rcv_wnd, a->ctx.snd_wnd);
 	KUNIT_EXPECT_EQ(test, a->ctx.ttl, 64);
 	if (c->rev == 2) {
 		/* RFC 6581: each side's ORD within the other's IRD. */
@@ -211,6 +216,41 @@ static void cm_connect_ephemeral_port_busy_on_link(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
 	cm_expect_drained(test, fix->core[0]);
 	cm_expect_drained(test, fix->core[1]);
+}
+
+/*
+ * An accept whose connection steering entry the link refuses fails with
+ * that error and sends nothing: the request still waits for an answer,
+ * and a later accept, with room on the link, goes through.
+ */
+static void cm_accept_reports_steering_failure(struct kunit *test)
+{
+	struct madcm_cm_accept_attr acc = {};
+	struct irdma_cm_seg seg;
+	struct cm_fix *fix;
+	struct cm_raw raw;
+	struct cm_rec *p;
+	u32 entries;
+
+	fix = cm_fix_create(test, 1, true, &cm_test_quiet_cfg, 2);
+	cm_listen(test, fix, 0, NULL, LPORT, MADCM_CM_NO_VLAN, 1);
+	cm_raw_drive(test, fix, &raw, CM_RAW_REQ_RCVD, 33500, LPORT);
+	p = &fix->side[0].recs[0];
+	entries = madcm_wire_loop_qhash_count(fix->port[0]);
+
+	madcm_wire_loop_set_conn_steer_busy(fix->port[0], 1);
+	KUNIT_EXPECT_EQ(test, madcm_cm_accept(p->conn, &acc), -EADDRINUSE);
+	KUNIT_EXPECT_TRUE(test, cm_raw_none(&raw));
+	KUNIT_EXPECT_EQ(test, madcm_wire_loop_qhash_count(fix->port[0]), entries);
+	KUNIT_EXPECT_EQ(test, fix->side[0].terminals, 0);
+
+	KUNIT_ASSERT_EQ(test, madcm_cm_accept(p->conn, &acc), 0);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv_data(test, &raw, &seg, NULL, 0));
+	KUNIT_EXPECT_GT(test, seg.payload_len, 0);
+	KUNIT_EXPECT_EQ(test, seg.ack, raw.snd_nxt);
+	KUNIT_EXPECT_EQ(test, madcm_wire_loop_qhash_count(fix->port[0]),
+			entries + 1);
+	cm_expect_drained(test, fix->core[0]);
 }
 
 /*
@@ -379,6 +419,7 @@ static struct kunit_case cm_handshake_cases[] = {
 	KUNIT_CASE_PARAM(cm_connect_reject, hs_gen_params),
 	KUNIT_CASE(cm_connect_ephemeral_port),
 	KUNIT_CASE(cm_connect_ephemeral_port_busy_on_link),
+	KUNIT_CASE(cm_accept_reports_steering_failure),
 	KUNIT_CASE(cm_connect_refused),
 	KUNIT_CASE(cm_listener_keys),
 	KUNIT_CASE(cm_connect_waits_for_resolution),

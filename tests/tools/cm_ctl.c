@@ -7,6 +7,8 @@
  *   ctl    write one command per write(2):
  *            attach DEV [rto_min_ms=N] [max_retrans=N] [time_wait_ms=N]
  *                   [mpa_timeout_ms=N] [backlog=N] [rtr_delay_ms=N]
+ *                   [max_time_wait=N] [challenge_acks=N]
+ *                   [rto_initial_ms=N]
  *            detach DEV
  *            listen DEV NAME ADDR PORT [opts]   (policy=accept|reject|manual)
  *            unlisten NAME
@@ -81,6 +83,7 @@ struct ctl_conn {
 	u16 ird, ord;
 	u8 mpa_rev;
 	u8 rtr_type;
+	u32 rcv_nxt;	/* RCV.NXT at ESTABLISHED */
 	struct madcm_cm_addr loc, rem;
 	u16 rx_pdata_len;
 	u8 rx_pdata[MADCM_CM_MAX_PDATA];
@@ -138,8 +141,10 @@ static struct madcm_cm_conn *conn_record(struct ctl_conn *c,
 		c->established = true;
 		c->ird = ev->ird;
 		c->ord = ev->ord;
-		if (ev->tcp_ctx)
+		if (ev->tcp_ctx) {
 			c->rtr_type = ev->tcp_ctx->rtr_type;
+			c->rcv_nxt = ev->tcp_ctx->rcv_nxt;
+		}
 	}
 	c->mpa_rev = ev->mpa_rev ?: c->mpa_rev;
 	c->loc = ev->loc;
@@ -679,6 +684,12 @@ static int cmd_attach(struct net *net, char **argv, int argc)
 			field = &cfg.backlog;
 		else if (!strcmp(argv[i], "rtr_delay_ms"))
 			field = &cfg.rtr_delay_ms;
+		else if (!strcmp(argv[i], "max_time_wait"))
+			field = &cfg.max_time_wait;
+		else if (!strcmp(argv[i], "challenge_acks"))
+			field = &cfg.challenge_acks;
+		else if (!strcmp(argv[i], "rto_initial_ms"))
+			field = &cfg.rto_initial_ms;
 		if (!field || parse_u32(val, 3600 * 1000, field))
 			return -EINVAL;
 	}
@@ -805,8 +816,8 @@ static int conns_show(struct seq_file *m, void *v)
 			seq_puts(m, ",...");
 		seq_printf(m, " nevents=%u terminal=%d status=%d established=%d",
 			   c->events.n, c->terminal, c->status, c->established);
-		seq_printf(m, " rev=%u ird=%u ord=%u rtr=%u", c->mpa_rev,
-			   c->ird, c->ord, c->rtr_type);
+		seq_printf(m, " rev=%u ird=%u ord=%u rtr=%u rcv_nxt=%u",
+			   c->mpa_rev, c->ird, c->ord, c->rtr_type, c->rcv_nxt);
 		seq_printf(m, " pdata=%*phN\n", c->rx_pdata_len, c->rx_pdata);
 	}
 	spin_unlock_bh(&ctl_lock);

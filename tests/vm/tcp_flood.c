@@ -5,6 +5,10 @@
  *
  *   tcp_flood syn SRC DST DPORT COUNT        SYNs from random source ports
  *   tcp_flood rst SRC DST DPORT COUNT SPORT  RSTs with random sequence numbers
+ *   tcp_flood rst SRC DST DPORT COUNT SPORT SEQ
+ *                                            RSTs at SEQ + 1 .. SEQ + 256 in
+ *                                            turn: inside a receive window
+ *                                            that starts at SEQ, never at it
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -44,10 +48,12 @@ int main(int argc, char **argv)
 	struct pseudo ph;
 	int fd, syn, count, i, tries, sent = 0;
 	uint16_t sport = 0;
+	uint32_t base = 0;
+	int near = 0;
 
 	if (argc < 6 || (strcmp(argv[1], "syn") && strcmp(argv[1], "rst")) ||
 	    (!strcmp(argv[1], "rst") && argc < 7)) {
-		fprintf(stderr, "usage: tcp_flood syn|rst SRC DST DPORT COUNT [SPORT]\n");
+		fprintf(stderr, "usage: tcp_flood syn|rst SRC DST DPORT COUNT [SPORT [SEQ]]\n");
 		return 2;
 	}
 	syn = !strcmp(argv[1], "syn");
@@ -57,6 +63,10 @@ int main(int argc, char **argv)
 	count = atoi(argv[5]);
 	if (!syn)
 		sport = atoi(argv[6]);
+	if (!syn && argc > 7) {
+		near = 1;
+		base = strtoul(argv[7], NULL, 0);
+	}
 	ph.zero = 0;
 	ph.proto = IPPROTO_TCP;
 	ph.len = htons(sizeof(seg));
@@ -69,7 +79,8 @@ int main(int argc, char **argv)
 	srand(getpid());
 	for (i = 0; i < count; i++) {
 		uint16_t sp = syn ? 20000 + rand() % 40000 : sport;
-		uint32_t seq = (uint32_t)rand() << 1 ^ rand();
+		uint32_t seq = near ? base + 1 + i % 256 :
+				      (uint32_t)rand() << 1 ^ rand();
 
 		memset(seg, 0, sizeof(seg));
 		*(uint16_t *)seg = htons(sp);

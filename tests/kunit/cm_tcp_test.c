@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit: the CM's TCP details against a peer played by hand: the send
+ * window update (RFC 9293 3.10.7.4), the IP TOS / ECN field (RFC 3168,
+ * RFC 2873), the first SYN behind neighbour resolution, the receive
+ * window offered, challenge ACK throttling (RFC 5961 7), round-trip time
+ * estimation (RFC 6298) and the peer's window with zero-window probes
+ * (RFC 9293 3.8.6.1).
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/string.h>
+#include "tests/kunit/cm_test_util.h"
+#include "tests/kunit/mpa_spec.h"
+
+#define LPORT	4300
+#define RPORT	35000
+
+/* The shift cm_raw_send() offers in its SYN. */
+#define RAW_WSCALE	7
+
+/* RFC 5044 7.1: the largest MPA request, reply or reject. */
+#define MAX_MPA_FRAME	(SPEC_HDR_LEN + SPEC_MAX_PD)
+
+static struct irdma_cm_node *rec_node(struct cm_rec *rec)
+{
+	return irdma_cm_node_of(rec->conn);
+}
+
+/*
+ * RFC 9293 3.10.7.4, "fifth, check the ACK field": the send window is
+ * updated only when SND.UNA =< SEG.ACK =< SND.NXT, and then only by a
+ * segment newer than the last update (SND.WL1, SND.WL2). An old
+ * duplicate ACK riding on new data does not move it.
+ */
+static void cm_tcp_wnd_update_needs_current_ack(struct kunit *test)
+{
+	struct cm_fix *fix = cm_fix_create(test, 1, true, &cm_test_quiet_cfg, 2);
+	struct irdma_cm_node *node;
+	struct cm_raw raw;
+	u32 wnd;
+
+	cm_listen(test, fix, 0, NULL, LPORT, MADCM_CM_NO_VLAN, 1);
+	cm_raw_established(test, fix, &raw, RPORT, LPORT);
+	node = rec_node(&fix->side[0].recs[0]);
+	wnd = node->snd_wnd;
+	KUNIT_ASSERT_EQ(test, wnd, raw.tmpl.window << RAW_WSCALE);
+
+	/* Data at SND.WL1 that updates nothing: SND.WL1 moves on. */
+	cm_raw_send(test, &raw, IRDMA_TCP_ACK | IRDMA_TCP_PSH, raw.snd_nxt,
+		    raw.rcv_nxt, "abcd", 4, false);
+	raw.snd_nxt += 4;
+	KUNIT_ASSERT_EQ(test, node->snd_wl1, raw.snd_nxt - 4);
+	KUNIT_ASSERT_EQ(test, node->snd_wnd, wnd);
+
+	/* New data (SEG.SEQ > SND.WL1) with SEG.ACK = SND.UNA - 1. */
+	raw.tmpl.window = 3;
+	cm_raw_send(test, &raw, IRDMA_TCP_ACK | IRDMA_TCP_PSH, raw.snd_nxt,
+		    raw.rcv_nxt - 1, "efgh", 4, false);
+	raw.snd_nxt += 4;
+	KUNIT_EXPECT_EQ(test, node->snd_wnd, wnd);
+
+	/* The same with SEG.ACK = SND.UNA: the window moves. */
+	raw.tmpl.window = 5;
+	cm_raw_send(test, &raw, IRDMA_TCP_ACK | IRDMA_TCP_PSH, raw.snd_nxt,
+		    raw.rcv_nxt, "ijkl", 4, false);
+	raw.snd_nxt += 4;
+	KUNIT_EXPECT_EQ(test, node->snd_wnd, 5U << RAW_WSCALE);
+	cm_expect_drained(test, fix->core[0]);
+}
+
+/*
+ * RFC 3168 6.1.1: a TCP that did not negotiate ECN sends Not-ECT (the
+ * ECN field zero); RFC 2873: the precedence (TOS) of a received segment
+ * is ignored, so the passive side does not take the peer's. An active
+ * open sends the consumer's DSCP, without its ECN bits.
+ */
+static void cm_tcp_tos_not_reflected(struct kunit *test)
+{
+	struct cm_fix *fix = cm_fix_create(test, 1, true, &cm_test_quiet_cfg, 2);
+	struct madcm_cm_connect_attr attr;
+	struct irdma_cm_seg seg;
+	struct cm_raw raw;
+
+	cm_listen(test, fix, 0, NULL, LPORT, MADCM_CM_NO_VLAN, 1);
+	cm_raw_init(&raw, fix, 0, true, RPORT, LPORT, MADCM_CM_NO_VLAN);
+	/* DSCP EF (46) and ECT(1). */
+	raw.tmpl.tos = (46 << 2) | 1;
+	cm_raw_send(test, &raw, IRDMA_TCP_SYN, raw.iss, 0, NULL, 0, true);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
+	KUNIT_EXPECT_EQ(test, seg.flags, IRDMA_TCP_SYN | IRDMA_TCP_ACK);
+	KUNIT_EXPECT_EQ(test, seg.tos & 3, 0);
+	KUNIT_EXPECT_EQ(test, seg.tos, 0);
+
+	/* DSCP AF11 (10) and CE from the consumer: the DSCP only. */
+	cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], RPORT + 1,
+			MADCM_CM_NO_VLAN, 2, &fix->side[0]);
+	attr.tos = (10 << 2) | 3;
+	cm_connect(test, fix, 0, &attr);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
+	KUNIT_EXPECT_EQ(test, seg.flags, IRDMA_TCP_SYN);
+	KUNIT_EXPECT_EQ(test, seg.tos, 10 << 2);
+	cm_expect_drained(test, fix->core[0]);
+}
+
+/*
+ * The first SYN leaves as soon as the neighbour resolves, not one RTO
+ * later (here the RTO is 600 s), and the wait spends no retransmission.
+ */
+static void cm_tcp_syn_sent_on_resolution(struct kunit *test)
+{
+	struct cm_fix *fix = cm_fix_create(test, 1, true, &cm_test_quiet_cfg, 2);
+	struct madcm_cm_connect_attr attr;
+	struct irdma_cm_seg seg;
+	struct cm_raw raw;
+
+	cm_raw_init(&raw, fix, 0, true, RPORT, LPORT, MADCM_CM_NO_VLAN);
+	/* Unresolved at connect and at the first send. */
+	madcm_wire_loop_set_resolve_delay(fix->port[0], 2);
+	cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], RPORT,
+			MADCM_CM_NO_VLAN, 2, &fix->side[0]);
+	attr.loc.port = LPORT;
+	cm_connect(test, fix, 0, &attr);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
+	KUNIT_EXPECT_EQ(test, seg.flags, IRDMA_TCP_SYN);
+	KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_RETRANS), 0);
+	KUNIT_EXPECT_GE(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_RESOLVE_WAIT), 1);
+	/* Once: no copy follows. */
+	KUNIT_EXPECT_TRUE(test, cm_raw_none(&raw));
+	cm_expect_drained(test, fix->core[0]);
+}
+
+/* A neighbour that never resolves still ends at the retry limit. */
+static void cm_tcp_unresolved_gives_up(struct kunit *test)
+{
+	static const struct madcm_cm_config cfg = {
+		.rto_min_ms = 10, .rto_max_ms = 40, .max_retrans = 3,
+		.time_wait_ms = 600000, .fin_wait2_ms = 600000,
+		.mpa_timeout_ms = 600000,
+	};
+	struct cm_fix *fix = cm_fix_create(test, 1, true, &cfg, 2);
+	struct madcm_cm_connect_attr attr;
+	struct cm_raw raw;
+	struct cm_rec *a;
+
+	cm_raw_init(&raw, fix, 0, true, RPORT, LPORT, MADCM_CM_NO_VLAN);
+	madcm_wire_loop_set_resolve_delay(fix->port[0], U32_MAX);
+	cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], RPORT,
+			MADCM_CM_NO_VLAN, 2, &fix->side[0]);
+	a = cm_connect(test, fix, 0, &attr);
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
+	KUNIT_EXPECT_EQ(test, a->ev[0], MADCM_CM_EVENT_RESET);
+	KUNIT_EXPECT_EQ(test, a->status[0], -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_RETRANS_LIMIT), 1);
+	KUNIT_EXPECT_TRUE(test, cm_raw_none(&raw));
+	cm_expect_drained(test, fix->core[0]);
+}
+
+/*
+ * The CM takes one MPA frame from the peer (RFC 5044 7.1: 20 octets and
+ * at most 512 of private data); it offers that much window, no more
+ * than one unit of its window scale above it, so that a blind injection
+ * (RFC 5961) has that much room only. A SYN's window is never scaled
+ * (RFC 7323 2.2).
+ */
+static void cm_tcp_rcv_wnd_what_cm_takes(struct kunit *test)
+{
+	struct cm_fix *fix = cm_fix_create(test, 1, true, &cm_test_quiet_cfg, 2);
+	struct irdma_cm_seg seg;
+	struct cm_raw raw;
+	u8 frame[64];
+	u32 n, unit;
+
+	fix->side[0].policy = CM_TEST_HOLD;
+	cm_listen(test, fix, 0, NULL, LPORT, MADCM_CM_NO_VLAN, 1);
+	cm_raw_init(&raw, fix, 0, true, RPORT, LPORT, MADCM_CM_NO_VLAN);
+	cm_raw_send(test, &raw, IRDMA_TCP_SYN, raw.iss, 0, NULL, 0, true);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
+	KUNIT_ASSERT_TRUE(test, seg.opts.has_wscale);
+	unit = 1U << seg.opts.wscale;
+	KUNIT_EXPECT_GE(test, seg.window, MAX_MPA_FRAME);
+	KUNIT_EXPECT_LT(test, seg.window, MAX_MPA_FRAME + unit);
+
+	raw.snd_nxt = raw.iss + 1;
+	raw.rcv_nxt = seg.seq + 1;
+	n = cm_raw_mpa_frame(frame, true, false, 1, NULL, 0, 0, 0);
+	cm_raw_send(test, &raw, IRDMA_TCP_ACK, raw.snd_nxt, raw.rcv_nxt,
+		    frame, n, false);
+	raw.snd_nxt += n;
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
+	KUNIT_EXPECT_EQ(test, seg.ack, raw.snd_nxt);
+	KUNIT_EXPECT_GE(test, (u32)seg.window * unit, MAX_MPA_FRAME);
+	KUNIT_EXPECT_LT(test, (u32)seg.window * unit, MAX_MPA_FRAME + unit);
+
+	/* Without window scaling. */
+	raw.tmpl.src.port = RPORT + 1;
+	cm_raw_send(test, &raw, IRDMA_TCP_SYN, raw.iss, 0, NULL, 0, false);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
+	KUNIT_EXPECT_FALSE(test, seg.opts.has_wscale);
+	KUNIT_EXPECT_GE(test, seg.window, MAX_MPA_FRAME);
+	KUNIT_EXPECT_LT(test, seg.window, MAX_MPA_FRAME + unit);
+	cm_expect_drained(test, fix->core[0]);
+}
+
+/*
+ * RFC 5961 7: challenge ACKs are throttled. A burst of 100 RSTs inside
+ * the window but off RCV.NXT gets fewer than 100 challenge ACKs, each
+ * one counted, and the rest counted as throttled.
+ */
+static void cm_tcp_challenge_acks_throttled(struct kunit *test)
+{
+	struct cm_fix *fix = cm_fix_create(test, 1, true, &cm_test_quiet_cfg, 2);
+	struct irdma_cm_core *core;
+	struct irdma_cm_seg seg;
+	struct cm_raw raw;
+	int i, n, acks = 0;
+	u8 *frame;
+
+	cm_listen(test, fix, 0, NULL, LPORT, MADCM_CM_NO_VLAN, 1);
+	cm_raw_established(test, fix, &raw, RPORT, LPORT);
+	core = fix->core[0];
+	for (i = 0; i < 100; i++)
+		cm_raw_send(test, &raw, IRDMA_TCP_RST, raw.snd_nxt + 1 + i, 0,
+			    NULL, 0, false);
+	madcm_wire_loop_quiesce(fix->loop);
+	frame = kunit_kzalloc(test, 2048, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, frame);
+	/* The raw peer is the fixture's second port. */
+	while ((n = madcm_wire_loop_take(fix->port[1], frame, 2048, 0)) >= 0) {
+		KUNIT_ASSERT_EQ(test, irdma_cm_parse_seg(frame, n, &seg),
+				IRDMA_SEG_OK);
+		KUNIT_EXPECT_EQ(test, seg.flags, IRDMA_TCP_ACK);
+		acks++;
+	}
+	KUNIT_EXPECT_GE(test, acks, 1);
+	KUNIT_EXPECT_LT(test, acks, 100);
+	KUNIT_EXPECT_EQ(test, cm_cnt(core, IRDMA_CM_CNT_CHALLENGE_ACK), acks);
+	KUNIT_EXPECT_EQ(test, cm_cnt(core, IRDMA_CM_CNT_CHALLENGE_ACK_LIMITED),
+			100 - acks);
+	KUNIT_EXPECT_EQ(test, fix->side[0].terminals, 0);
+	cm_expect_drained(test, core);
+}
+
+/*
+ * RFC 6298 2.2: the first measurement R gives SRTT = R, RTTVAR = R / 2
+ * and RTO = SRTT + max(G, 4 * RTTVAR), about 3R, within the bounds
+ * (2.4, 2.5). The peer acknowledges the SYN-ACK after at least 100 ms
+ * and at most the time the test measured around it; the initial RTO
+ * (10 s) is far outside both.
+ */
+static void cm_tcp_rto_from_rtt(struct kunit *test)
+{
+	static const struct madcm_cm_config cfg = {
+		.rto_min_ms = 10, .rto_initial_ms = 10000,
+		.rto_max_ms = 60000, .max_retrans = 3,
+		.time_wait_ms = 600000, .fin_wait2_ms = 600000,
+		.mpa_timeout_ms = 600000,
+	};
+	struct cm_fix *fix = cm_fix_create(test, 1, true, &cfg, 2);
+	unsigned long t0, t1, lo = msecs_to_jiffies(100);
+	struct irdma_cm_node *node;
+	struct irdma_cm_seg seg;
+	struct cm_raw raw;
+	u8 frame[64];
+	u32 n;
+
+	fix->side[0].policy = CM_TEST_HOLD;
+	cm_listen(test, fix, 0, NULL, LPORT, MADCM_CM_NO_VLAN, 1);
+	cm_raw_init(&raw, fix, 0, true, RPORT, LPORT, MADCM_CM_NO_VLAN);
+	t0 = jiffies;
+	cm_raw_send(test, &raw, IRDMA_TCP_SYN, raw.iss, 0, NULL, 0, true);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
+	raw.snd_nxt = raw.iss + 1;
+	raw.rcv_nxt = seg.seq + 1;
+	msleep(100 + jiffies_to_msecs(1));
+	cm_raw_send(test, &raw, IRDMA_TCP_ACK, raw.snd_nxt, raw.rcv_nxt, NULL,
+		    0, false);
+	t1 = jiffies;
+	n = cm_raw_mpa_frame(frame, true, false, 1, NULL, 0, 0, 0);
+	cm_raw_send(test, &raw, IRDMA_TCP_ACK, raw.snd_nxt, raw.rcv_nxt,
+		    frame, n, false);
+	KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[0], 1));
+	node = rec_node(&fix->side[0].recs[0]);
+	KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_RETRANS), 0);
+	/* 3R, R in [lo, t1 - t0], one jiffy of rounding either way. */
+	KUNIT_EXPECT_GE(test, node->rto, 3 * lo - 1);
+	KUNIT_EXPECT_LE(test, node->rto, 3 * (t1 - t0) + 1);
+	cm_expect_drained(test, fix->core[0]);
+}
+
+/*
+ * RFC 9293 3.8.6 and 3.8.6.1: the CM sends no more than the peer's
+ * window; into a zero window it sends a probe of one octet of new data
+ * after an RTO, and again with backoff while the window stays shut;
+ * once the window opens it sends what fits, then the rest.
+ */
+static void cm_tcp_peer_window_and_probes(struct kunit *test)
+{
+	static const struct madcm_cm_config cfg = {
+		.rto_min_ms = 10, .rto_max_ms = 80, .max_retrans = 50,
+		.time_wait_ms = 600000, .fin_wait2_ms = 600000,
+		.mpa_timeout_ms = 600000,
+	};
+	struct cm_fix *fix = cm_fix_create(test, 1, true, &cfg, 2);
+	struct irdma_cm_seg seg;
+	struct cm_raw raw;
+	u8 pd[200], frame[64], *want, *got;
+	u32 n, len, base;
+	int i;
+
+	for (i = 0; i < sizeof(pd); i++)
+		pd[i] = i ^ 0x5a;
+	want = kunit_kzalloc(test, 600, GFP_KERNEL);
+	got = kunit_kzalloc(test, 600, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, want && got);
+	len = cm_raw_mpa_frame(want, false, false, 1, pd, sizeof(pd), 0, 0);
+	fix->side[0].reply_pdata = pd;
+	fix->side[0].reply_len = sizeof(pd);
+	cm_listen(test, fix, 0, NULL, LPORT, MADCM_CM_NO_VLAN, 1);
+	cm_raw_init(&raw, fix, 0, true, RPORT, LPORT, MADCM_CM_NO_VLAN);
+	cm_raw_open(test, &raw);
+	base = raw.rcv_nxt;
+
+	/* The request, with the window shut. */
+	raw.tmpl.window = 0;
+	n = cm_raw_mpa_frame(frame, true, false, 1, NULL, 0, 0, 0);
+	cm_raw_send(test, &raw, IRDMA_TCP_ACK | IRDMA_TCP_PSH, raw.snd_nxt,
+		    raw.rcv_nxt, frame, n, false);
+	raw.snd_nxt += n;
+	/* Two probes of the reply's first octet: not taken, window 0. */
+	for (i = 0; i < 2; i++) {
+		KUNIT_ASSERT_TRUE(test, cm_raw_recv_data(test, &raw, &seg, got,
+							 600));
+		KUNIT_EXPECT_EQ(test, seg.seq, base);
+		KUNIT_ASSERT_EQ(test, seg.payload_len, 1);
+		KUNIT_EXPECT_EQ(test, got[0], want[0]);
+		cm_raw_send(test, &raw, IRDMA_TCP_ACK, raw.snd_nxt, base, NULL,
+			    0, false);
+	}
+	/* One unit of scale open: that many octets, from the first. */
+	raw.tmpl.window = 1;
+	cm_raw_send(test, &raw, IRDMA_TCP_ACK, raw.snd_nxt, base, NULL, 0,
+		    false);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv_data(test, &raw, &seg, got, 600));
+	KUNIT_EXPECT_EQ(test, seg.seq, base);
+	KUNIT_ASSERT_EQ(test, seg.payload_len, 1U << RAW_WSCALE);
+	/* Taken; the window opens wide: the rest, as one segment. */
+	raw.tmpl.window = 8192;
+	cm_raw_send(test, &raw, IRDMA_TCP_ACK, raw.snd_nxt,
+		    base + (1U << RAW_WSCALE), NULL, 0, false);
+	do {
+		KUNIT_ASSERT_TRUE(test, cm_raw_recv_data(test, &raw, &seg,
+							 got + (1U << RAW_WSCALE),
+							 600 - (1U << RAW_WSCALE)));
+	} while (seg.seq != base + (1U << RAW_WSCALE));
+	KUNIT_ASSERT_EQ(test, seg.payload_len, len - (1U << RAW_WSCALE));
+	KUNIT_EXPECT_EQ(test, memcmp(got, want, len), 0);
+	cm_raw_send(test, &raw, IRDMA_TCP_ACK, raw.snd_nxt, base + len, NULL,
+		    0, false);
+	KUNIT_EXPECT_EQ(test, fix->side[0].terminals, 0);
+	cm_expect_drained(test, fix->core[0]);
+}
+
+static struct kunit_case cm_tcp_cases[] = {
+	KUNIT_CASE(cm_tcp_wnd_update_needs_current_ack),
+	KUNIT_CASE(cm_tcp_tos_not_reflected),
+	KUNIT_CASE(cm_tcp_syn_sent_on_resolution),
+	KUNIT_CASE(cm_tcp_unresolved_gives_up),
+	KUNIT_CASE(cm_tcp_rcv_wnd_what_cm_takes),
+	KUNIT_CASE(cm_tcp_challenge_acks_throttled),
+	KUNIT_CASE(cm_tcp_rto_from_rtt),
+	KUNIT_CASE(cm_tcp_peer_window_and_probes),
+	{}
+};
+
+static struct kunit_suite cm_tcp_suite = {
+	.name = "madcm_cm_tcp",
+	.test_cases = cm_tcp_cases,
+};
+
+kunit_test_suite(cm_tcp_suite);
