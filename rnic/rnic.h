@@ -23,6 +23,7 @@
 #include <rdma/iw_cm.h>
 #include <madcm/cm.h>
 #include <madcm/cm_offload.h>
+#include "rnic/ddp.h"
 #include "rnic/qp_tcp.h"
 
 /* The limits the device states in its attributes (and enforces). */
@@ -69,6 +70,17 @@ struct madcm_rnic_swqe;
  * @MADCM_RNIC_CNT_LOCAL_INV: local-invalidate work requests executed
  * @MADCM_RNIC_CNT_WR_ERROR: work requests completed with an error other
  *	than a flush
+ * @MADCM_RNIC_CNT_RX_CRC_ERR: FPDUs received with a bad CRC (terminated)
+ * @MADCM_RNIC_CNT_RX_HDR_ERR: DDP segments refused for their header:
+ *	versions, opcode, queue number, MSN, MO, lengths (terminated)
+ * @MADCM_RNIC_CNT_RX_PROT_ERR: DDP segments refused by the STag checks:
+ *	unknown or invalid STag, other PD, access rights, bounds, wrap, a
+ *	Read Response that matches no outstanding Read, an STag that cannot
+ *	be invalidated (terminated)
+ * @MADCM_RNIC_CNT_RX_RQ_ERR: Sends with no receive WQE posted, or longer
+ *	than it (terminated)
+ * @MADCM_RNIC_CNT_RX_IRD_ERR: RDMA Read Requests beyond the IRD
+ *	(terminated)
  * @MADCM_RNIC_CNT_MAX: how many
  */
 enum madcm_rnic_counter {
@@ -87,6 +99,11 @@ enum madcm_rnic_counter {
 	MADCM_RNIC_CNT_FASTREG,
 	MADCM_RNIC_CNT_LOCAL_INV,
 	MADCM_RNIC_CNT_WR_ERROR,
+	MADCM_RNIC_CNT_RX_CRC_ERR,
+	MADCM_RNIC_CNT_RX_HDR_ERR,
+	MADCM_RNIC_CNT_RX_PROT_ERR,
+	MADCM_RNIC_CNT_RX_RQ_ERR,
+	MADCM_RNIC_CNT_RX_IRD_ERR,
 	MADCM_RNIC_CNT_MAX
 };
 
@@ -268,6 +285,39 @@ struct madcm_rnic_wq {
 };
 
 /**
+ * struct madcm_rnic_rx - the receive side of a QP's data path
+ *	(rnic/qp_rx.c); touched only from the stream's rx_data, one call at
+ *	a time, and from madcm_rnic_qp_rx_start() before the first
+ * @mpa: the FPDU parser
+ * @seg: the current segment's header, once accepted
+ * @place: the current segment's payload is placed (its header passed)
+ * @dead: the stream was terminated: everything after is dropped
+ * @rtr_left: stream octets still part of the hand-off's RTR message (a
+ *	zero-length Send there consumes no receive WQE)
+ * @in_rtr: the current FPDU began inside the RTR octets
+ * @msn: the next MSN expected on each untagged queue
+ * @msg_open: a Send message is under way in @rwqe
+ * @msg_len: octets of it placed so far
+ * @rq_head: the receive ring's head it consumes
+ * @rwqe: a copy of that receive WQE
+ * @rwqe_len: the sum of its SGE lengths
+ */
+struct madcm_rnic_rx {
+	struct madcm_mpa_rx mpa;
+	struct madcm_ddp_seg seg;
+	bool place;
+	bool dead;
+	u32 rtr_left;
+	bool in_rtr;
+	u32 msn[DDP_QN_TERMINATE + 1];
+	bool msg_open;
+	u32 msg_len;
+	u32 rq_head;
+	struct madcm_rnic_rwqe rwqe;
+	u64 rwqe_len;
+};
+
+/**
  * struct madcm_rnic_qp - an RC QP
  * @ibqp: the ib_qp; first
  * @dev: its device
@@ -289,6 +339,7 @@ struct madcm_rnic_wq {
  * @ord: outbound RDMA Read depth (IB_QP_MAX_QP_RD_ATOMIC)
  * @max_inline: the inline data limit create_qp granted
  * @tcp: the TCP engine of the offloaded stream (rnic/qp_tcp.c)
+ * @rx: the receive side of the data path (rnic/qp_rx.c)
  */
 struct madcm_rnic_qp {
 	struct ib_qp ibqp;
@@ -310,6 +361,8 @@ struct madcm_rnic_qp {
 	u8 ord;
 	u32 max_inline;
 	struct madcm_rnic_tcp tcp;
+	/* rx: the receive side (H-rx) */
+	struct madcm_rnic_rx rx;
 };
 
 static inline struct madcm_rnic_qp *to_madcm_rnic_qp(struct ib_qp *ibqp)
@@ -342,6 +395,34 @@ extern const struct ib_device_ops madcm_rnic_mr_ops;
 enum ib_wc_status madcm_rnic_mr_fastreg(struct madcm_rnic_qp *qp,
 					const struct madcm_rnic_swqe *wqe);
 enum ib_wc_status madcm_rnic_mr_invalidate(struct madcm_rnic_qp *qp, u32 stag);
+
+/*
+ * rnic/mr.c: the data path's access to registered memory, by STag (lkey
+ * or rkey alike), under the MR table's lock; an FRMR's page list is
+ * followed page by page. @access: the IB_ACCESS_* rights needed (0: any
+ * valid MR of the QP's PD, as a local read). Nothing is touched outside
+ * [@addr, @addr + @len), which must lie inside the MR. 0, or -ENOENT (no
+ * such STag, invalid, or its key differs), -EPERM (another PD), -EACCES
+ * (rights), -ERANGE (bounds), -EOVERFLOW (@addr + @len wraps). @len 0:
+ * 0, no lookup.
+ */
+int madcm_rnic_mr_check(struct madcm_rnic_qp *qp, u32 stag, u64 addr,
+			u32 len, int access);
+int madcm_rnic_mr_copy_to(struct madcm_rnic_qp *qp, u32 stag, u64 addr,
+			  const void *buf, u32 len, int access);
+int madcm_rnic_mr_copy_from(struct madcm_rnic_qp *qp, u32 stag, u64 addr,
+			    void *buf, u32 len, int access);
+int madcm_rnic_mr_remote_invalidate(struct madcm_rnic_qp *qp, u32 stag);
+
+/*
+ * rnic/qp_rx.c (H-rx): the receive side. madcm_rnic_qp_rx_start() at
+ * hand-off, before the first rx_data (the CM's rcvd octets included):
+ * -EOPNOTSUPP when the peer would send markers, else 0.
+ * madcm_rnic_qp_rx_data() is the TCP engine's rx_data for a QP.
+ */
+int madcm_rnic_qp_rx_start(struct madcm_rnic_qp *qp,
+			   const struct madcm_cm_offload_ctx *ctx);
+void madcm_rnic_qp_rx_data(struct madcm_rnic_tcp *t, const u8 *d, u32 len);
 
 /* rnic/iw.c: the iw_cm_verbs, and the QP's disconnect hook. */
 int madcm_rnic_iw_connect(struct iw_cm_id *cm_id,
