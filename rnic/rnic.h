@@ -243,6 +243,12 @@ static inline struct madcm_rnic_mr *to_madcm_rnic_mr(struct ib_mr *ibmr)
  * @mr: REG_MR: the MR
  * @key: REG_MR: the new key byte
  * @access: REG_MR: the access rights
+ * @len: tx: the message length (the SGEs' sum, or the inline bytes)
+ * @done: tx: the work request is over (success or @status); it
+ *	completes when every one before it has (in order)
+ * @status: tx: its completion status once @done
+ * @reads_left: tx: RDMA READ: Read Requests without their response yet
+ * @inline_data: tx: IB_SEND_INLINE: the bytes, copied at post time
  */
 struct madcm_rnic_swqe {
 	u64 wr_id;
@@ -256,7 +262,53 @@ struct madcm_rnic_swqe {
 	struct madcm_rnic_mr *mr;
 	u32 key;
 	int access;
+	u32 len;
+	bool done;
+	enum ib_wc_status status;
+	u32 reads_left;
+	u8 inline_data[MADCM_RNIC_MAX_INLINE];
 };
+
+/**
+ * struct madcm_rnic_rresp - tx: an inbound RDMA Read being answered
+ * @sink_stag: the requester's Data Sink STag
+ * @sink_to: its Tagged Offset
+ * @src_stag: our Data Source STag
+ * @src_to: its Tagged Offset
+ * @len: the RDMA Read Message Size
+ * @off: octets of the response queued to TCP so far
+ */
+struct madcm_rnic_rresp {
+	u32 sink_stag;
+	u64 sink_to;
+	u32 src_stag;
+	u64 src_to;
+	u32 len;
+	u32 off;
+};
+
+/**
+ * struct madcm_rnic_oreq - tx: an outbound Read Request awaiting its
+ *	response
+ * @wqe: the SQ index (free running) of its RDMA READ, or
+ *	MADCM_RNIC_ORQ_RTR for the CM's RTR Read (it completes no WR)
+ * @sink_stag: the Data Sink STag it named
+ * @sink_to: the Data Sink Tagged Offset
+ * @len: the RDMA Read Message Size
+ */
+struct madcm_rnic_oreq {
+	u32 wqe;
+	u32 sink_stag;
+	u64 sink_to;
+	u32 len;
+};
+
+#define MADCM_RNIC_ORQ_RTR	U32_MAX
+/* tx: the ORQ holds the CM's RTR Read and ORD Read Requests. */
+#define MADCM_RNIC_ORQ_SIZE	(MADCM_RNIC_MAX_ORD + 1)
+/* tx: the Terminate message's longest FPDU. */
+#define MADCM_RNIC_TERM_HDR_MAX	(2 + 18 + 28)
+#define MADCM_RNIC_TERM_FPDU_MAX	(2 + 18 + 4 + MADCM_RNIC_TERM_HDR_MAX + 3 + 4)
 
 /**
  * struct madcm_rnic_rwqe - a receive queue entry
@@ -339,6 +391,29 @@ struct madcm_rnic_rx {
  * @ord: outbound RDMA Read depth (IB_QP_MAX_QP_RD_ATOMIC)
  * @max_inline: the inline data limit create_qp granted
  * @tcp: the TCP engine of the offloaded stream (rnic/qp_tcp.c)
+ * @sq_next: tx: the next SQ entry to start (free running, between
+ *	@sq.head and @sq.tail: the entries before it are started, the
+ *	ones from @sq.head on not yet completed)
+ * @tx_off: tx: octets (RDMA READ: Read Requests) of the entry at
+ *	@sq_next already queued to TCP
+ * @tx_started: tx: the entry at @sq_next passed its checks
+ * @msn: tx: the next MSN of each untagged queue (RFC 5041 5.1)
+ * @tx_ird: tx: inbound RDMA Read depth in use (@irq's bound)
+ * @tx_ord: tx: outbound RDMA Read depth in use
+ * @tx_crc: tx: FPDUs carry a CRC (the hand-off context's)
+ * @tx_live: tx: the stream was handed over (madcm_rnic_qp_tx_offload())
+ * @orq: tx: the outstanding Read Requests, oldest first
+ * @orq_head: tx: responses taken (free running)
+ * @orq_tail: tx: requests sent (free running)
+ * @irq: tx: inbound RDMA Reads being answered, oldest first
+ * @irq_head: tx: responses fully queued (free running)
+ * @irq_tail: tx: requests taken (free running)
+ * @term_len: tx: a Terminate message is built in @term_fpdu, not queued
+ *	to TCP yet (0: none)
+ * @term_done: tx: a Terminate was sent (or given up): no second one
+ * @tx_buf: tx: where an FPDU is built (@tx_buf_size octets)
+ * @tx_buf_size: tx: its size
+ * @term_fpdu: tx: the Terminate message's FPDU
  * @rx: the receive side of the data path (rnic/qp_rx.c)
  */
 struct madcm_rnic_qp {
@@ -361,6 +436,26 @@ struct madcm_rnic_qp {
 	u8 ord;
 	u32 max_inline;
 	struct madcm_rnic_tcp tcp;
+	/* tx: rnic/qp_tx.c, under @lock */
+	u32 sq_next;
+	u32 tx_off;
+	bool tx_started;
+	u32 msn[3];
+	u32 tx_ird;
+	u32 tx_ord;
+	bool tx_crc;
+	bool tx_live;
+	struct madcm_rnic_oreq orq[MADCM_RNIC_ORQ_SIZE];
+	u32 orq_head;
+	u32 orq_tail;
+	struct madcm_rnic_rresp irq[MADCM_RNIC_MAX_IRD];
+	u32 irq_head;
+	u32 irq_tail;
+	u32 term_len;
+	bool term_done;
+	u8 *tx_buf;
+	u32 tx_buf_size;
+	u8 term_fpdu[MADCM_RNIC_TERM_FPDU_MAX];
 	/* rx: the receive side (H-rx) */
 	struct madcm_rnic_rx rx;
 };
@@ -446,5 +541,53 @@ void madcm_rnic_iw_qp_disconnect(struct madcm_rnic_qp *qp, bool abort);
 extern const struct madcm_cm_offload_ops madcm_rnic_offload_ops;
 void madcm_rnic_qp_tcp_init(struct madcm_rnic_qp *qp);
 void madcm_rnic_qp_tcp_destroy(struct madcm_rnic_qp *qp);
+
+/*
+ * rnic/verbs.c: completions. madcm_rnic_cq_push() queues one and runs
+ * the CQ's handler when it is armed; call it with no QP lock held.
+ * madcm_rnic_cq_push_se() is the same for a receive: @solicited (a Send
+ * with Solicited Event) also wakes a CQ armed with IB_CQ_SOLICITED.
+ */
+void madcm_rnic_cq_push(struct madcm_rnic_cq *cq, const struct ib_wc *wc);
+void madcm_rnic_cq_push_se(struct madcm_rnic_cq *cq, const struct ib_wc *wc,
+			   bool solicited);
+bool madcm_rnic_rq_complete_head(struct madcm_rnic_qp *qp, u32 head,
+				 enum ib_wc_status status, u32 byte_len,
+				 bool solicited, u32 inv_rkey);
+
+/*
+ * rnic/verbs.c, for rnic/qp_tx.c: completions gathered under @qp->lock,
+ * delivered by madcm_rnic_run_due() once it is dropped.
+ * @scq/@rcq: the send/receive CQ's handler is due; @close: a Terminate
+ * was queued: close the stream after it.
+ */
+struct madcm_rnic_due {
+	bool scq;
+	bool rcq;
+	bool close;
+};
+
+void madcm_rnic_run_due(struct madcm_rnic_qp *qp, struct madcm_rnic_due *due);
+void madcm_rnic_sq_retire(struct madcm_rnic_qp *qp, struct madcm_rnic_due *due);
+void madcm_rnic_qp_error_locked(struct madcm_rnic_qp *qp,
+				struct madcm_rnic_due *due);
+
+/* rnic/qp_tx.c: the send side of the data path (RDMAP/DDP over MPA). */
+int madcm_rnic_qp_tx_create(struct madcm_rnic_qp *qp);
+void madcm_rnic_qp_tx_reset(struct madcm_rnic_qp *qp);
+void madcm_rnic_qp_tx_destroy(struct madcm_rnic_qp *qp);
+void madcm_rnic_qp_tx_offload(struct madcm_rnic_qp *qp,
+			      const struct madcm_cm_offload_ctx *ctx);
+void madcm_rnic_qp_tx_room(struct madcm_rnic_tcp *t);
+void madcm_rnic_qp_tx_run(struct madcm_rnic_qp *qp);
+void madcm_rnic_qp_tx_run_locked(struct madcm_rnic_qp *qp,
+				 struct madcm_rnic_due *due);
+int madcm_rnic_qp_read_sink(struct madcm_rnic_qp *qp, u32 *stag, u64 *to,
+			    u32 *len);
+int madcm_rnic_qp_read_req(struct madcm_rnic_qp *qp, u32 sink_stag,
+			   u64 sink_to, u32 src_stag, u64 src_to, u32 len);
+int madcm_rnic_qp_read_done(struct madcm_rnic_qp *qp);
+void madcm_rnic_qp_terminate(struct madcm_rnic_qp *qp, u8 layer, u8 etype,
+			     u8 ecode, const void *hdr, u32 hdr_len);
 
 #endif /* _MADCM_RNIC_RNIC_H */
