@@ -342,13 +342,16 @@ struct madcm_rnic_wq {
  *	a time, and from madcm_rnic_qp_rx_start() before the first
  * @mpa: the FPDU parser
  * @seg: the current segment's header, once accepted
+ * @hdr_got: octets of @mpa.h the current segment's headers filled
  * @place: the current segment's payload is placed (its header passed)
  * @dead: the stream was terminated: everything after is dropped
- * @rtr_left: stream octets still part of the hand-off's RTR message (a
- *	zero-length Send there consumes no receive WQE)
- * @in_rtr: the current FPDU began inside the RTR octets
+ * @pos: stream octets taken since hand-off
+ * @fpdu_pos: where in the stream the current FPDU began
+ * @rtr_len: the hand-off's RTR octets (ctx->rcvd of a peer-to-peer
+ *	responder): a zero-length Send among them consumes no receive WQE
  * @msn: the next MSN expected on each untagged queue
  * @msg_open: a Send message is under way in @rwqe
+ * @msg_rtr: the Send under way is the RTR message: no receive WQE
  * @msg_len: octets of it placed so far
  * @rq_head: the receive ring's head it consumes
  * @rwqe: a copy of that receive WQE
@@ -357,12 +360,15 @@ struct madcm_rnic_wq {
 struct madcm_rnic_rx {
 	struct madcm_mpa_rx mpa;
 	struct madcm_ddp_seg seg;
+	u32 hdr_got;
 	bool place;
 	bool dead;
-	u32 rtr_left;
-	bool in_rtr;
+	u64 pos;
+	u64 fpdu_pos;
+	u32 rtr_len;
 	u32 msn[DDP_QN_TERMINATE + 1];
 	bool msg_open;
+	bool msg_rtr;
 	u32 msg_len;
 	u32 rq_head;
 	struct madcm_rnic_rwqe rwqe;
@@ -414,7 +420,7 @@ struct madcm_rnic_rx {
  * @tx_buf: tx: where an FPDU is built (@tx_buf_size octets)
  * @tx_buf_size: tx: its size
  * @term_fpdu: tx: the Terminate message's FPDU
- * @rx: the receive side of the data path (rnic/qp_rx.c)
+ * @rx: rx: the receive side of the data path (rnic/qp_rx.c)
  */
 struct madcm_rnic_qp {
 	struct ib_qp ibqp;
@@ -456,7 +462,7 @@ struct madcm_rnic_qp {
 	u8 *tx_buf;
 	u32 tx_buf_size;
 	u8 term_fpdu[MADCM_RNIC_TERM_FPDU_MAX];
-	/* rx: the receive side (H-rx) */
+	/* rx: rnic/qp_rx.c, from the stream's rx_data only */
 	struct madcm_rnic_rx rx;
 };
 
