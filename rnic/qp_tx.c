@@ -142,12 +142,14 @@ static void tx_term_build(struct madcm_rnic_qp *qp, u8 layer, u8 etype,
 	int len;
 
 	lockdep_assert_held(&qp->lock);
-	if (qp->term_done || qp->term_len)
+	/* one per stream, and only on a stream */
+	if (qp->term_done || qp->term_len || !qp->tx_live)
 		return;
 	if (!hdr)
 		hdr_len = 0;
 	hdr_len = min_t(u32, hdr_len, MADCM_RNIC_TERM_HDR_MAX);
-	if (sizeof(*m) + hdr_len > tx_mulpdu(qp))
+	if (offsetof(struct madcm_ddp_term_msg, hdrs) + hdr_len >
+	    tx_mulpdu(qp))
 		hdr_len = 0;
 	m = (struct madcm_ddp_term_msg *)(qp->term_fpdu + MPA_ULPDU_LEN_SIZE);
 	ulen = madcm_ddp_term_build(m, qp->msn[DDP_QN_TERMINATE], layer, etype,
@@ -532,20 +534,23 @@ void madcm_rnic_qp_tx_room(struct madcm_rnic_tcp *t)
 }
 
 /**
- * madcm_rnic_qp_tx_offload() - the send side takes the stream
- * @qp: the QP, in RTS, its TCP engine ESTABLISHED
+ * madcm_rnic_qp_tx_start() - the send side takes the stream
+ * @t: the QP's TCP engine, ESTABLISHED (the QP in RTS)
  * @ctx: the CM's hand-off context
  *
  * Takes the negotiated IRD, ORD and CRC, and the RTR message: on the
  * peer-to-peer initiator (the side that received none in @ctx) the
  * queue of the RTR's type starts at MSN 2, and an RTR Read is outstanding
  * (its zero-length response completes no work request). Then queues what
- * the consumer posted already. Called before @ctx->rcvd is delivered.
- * Context: Any; @qp->lock not held.
+ * the consumer posted already. The engine's tx_start: called before
+ * @ctx->rcvd is delivered (a responder answers the RTR Read with the IRD
+ * set here).
+ * Context: Any; the QP's lock not held.
  */
-void madcm_rnic_qp_tx_offload(struct madcm_rnic_qp *qp,
-			      const struct madcm_cm_offload_ctx *ctx)
+void madcm_rnic_qp_tx_start(struct madcm_rnic_tcp *t,
+			    const struct madcm_cm_offload_ctx *ctx)
 {
+	struct madcm_rnic_qp *qp = container_of(t, struct madcm_rnic_qp, tcp);
 	const struct madcm_cm_tcp_ctx *c = &ctx->tcp;
 	struct madcm_rnic_due due = {};
 	struct madcm_rnic_oreq *o;

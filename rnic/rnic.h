@@ -407,7 +407,7 @@ struct madcm_rnic_rx {
  * @tx_ird: tx: inbound RDMA Read depth in use (@irq's bound)
  * @tx_ord: tx: outbound RDMA Read depth in use
  * @tx_crc: tx: FPDUs carry a CRC (the hand-off context's)
- * @tx_live: tx: the stream was handed over (madcm_rnic_qp_tx_offload())
+ * @tx_live: tx: the stream was handed over (madcm_rnic_qp_tx_start())
  * @orq: tx: the outstanding Read Requests, oldest first
  * @orq_head: tx: responses taken (free running)
  * @orq_tail: tx: requests sent (free running)
@@ -582,8 +582,8 @@ void madcm_rnic_qp_error_locked(struct madcm_rnic_qp *qp,
 int madcm_rnic_qp_tx_create(struct madcm_rnic_qp *qp);
 void madcm_rnic_qp_tx_reset(struct madcm_rnic_qp *qp);
 void madcm_rnic_qp_tx_destroy(struct madcm_rnic_qp *qp);
-void madcm_rnic_qp_tx_offload(struct madcm_rnic_qp *qp,
-			      const struct madcm_cm_offload_ctx *ctx);
+void madcm_rnic_qp_tx_start(struct madcm_rnic_tcp *t,
+			    const struct madcm_cm_offload_ctx *ctx);
 void madcm_rnic_qp_tx_room(struct madcm_rnic_tcp *t);
 void madcm_rnic_qp_tx_run(struct madcm_rnic_qp *qp);
 void madcm_rnic_qp_tx_run_locked(struct madcm_rnic_qp *qp,

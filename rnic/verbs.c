@@ -368,10 +368,10 @@ void madcm_rnic_sq_retire(struct madcm_rnic_qp *qp, struct madcm_rnic_due *due)
 }
 
 /*
- * Completes every queued work request once: on the send queue, in order,
- * one that is over with its own status (a success only when signaled),
- * every other one with IB_WC_WR_FLUSH_ERR. The send side forgets its
- * outstanding Reads and responses.
+ * Completes every queued work request once, in order, with
+ * IB_WC_WR_FLUSH_ERR (signaled or not), but a send work request that
+ * failed already, which completes with its own status. The send side
+ * forgets its outstanding Reads and Read Responses.
  */
 static void madcm_rnic_flush_locked(struct madcm_rnic_qp *qp,
 				    struct madcm_rnic_due *due)
@@ -381,11 +381,9 @@ static void madcm_rnic_flush_locked(struct madcm_rnic_qp *qp,
 		struct madcm_rnic_swqe *wqe =
 			&qp->swqe[qp->sq.head % qp->sq.size];
 
-		if (!wqe->done)
-			madcm_rnic_sq_complete(qp, wqe, IB_WC_WR_FLUSH_ERR,
-					       due);
-		else if (madcm_rnic_sq_signaled(qp, wqe))
-			madcm_rnic_sq_complete(qp, wqe, wqe->status, due);
+		madcm_rnic_sq_complete(qp, wqe, wqe->done &&
+				       wqe->status != IB_WC_SUCCESS ?
+				       wqe->status : IB_WC_WR_FLUSH_ERR, due);
 		qp->sq.head++;
 	}
 	qp->sq_next = qp->sq.tail;
