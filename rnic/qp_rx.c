@@ -87,6 +87,10 @@ static void madcm_rnic_rx_fail(struct madcm_rnic_qp *qp,
 
 	rx->dead = true;
 	rx->place = false;
+	rx->term.layer = layer;
+	rx->term.etype = etype;
+	rx->term.ecode = ecode;
+	rx->termed = true;
 	madcm_rnic_count(qp->dev, cnt);
 	madcm_rnic_qp_terminate(qp, layer, etype, ecode,
 				hdrs ? &rx->mpa.h : NULL,

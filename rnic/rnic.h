@@ -345,6 +345,8 @@ struct madcm_rnic_wq {
  * @hdr_got: octets of @mpa.h the current segment's headers filled
  * @place: the current segment's payload is placed (its header passed)
  * @dead: the stream was terminated: everything after is dropped
+ * @term: the Terminate this side sent, when @termed (for the record)
+ * @termed: this side terminated the stream
  * @pos: stream octets taken since hand-off
  * @fpdu_pos: where in the stream the current FPDU began
  * @rtr_len: the hand-off's RTR octets (ctx->rcvd of a peer-to-peer
@@ -363,6 +365,8 @@ struct madcm_rnic_rx {
 	u32 hdr_got;
 	bool place;
 	bool dead;
+	struct madcm_term_code term;
+	bool termed;
 	u64 pos;
 	u64 fpdu_pos;
 	u32 rtr_len;
