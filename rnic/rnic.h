@@ -127,6 +127,10 @@ enum madcm_rnic_counter {
  * @dying: the device is being removed: no new QP, every QP flushed
  * @netdev_tracker: the reference on @netdev
  * @cnt: the counters, enum madcm_rnic_counter
+ * @tcp_snd_mem: tcp: what the QPs' send queues are charged, all together
+ *	(bounded by MADCM_RNIC_TCP_DEV_SNDBUF)
+ * @tcp_ooo_mem: tcp: what their out-of-order queues are charged
+ *	(bounded by MADCM_RNIC_TCP_DEV_OOO)
  */
 struct madcm_rnic_dev {
 	struct ib_device ibdev;
@@ -147,6 +151,9 @@ struct madcm_rnic_dev {
 	bool dying;
 	netdevice_tracker netdev_tracker;
 	atomic64_t cnt[MADCM_RNIC_CNT_MAX];
+	/* tcp: rnic/qp_tcp.c's device-wide budgets */
+	atomic_long_t tcp_snd_mem;
+	atomic_long_t tcp_ooo_mem;
 };
 
 static inline struct madcm_rnic_dev *to_madcm_rnic(struct ib_device *ibdev)
