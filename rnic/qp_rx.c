@@ -51,9 +51,10 @@ static struct madcm_rnic_qp *madcm_rnic_rx_qp(struct madcm_rnic_tcp *t)
  * Called by the offload op before the first octet of the stream (the
  * CM's rcvd octets included) reaches madcm_rnic_qp_rx_data().
  *
- * Return: 0, or -EOPNOTSUPP when the peer would send markers (RFC 5044
- * section 5: the CM never asks for them, and the parser does not take
- * them out).
+ * Return: 0, or -EOPNOTSUPP when markers (RFC 5044 section 5) were
+ * negotiated in either direction: the parser does not take them out of
+ * what it receives, and the send side does not put them into what it
+ * sends. The hand-off then fails.
  */
 int madcm_rnic_qp_rx_start(struct madcm_rnic_qp *qp,
 			   const struct madcm_cm_offload_ctx *ctx)
@@ -61,7 +62,7 @@ int madcm_rnic_qp_rx_start(struct madcm_rnic_qp *qp,
 	struct madcm_rnic_rx *rx = &qp->rx;
 	int q;
 
-	if (ctx->tcp.rcv_markers)
+	if (ctx->tcp.rcv_markers || ctx->tcp.snd_markers)
 		return -EOPNOTSUPP;
 	memset(rx, 0, sizeof(*rx));
 	madcm_mpa_rx_init(&rx->mpa, ctx->tcp.crc);
