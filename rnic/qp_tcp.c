@@ -651,6 +651,9 @@ static void tcp_segment(struct madcm_rnic_tcp *t,
 				      seg->ack)) {
 		if (wnd > t->snd_wnd)
 			set_bit(MADCM_RNIC_TCP_TX_DATA, &t->tx_pending);
+		/* the window opens: the probes' backoff is over */
+		if (!t->snd_wnd && wnd)
+			t->rto_ms = t->rto_base_ms;
 		t->snd_wnd = wnd;
 		t->snd_wl1 = seg->seq;
 		t->snd_wl2 = seg->ack;
@@ -759,6 +762,7 @@ static int tcp_emit_data(struct madcm_rnic_tcp *t, u32 seq, u32 max,
 			 bool rtx, u8 *buf, u32 size, u32 *payload)
 {
 	struct madcm_rnic_tcp_rec *r = tcp_rec_at(t, seq);
+	bool idle = !tcp_outstanding(t);
 	struct irdma_cm_seg s;
 	u32 n = 0, end;
 
@@ -788,8 +792,8 @@ static int tcp_emit_data(struct madcm_rnic_tcp *t, u32 seq, u32 max,
 		t->snd_max = end;
 	if (irdma_seq_lt(t->snd_nxt, end))
 		t->snd_nxt = end;
-	/* RFC 6298 5.1 */
-	if (!timer_pending(&t->timer))
+	/* RFC 6298 5.1; a persist timer becomes the retransmission timer */
+	if (idle || !timer_pending(&t->timer))
 		tcp_arm(t, t->rto_ms);
 	t->cnt[MADCM_RNIC_TCP_TX_DATA_BYTES] += n;
 	*payload = n;
@@ -1197,6 +1201,9 @@ static void madcm_rnic_tcp_rx(struct madcm_cm_offload_qp *oqp,
 	if (!dead)
 		tcp_deliver(t, rx.data, rx.len);
 	list_for_each_entry_safe(r, n, &rx.ready, list) {
+		/* the upper layer may have aborted meanwhile */
+		if (!dead)
+			dead = tcp_resetting(t);
 		if (!dead)
 			tcp_deliver(t, r->data, r->len);
 		kfree(r);
