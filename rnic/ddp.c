@@ -61,7 +61,8 @@ u32 madcm_mpa_mulpdu(u32 emss)
 {
 	u32 room;
 
-	if (emss < MADCM_MPA_HDR_SIZE + MPA_CRC_SIZE + MPA_FPDU_ALIGN)
+	/* The smallest FPDU: ULPDU_Length, 2 octets of ULPDU, CRC. */
+	if (emss < MADCM_MPA_HDR_SIZE + 2 + MPA_CRC_SIZE)
 		return 0;
 	room = round_down(emss - MPA_CRC_SIZE, MPA_FPDU_ALIGN);
 	return min_t(u32, room - MADCM_MPA_HDR_SIZE, MPA_ULPDU_LEN_MAX);
