@@ -576,9 +576,12 @@ static void tcp_take_fin(struct madcm_rnic_tcp *t)
 
 	switch (t->state) {
 	case MADCM_RNIC_TCP_ESTABLISHED:
-		/* as irdma's QP in CLOSING: our FIN follows what is queued */
-		t->state = MADCM_RNIC_TCP_LAST_ACK;
-		tcp_queue_fin(t);
+		/*
+		 * As irdma's QP in CLOSING, our FIN follows at once: right
+		 * after this segment's bytes went up (tcp_close_wait_done()),
+		 * so what they make the upper layer send goes before it.
+		 */
+		t->state = MADCM_RNIC_TCP_CLOSE_WAIT;
 		break;
 	case MADCM_RNIC_TCP_FIN_WAIT_1:
 		t->state = MADCM_RNIC_TCP_CLOSING;
@@ -603,6 +606,22 @@ static bool tcp_matches(const struct madcm_rnic_tcp *t,
 	if (a->vlan_id == MADCM_CM_NO_VLAN)
 		return !seg->vlan;
 	return seg->vlan && (seg->vlan_tci & VLAN_VID_MASK) == a->vlan_id;
+}
+
+/* RFC 5961 7: at most @chal_limit challenge ACKs a second. */
+static void tcp_challenge_ack(struct madcm_rnic_tcp *t)
+{
+	if (time_after(jiffies, t->chal_stamp + HZ)) {
+		t->chal_stamp = jiffies;
+		t->chal_count = 0;
+	}
+	if (t->chal_count >= t->chal_limit) {
+		t->cnt[MADCM_RNIC_TCP_RX_CHALLENGE_LIMITED]++;
+		return;
+	}
+	t->chal_count++;
+	t->cnt[MADCM_RNIC_TCP_RX_CHALLENGE]++;
+	tcp_ack_now(t);
 }
 
 /* One well-formed segment of our 4-tuple, in a synchronized state. */
@@ -632,8 +651,7 @@ static void tcp_segment(struct madcm_rnic_tcp *t,
 		tcp_ack_now(t);
 		return;
 	case IRDMA_SEQ_CHALLENGE_ACK:
-		t->cnt[MADCM_RNIC_TCP_RX_CHALLENGE]++;
-		tcp_ack_now(t);
+		tcp_challenge_ack(t);
 		return;
 	case IRDMA_SEQ_RESET:
 		t->cnt[MADCM_RNIC_TCP_RX_RST]++;
@@ -792,6 +810,8 @@ static int tcp_emit_data(struct madcm_rnic_tcp *t, u32 seq, u32 max,
 		t->snd_max = end;
 	if (irdma_seq_lt(t->snd_nxt, end))
 		t->snd_nxt = end;
+	if (n)
+		t->last_send = jiffies;
 	/* RFC 6298 5.1; a persist timer becomes the retransmission timer */
 	if (idle || !timer_pending(&t->timer))
 		tcp_arm(t, t->rto_ms);
@@ -841,6 +861,13 @@ static int tcp_next_frame(struct madcm_rnic_tcp *t, u8 *buf, u32 size,
 			struct madcm_rnic_tcp_rec *r = tcp_rec_at(t, t->snd_nxt);
 			u32 flight = t->snd_nxt - t->snd_una;
 			u32 n = r ? r->seq + r->len - t->snd_nxt : 0;
+
+			/* RFC 5681 4.1: idle longer than an RTO: cwnd <= IW */
+			if (!tcp_outstanding(t) &&
+			    time_after(jiffies, t->last_send +
+					       msecs_to_jiffies(t->rto_ms)))
+				t->cwnd = min(t->cwnd,
+					      madcm_rnic_tcp_initial_cwnd(t->mss));
 
 			if (n && flight + n <= min(t->snd_wnd, t->cwnd))
 				return tcp_emit_data(t, t->snd_nxt, n, false,
@@ -1030,6 +1057,25 @@ static void tcp_purge(struct madcm_rnic_tcp *t)
 		kfree(r);
 }
 
+/* The bytes before the peer's FIN went up: our FIN after the queue. */
+static void tcp_close_wait_done(struct madcm_rnic_tcp *t)
+{
+	if (t->state != MADCM_RNIC_TCP_CLOSE_WAIT)
+		return;
+	t->state = MADCM_RNIC_TCP_LAST_ACK;
+	tcp_queue_fin(t);
+}
+
+/* We close (the CM, or the upper layer after a Terminate). */
+static void tcp_close_fin(struct madcm_rnic_tcp *t)
+{
+	if (t->state == MADCM_RNIC_TCP_ESTABLISHED)
+		t->state = MADCM_RNIC_TCP_FIN_WAIT_1;
+	else if (t->state == MADCM_RNIC_TCP_CLOSE_WAIT)
+		t->state = MADCM_RNIC_TCP_LAST_ACK;
+	tcp_queue_fin(t);
+}
+
 /* Stream bytes up (@rx_lock held). */
 static void tcp_deliver(struct madcm_rnic_tcp *t, const u8 *data, u32 len)
 {
@@ -1136,6 +1182,9 @@ static int madcm_rnic_tcp_offload(struct madcm_cm_offload_qp *oqp,
 	t->rto_ms = t->rto_base_ms;
 	t->retries = 0;
 	t->ack_segs = 0;
+	t->last_send = jiffies;
+	t->chal_stamp = jiffies;
+	t->chal_count = 0;
 	t->room = false;
 	t->tx_pending = 0;
 	t->ev_pending = 0;
@@ -1172,7 +1221,7 @@ static void madcm_rnic_tcp_rx(struct madcm_cm_offload_qp *oqp,
 	struct madcm_rnic_tcp_rec *r, *n;
 	struct irdma_cm_seg seg;
 	unsigned long flags;
-	bool dead;
+	bool dead, fin;
 
 	madcm_rnic_count(dev, MADCM_RNIC_CNT_RX_FRAMES);
 	if (irdma_cm_parse_seg(frame, len, &seg) != IRDMA_SEG_OK) {
@@ -1194,7 +1243,10 @@ static void madcm_rnic_tcp_rx(struct madcm_cm_offload_qp *oqp,
 		tcp_segment(t, &seg, &rx);
 	}
 	dead = tcp_resetting(t);
-	tcp_kick(t);
+	fin = t->state == MADCM_RNIC_TCP_CLOSE_WAIT;
+	/* with the peer's FIN, the work goes after our FIN is queued */
+	if (!fin)
+		tcp_kick(t);
 	spin_unlock_irqrestore(&t->lock, flags);
 
 	/* in stream order: this segment's bytes, then the queue's */
@@ -1207,6 +1259,12 @@ static void madcm_rnic_tcp_rx(struct madcm_cm_offload_qp *oqp,
 		if (!dead)
 			tcp_deliver(t, r->data, r->len);
 		kfree(r);
+	}
+	if (fin) {
+		spin_lock_irqsave(&t->lock, flags);
+		tcp_close_wait_done(t);
+		tcp_kick(t);
+		spin_unlock_irqrestore(&t->lock, flags);
 	}
 	spin_unlock_bh(&t->rx_lock);
 }
@@ -1245,9 +1303,7 @@ static void madcm_rnic_tcp_close(struct madcm_cm_offload_qp *oqp,
 		tcp_close_rst(t, flags);
 		return;
 	}
-	if (t->state == MADCM_RNIC_TCP_ESTABLISHED)
-		t->state = MADCM_RNIC_TCP_FIN_WAIT_1;
-	tcp_queue_fin(t);
+	tcp_close_fin(t);
 out:
 	tcp_kick(t);
 	spin_unlock_irqrestore(&t->lock, flags);
@@ -1317,7 +1373,7 @@ const struct madcm_cm_offload_ops madcm_rnic_offload_ops = {
  * Context: any context; takes the engine's lock (IRQ-safe).
  * Return: 0; -EAGAIN when the send queue (the engine's or the device's
  * budget) has no room (wait for @tx_room); -ENOTCONN when the stream is
- * not ESTABLISHED or is closing; -EINVAL for an empty or oversized
+ * not ESTABLISHED (or CLOSE-WAIT) or is closing; -EINVAL for an empty or oversized
  * record, or one @vec does not hold; -ENOMEM.
  */
 int madcm_rnic_tcp_send(struct madcm_rnic_tcp *t, const struct kvec *vec,
@@ -1348,8 +1404,9 @@ int madcm_rnic_tcp_send(struct madcm_rnic_tcp *t, const struct kvec *vec,
 	r->len = len;
 
 	spin_lock_irqsave(&t->lock, flags);
-	if (t->detached || t->state != MADCM_RNIC_TCP_ESTABLISHED ||
-	    t->fin_queued) {
+	if (t->detached || t->fin_queued ||
+	    (t->state != MADCM_RNIC_TCP_ESTABLISHED &&
+	     t->state != MADCM_RNIC_TCP_CLOSE_WAIT)) {
 		ret = -ENOTCONN;
 		goto out;
 	}
@@ -1441,9 +1498,7 @@ void madcm_rnic_tcp_close_after_queue(struct madcm_rnic_tcp *t)
 
 	spin_lock_irqsave(&t->lock, flags);
 	if (!t->detached && tcp_synchronized(t)) {
-		if (t->state == MADCM_RNIC_TCP_ESTABLISHED)
-			t->state = MADCM_RNIC_TCP_FIN_WAIT_1;
-		tcp_queue_fin(t);
+		tcp_close_fin(t);
 		tcp_kick(t);
 	}
 	spin_unlock_irqrestore(&t->lock, flags);
@@ -1548,6 +1603,7 @@ void madcm_rnic_tcp_init(struct madcm_rnic_tcp *t,
 	INIT_LIST_HEAD(&t->ooo);
 	t->rto_min_ms = MADCM_RNIC_TCP_RTO_MIN_MS;
 	t->delack_ms = MADCM_RNIC_TCP_DELACK_MS;
+	t->chal_limit = MADCM_RNIC_TCP_CHALLENGE_PER_SEC;
 	t->state = MADCM_RNIC_TCP_IDLE;
 }
 

@@ -53,6 +53,8 @@
 #define MADCM_RNIC_TCP_DELACK_MS	40
 /* RFC 5681 3.2: duplicate ACKs that trigger a fast retransmit. */
 #define MADCM_RNIC_TCP_DUPACK_THRESH	3
+/* RFC 5961 7: challenge ACKs an engine sends per second, at most. */
+#define MADCM_RNIC_TCP_CHALLENGE_PER_SEC	100
 
 /*
  * Memory, whatever the peer does: the send queue (the CM's bytes and the
@@ -70,6 +72,9 @@
  * enum madcm_rnic_tcp_state - RFC 9293's states, as far as a QP sees them
  * @MADCM_RNIC_TCP_IDLE: not offloaded (or detached)
  * @MADCM_RNIC_TCP_ESTABLISHED: carrying the stream
+ * @MADCM_RNIC_TCP_CLOSE_WAIT: the peer's FIN is in; the bytes before it
+ *	are going up, and what they make the upper layer send is queued
+ *	before our FIN (which follows them at once: LAST-ACK)
  * @MADCM_RNIC_TCP_FIN_WAIT_1: our FIN queued or sent, not acknowledged
  * @MADCM_RNIC_TCP_FIN_WAIT_2: our FIN acknowledged, the peer's not in
  * @MADCM_RNIC_TCP_CLOSING: both FINs sent, ours not acknowledged
@@ -79,6 +84,7 @@
 enum madcm_rnic_tcp_state {
 	MADCM_RNIC_TCP_IDLE,
 	MADCM_RNIC_TCP_ESTABLISHED,
+	MADCM_RNIC_TCP_CLOSE_WAIT,
 	MADCM_RNIC_TCP_FIN_WAIT_1,
 	MADCM_RNIC_TCP_FIN_WAIT_2,
 	MADCM_RNIC_TCP_CLOSING,
@@ -116,6 +122,8 @@ enum madcm_rnic_tcp_state {
  *	included
  * @MADCM_RNIC_TCP_RTT_SAMPLES: RTT measurements taken (RFC 6298)
  * @MADCM_RNIC_TCP_DELACK: ACKs sent by the delayed-ACK timer
+ * @MADCM_RNIC_TCP_RX_CHALLENGE_LIMITED: challenge ACKs not sent: over
+ *	@chal_limit in a second (RFC 5961 7)
  * @MADCM_RNIC_TCP_NR: number of counters
  */
 enum madcm_rnic_tcp_counter {
@@ -141,6 +149,7 @@ enum madcm_rnic_tcp_counter {
 	MADCM_RNIC_TCP_TX_DATA_BYTES,
 	MADCM_RNIC_TCP_RTT_SAMPLES,
 	MADCM_RNIC_TCP_DELACK,
+	MADCM_RNIC_TCP_RX_CHALLENGE_LIMITED,
 	MADCM_RNIC_TCP_NR
 };
 
@@ -259,6 +268,10 @@ struct madcm_rnic_tcp_rec {
  * @delack_ms: the delayed-ACK timeout (MADCM_RNIC_TCP_DELACK_MS)
  * @retries: retransmission timeouts since the last new ACK
  * @ack_segs: data segments taken in order and not acknowledged yet
+ * @last_send: when data last left (jiffies; RFC 5681 4.1)
+ * @chal_stamp: when the current second of challenge ACKs began (jiffies)
+ * @chal_count: challenge ACKs sent in it
+ * @chal_limit: how many it may hold (MADCM_RNIC_TCP_CHALLENGE_PER_SEC)
  * @room: @out->tx_room is due
  * @tx_pending: MADCM_RNIC_TCP_TX_* bits: what @tx_work sends next
  * @ev_pending: MADCM_RNIC_TCP_EV_* bits: what @tx_work reports next
@@ -313,6 +326,10 @@ struct madcm_rnic_tcp {
 	u32 delack_ms;
 	u32 retries;
 	u32 ack_segs;
+	unsigned long last_send;
+	unsigned long chal_stamp;
+	u32 chal_count;
+	u32 chal_limit;
 	bool room;
 	unsigned long tx_pending;
 	unsigned long ev_pending;
