@@ -860,6 +860,26 @@ static u32 qx_stag(struct qx *x)
 }
 
 /*
+ * An outstanding RDMA Read as the send side records it when its Read
+ * Request leaves (here the RTR kind, which completes no work request).
+ */
+static void qx_outstanding_read(struct qx *x, u32 stag, u64 to, u32 len)
+{
+	struct madcm_rnic_qp *qp = x->qp;
+	struct madcm_rnic_oreq *o;
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	o = &qp->orq[qp->orq_tail % MADCM_RNIC_ORQ_SIZE];
+	o->wqe = MADCM_RNIC_ORQ_RTR;
+	o->sink_stag = stag;
+	o->sink_to = to;
+	o->len = len;
+	qp->orq_tail++;
+	spin_unlock_irqrestore(&qp->lock, flags);
+}
+
+/*
  * An RDMA Write across the FRMR's two discontiguous pages lands octet
  * for octet where the MR maps them, and nowhere else.
  */
@@ -970,6 +990,31 @@ static void send_scatters_and_invalidates(struct kunit *test)
 }
 
 /*
+ * A Read Response in two segments fills the sink of the outstanding Read
+ * (RFC 5040 4.5: tagged, the Data Sink STag and offsets of the Read
+ * Request); its last segment answers the Read.
+ */
+static void read_response_fills_its_sink(struct kunit *test)
+{
+	struct qx *x = test->priv;
+	u64 sink = x->mr->iova + 1000;
+	u32 len;
+
+	qx_outstanding_read(x, qx_stag(x), sink, 300);
+	len = t_write(x->stream, OP_RRESP, false, qx_stag(x), sink, x->data,
+		      200, true);
+	len += t_write(x->stream + len, OP_RRESP, true, qx_stag(x), sink + 200,
+		       x->data + 200, 100, true);
+	qx_feed(x, x->stream, len);
+	KUNIT_EXPECT_FALSE(test, x->qp->rx.dead);
+	KUNIT_EXPECT_EQ(test, x->qp->orq_head, x->qp->orq_tail);
+	KUNIT_EXPECT_EQ(test, memcmp(qx_mr_octet(x, 1000), x->data, 300), 0);
+	KUNIT_EXPECT_EQ(test, *qx_mr_octet(x, 999), GUARD);
+	KUNIT_EXPECT_EQ(test, *qx_mr_octet(x, 1300), GUARD);
+	qx_expect_guards(test, x);
+}
+
+/*
  * RFC 6581: the responder's RTR, a zero-length Send, takes no receive
  * WQE and makes no completion; the next Send has MSN 2.
  */
@@ -1046,6 +1091,8 @@ enum hostile_kind {
 	H_RREQ_BEYOND_MR,
 	H_RREQ_NO_RIGHT,
 	H_RRESP_UNASKED,
+	H_RRESP_OTHER_STAG,
+	H_RRESP_PAST_SINK,
 	H_EMPTY_ULPDU,
 	H_OVERSIZE,
 };
@@ -1104,6 +1151,10 @@ static const struct hostile_case hostile_cases[] = {
 	  MADCM_RNIC_CNT_RX_PROT_ERR, 0, 1, 0x02 },
 	{ "Read Response nobody asked for", H_RRESP_UNASKED,
 	  MADCM_RNIC_CNT_RX_HDR_ERR, 0, 2, 0x06 },
+	{ "Read Response to another STag than the Read's",
+	  H_RRESP_OTHER_STAG, MADCM_RNIC_CNT_RX_PROT_ERR, 1, 1, 0x00 },
+	{ "Read Response past the Read's sink", H_RRESP_PAST_SINK,
+	  MADCM_RNIC_CNT_RX_PROT_ERR, 1, 1, 0x01 },
 	{ "empty ULPDU", H_EMPTY_ULPDU, MADCM_RNIC_CNT_RX_HDR_ERR, 0, 2, 0xff },
 	{ "ULPDU of 65535 octets into a small MR", H_OVERSIZE,
 	  MADCM_RNIC_CNT_RX_PROT_ERR, 1, 1, 0x01 },
@@ -1201,6 +1252,16 @@ static u32 hostile_stream(struct kunit *test, struct qx *x,
 				  true);
 	case H_RRESP_UNASKED:
 		return t_write(s, OP_RRESP, true, stag, iova, d, 20, true);
+	case H_RRESP_OTHER_STAG:
+		/* A valid MR with local write, but not the Read's sink. */
+		qx_outstanding_read(x, stag, iova, 64);
+		return t_write(s, OP_RRESP, true, x->pd->local_dma_lkey,
+			       (u64)(uintptr_t)(x->rbuf + RBUF_GUARD), d, 20,
+			       true);
+	case H_RRESP_PAST_SINK:
+		qx_outstanding_read(x, stag, iova + 64, 64);
+		return t_write(s, OP_RRESP, true, stag, iova + 64 + 60, d, 8,
+			       true);
 	case H_EMPTY_ULPDU:
 		return t_fpdu(s, u, 0, true);
 	case H_OVERSIZE:
@@ -1315,6 +1376,7 @@ static struct kunit_case rnic_ddp_qp_cases[] = {
 	KUNIT_CASE(write_lands_across_frmr_pages),
 	KUNIT_CASE(stream_split_at_every_octet),
 	KUNIT_CASE(send_scatters_and_invalidates),
+	KUNIT_CASE(read_response_fills_its_sink),
 	KUNIT_CASE(rtr_send_takes_no_receive),
 	KUNIT_CASE(terminate_received_ends_qp),
 	KUNIT_CASE_PARAM(hostile_segment_terminates, hostile_gen_params),
