@@ -57,6 +57,8 @@ struct rd_side {
 	u8 *buf;
 	u8 *buf2;
 	struct ib_mr *mr;
+	/* calls of the receive CQ's completion handler */
+	atomic_t rcq_calls;
 	/* the engine's reports to the CM */
 	atomic_t ev_reset;
 	atomic_t ev_closed;
@@ -82,6 +84,11 @@ struct rd_fix {
 
 /* The fixture of the running case (cases run one at a time). */
 static struct rd_fix *rd_cur;
+
+static void rd_comp(struct ib_cq *cq, void *ctx)
+{
+	atomic_inc(ctx);
+}
 
 static netdev_tx_t rd_nd_xmit(struct sk_buff *skb, struct net_device *nd)
 {
@@ -239,7 +246,8 @@ static void rd_side_init(struct kunit *test, struct rd_fix *fx, int i)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(s->pd));
 	s->scq = ib_create_cq(s->ibdev, NULL, NULL, NULL, &cq_attr);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(s->scq));
-	s->rcq = ib_create_cq(s->ibdev, NULL, NULL, NULL, &cq_attr);
+	s->rcq = ib_create_cq(s->ibdev, rd_comp, NULL, &s->rcq_calls,
+			      &cq_attr);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(s->rcq));
 	s->ibqp = rd_create_qp(s);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(s->ibqp));
@@ -643,6 +651,119 @@ static void reads_beyond_ord_wait_and_complete_in_order(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rd_state(b), IB_QPS_RTS);
 }
 
+/*
+ * IB_SEND_FENCE: a Send fenced behind an RDMA Read into its own buffer
+ * carries what the Read brought; both posted in one call, so without
+ * the fence the Send would gather the buffer before the response is in.
+ */
+static void fenced_send_waits_for_the_read_before_it(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	const u32 len = 5000;
+	struct ib_sge rsge = rd_sge(a, a->buf2, len);
+	struct ib_sge ssge = rd_sge(a, a->buf2, len);
+	struct ib_send_wr swr = {
+		.wr_id = 2,
+		.opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED | IB_SEND_FENCE,
+		.sg_list = &ssge,
+		.num_sge = 1,
+	};
+	struct ib_rdma_wr rwr = {
+		.wr = {
+			.next = &swr,
+			.wr_id = 1,
+			.opcode = IB_WR_RDMA_READ,
+			.send_flags = IB_SEND_SIGNALED,
+			.sg_list = &rsge,
+			.num_sge = 1,
+		},
+		.remote_addr = (u64)(uintptr_t)b->buf2,
+		.rkey = b->pd->unsafe_global_rkey,
+	};
+	struct ib_wc wc = {};
+
+	get_random_bytes(b->buf2, len);
+	memset(a->buf2, 0, len);
+	memset(b->buf, 0, len);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(b, 10, b->buf, RD_BUF), 0);
+	KUNIT_ASSERT_EQ(test, ib_post_send(a->ibqp, &rwr.wr, NULL), 0);
+	rd_expect_wc(test, a->scq, 1, IB_WC_RDMA_READ, IB_WC_SUCCESS);
+	rd_expect_wc(test, a->scq, 2, IB_WC_SEND, IB_WC_SUCCESS);
+	KUNIT_ASSERT_TRUE(test, rd_poll(b->rcq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.byte_len, len);
+	KUNIT_EXPECT_EQ(test, memcmp(b->buf, b->buf2, len), 0);
+}
+
+/*
+ * A peer that asks for more Reads than the IRD it was granted (RFC 5040
+ * 5.3: the responder terminates the stream): here the requester's ORD is
+ * above the responder's IRD and the responses are large enough to stay
+ * queued. Every Read completes once, the QPs end in Error, one Terminate.
+ */
+static void reads_beyond_the_peers_ird_terminate(struct kunit *test)
+{
+	struct rd_fix *fx = rd_fix_create(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	struct madcm_cm_offload_ctx ctx;
+	int i, n_ok = 0, n_flush = 0;
+	struct ib_wc wc;
+
+	rd_ctx(fx, 0, &ctx);
+	ctx.tcp.ord = RD_DEPTH;
+	rd_offload(test, a, &ctx);
+	rd_ctx(fx, 1, &ctx);
+	ctx.tcp.ird = 2;
+	rd_offload(test, b, &ctx);
+	/* the requests are all on the wire before b answers any */
+	for (i = 0; i < RD_DEPTH; i++)
+		KUNIT_ASSERT_EQ(test,
+				rd_post_rdma(a, IB_WR_RDMA_READ, i, a->buf2,
+					     RD_BUF / 2, (u64)(uintptr_t)b->buf,
+					     b->pd->unsafe_global_rkey,
+					     IB_SEND_SIGNALED), 0);
+	rd_wire_live(fx);
+	for (i = 0; i < RD_DEPTH; i++) {
+		KUNIT_ASSERT_TRUE(test, rd_poll(a->scq, &wc));
+		KUNIT_EXPECT_EQ(test, wc.wr_id, i);
+		if (wc.status == IB_WC_SUCCESS)
+			n_ok++;
+		else if (wc.status == IB_WC_WR_FLUSH_ERR)
+			n_flush++;
+	}
+	KUNIT_EXPECT_EQ(test, n_ok + n_flush, RD_DEPTH);
+	KUNIT_EXPECT_LE(test, n_ok, 2);
+	KUNIT_EXPECT_TRUE(test, rd_wait_state(a, IB_QPS_ERR));
+	KUNIT_EXPECT_TRUE(test, rd_wait_state(b, IB_QPS_ERR));
+	KUNIT_EXPECT_EQ(test, rd_count(b, MADCM_RNIC_CNT_TERM_SENT), 1);
+	KUNIT_EXPECT_EQ(test, rd_count(a, MADCM_RNIC_CNT_TERM_RCVD), 1);
+	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, a->scq));
+}
+
+/*
+ * Send with Solicited Event: a CQ armed with IB_CQ_SOLICITED calls its
+ * handler for the receive of a solicited Send only (IBTA 11.4.2.2).
+ */
+static void solicited_send_wakes_a_solicited_cq(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	struct ib_cq *cq = b->rcq;
+	atomic_t *calls = &b->rcq_calls;
+
+	KUNIT_ASSERT_EQ(test, ib_req_notify_cq(cq, IB_CQ_SOLICITED), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(b, 10, b->buf, 64), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(b, 11, b->buf, 64), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_send(a, 1, a->buf, 8, 0), 0);
+	rd_expect_wc(test, cq, 10, IB_WC_RECV, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, atomic_read(calls), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_send(a, 2, a->buf, 8, IB_SEND_SOLICITED),
+			0);
+	rd_expect_wc(test, cq, 11, IB_WC_RECV, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, atomic_read(calls), 1);
+}
+
 /* Gather lists: a Send, a Write and a Read of three pieces each. */
 static void multi_sge_send_write_read(struct kunit *test)
 {
@@ -1023,39 +1144,89 @@ static void error_flushes_both_queues_once(struct kunit *test)
 }
 
 /*
+ * Side 1 (the responder) took the initiator's RTR message of @rtr_type in
+ * the CM; side 0 (the initiator) sent it, unacknowledged still.
+ */
+static struct rd_fix *rd_connect_rtr(struct kunit *test, u8 rtr_type)
+{
+	struct rd_fix *fx = rd_fix_create(test);
+	struct madcm_cm_offload_ctx ctx;
+	u8 rtr[IRDMA_RTR_MAX_FPDU];
+	int len;
+
+	/* the CM's RTR types are madcm_cm's (MADCM_CM_RTR_*) */
+	len = irdma_build_rtr_fpdu(rtr_type, true, rtr, sizeof(rtr));
+	KUNIT_ASSERT_GT(test, len, 0);
+	rd_ctx(fx, 1, &ctx);
+	ctx.tcp.rtr_type = rtr_type;
+	ctx.tcp.peer_to_peer = true;
+	ctx.tcp.rcv_nxt -= len;
+	ctx.tcp.snd_wl1 -= len;
+	ctx.rcvd = rtr;
+	ctx.rcvd_len = len;
+	rd_offload(test, &fx->s[1], &ctx);
+	rd_ctx(fx, 0, &ctx);
+	ctx.tcp.rtr_type = rtr_type;
+	ctx.tcp.peer_to_peer = true;
+	ctx.tcp.snd_una -= len;
+	ctx.unacked = rtr;
+	ctx.unacked_len = len;
+	rd_offload(test, &fx->s[0], &ctx);
+	rd_wire_live(fx);
+	return fx;
+}
+
+/*
+ * An RTR Send or Write (RFC 6581) consumes no receive: the first Send
+ * after it (MSN 2 on queue 0 for the Send RTR) lands in the first receive
+ * posted, and Sends go both ways.
+ */
+static void rd_rtr_then_sends(struct kunit *test, u8 rtr_type)
+{
+	struct rd_fix *fx = rd_connect_rtr(test, rtr_type);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	struct ib_wc wc = {};
+
+	get_random_bytes(a->buf, 300);
+	get_random_bytes(b->buf, 300);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(b, 10, b->buf2, 300), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(a, 20, a->buf2, 300), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_send(a, 1, a->buf, 300, 0), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_send(b, 2, b->buf, 300, 0), 0);
+	KUNIT_ASSERT_TRUE(test, rd_poll(b->rcq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 10);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 300);
+	KUNIT_EXPECT_EQ(test, memcmp(b->buf2, a->buf, 300), 0);
+	KUNIT_ASSERT_TRUE(test, rd_poll(a->rcq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 20);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, memcmp(a->buf2, b->buf, 300), 0);
+	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, a->scq));
+	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, b->rcq));
+	KUNIT_EXPECT_EQ(test, rd_state(a), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, rd_state(b), IB_QPS_RTS);
+}
+
+static void rtr_send_consumes_no_receive(struct kunit *test)
+{
+	rd_rtr_then_sends(test, MADCM_CM_RTR_SEND);
+}
+
+static void rtr_write_consumes_no_receive(struct kunit *test)
+{
+	rd_rtr_then_sends(test, MADCM_CM_RTR_WRITE);
+}
+
+/*
  * The CM's RTR (RFC 6581) is a zero-length Read Request from the
  * initiator: its response completes no work request, and the first
  * real Read after it (MSN 2 on queue 1) works.
  */
 static void rtr_read_completes_nothing(struct kunit *test)
 {
-	struct rd_fix *fx = rd_fix_create(test);
+	struct rd_fix *fx = rd_connect_rtr(test, MADCM_CM_RTR_READ);
 	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
-	struct madcm_cm_offload_ctx ctx;
-	u8 rtr[IRDMA_RTR_MAX_FPDU];
-	int len;
-
-	/* the CM's RTR types are madcm_cm's (MADCM_CM_RTR_READ) */
-	len = irdma_build_rtr_fpdu(MADCM_CM_RTR_READ, true, rtr, sizeof(rtr));
-	KUNIT_ASSERT_GT(test, len, 0);
-	/* the responder took the RTR in the CM; the QP gets it as rcvd */
-	rd_ctx(fx, 1, &ctx);
-	ctx.tcp.rtr_type = MADCM_CM_RTR_READ;
-	ctx.tcp.peer_to_peer = true;
-	ctx.tcp.rcv_nxt -= len;
-	ctx.tcp.snd_wl1 -= len;
-	ctx.rcvd = rtr;
-	ctx.rcvd_len = len;
-	rd_offload(test, b, &ctx);
-	/* the initiator sent it: unacknowledged still */
-	rd_ctx(fx, 0, &ctx);
-	ctx.tcp.rtr_type = MADCM_CM_RTR_READ;
-	ctx.tcp.peer_to_peer = true;
-	ctx.tcp.snd_una -= len;
-	ctx.unacked = rtr;
-	ctx.unacked_len = len;
-	rd_offload(test, a, &ctx);
-	rd_wire_live(fx);
 
 	get_random_bytes(b->buf, 500);
 	KUNIT_ASSERT_EQ(test, rd_post_rdma(a, IB_WR_RDMA_READ, 1, a->buf2, 500,
@@ -1075,6 +1246,9 @@ static struct kunit_case rnic_rdmap_cases[] = {
 	KUNIT_CASE(write_1_byte_to_1_mib_both_ways),
 	KUNIT_CASE(read_1_byte_to_1_mib_both_ways),
 	KUNIT_CASE(reads_beyond_ord_wait_and_complete_in_order),
+	KUNIT_CASE(fenced_send_waits_for_the_read_before_it),
+	KUNIT_CASE(reads_beyond_the_peers_ird_terminate),
+	KUNIT_CASE(solicited_send_wakes_a_solicited_cq),
 	KUNIT_CASE(multi_sge_send_write_read),
 	KUNIT_CASE(inline_send_and_write_take_the_bytes_at_post),
 	KUNIT_CASE(unsignaled_sends_make_no_completion),
@@ -1084,6 +1258,8 @@ static struct kunit_case rnic_rdmap_cases[] = {
 	KUNIT_CASE(sge_outside_its_mr_is_loc_prot_err),
 	KUNIT_CASE(error_flushes_both_queues_once),
 	KUNIT_CASE(rtr_read_completes_nothing),
+	KUNIT_CASE(rtr_send_consumes_no_receive),
+	KUNIT_CASE(rtr_write_consumes_no_receive),
 	{}
 };
 
