@@ -58,6 +58,11 @@ static const struct rdma_stat_desc madcm_rnic_stats[] = {
 	[MADCM_RNIC_CNT_FASTREG].name = "fastreg_wr",
 	[MADCM_RNIC_CNT_LOCAL_INV].name = "local_inv_wr",
 	[MADCM_RNIC_CNT_WR_ERROR].name = "wr_error",
+	[MADCM_RNIC_CNT_RX_CRC_ERR].name = "rx_crc_err",
+	[MADCM_RNIC_CNT_RX_HDR_ERR].name = "rx_hdr_err",
+	[MADCM_RNIC_CNT_RX_PROT_ERR].name = "rx_prot_err",
+	[MADCM_RNIC_CNT_RX_RQ_ERR].name = "rx_rq_err",
+	[MADCM_RNIC_CNT_RX_IRD_ERR].name = "rx_ird_err",
 };
 
 static_assert(ARRAY_SIZE(madcm_rnic_stats) == MADCM_RNIC_CNT_MAX);

@@ -10,7 +10,9 @@
  * access rights, LOCAL_INV makes it invalid again (RFC 5040 "STag";
  * the send queue in verbs.c runs both in order with the QP's other work).
  */
+#include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <rdma/ib_verbs.h>
 #include "rnic/rnic.h"
 
@@ -167,6 +169,190 @@ enum ib_wc_status madcm_rnic_mr_invalidate(struct madcm_rnic_qp *qp, u32 stag)
 	if (status == IB_WC_SUCCESS)
 		madcm_rnic_count(dev, MADCM_RNIC_CNT_LOCAL_INV);
 	return status;
+}
+
+/* ---- The data path's access to registered memory ---- */
+
+/*
+ * Finds the MR an STag names and checks it for an access of @len octets
+ * at @addr. Called with the MR table locked; the MR cannot go away (or
+ * be invalidated or re-registered) until it is unlocked.
+ */
+static int madcm_rnic_mr_lookup(struct madcm_rnic_qp *qp, u32 stag, u64 addr,
+				u32 len, int access,
+				struct madcm_rnic_mr **out)
+{
+	struct madcm_rnic_mr *mr;
+	u64 end;
+
+	lockdep_assert_held(&qp->dev->mrs.xa_lock);
+	mr = xa_load(&qp->dev->mrs, stag >> 8);
+	if (!mr || !mr->valid || mr->ibmr.rkey != stag)
+		return -ENOENT;
+	if (mr->ibmr.pd != qp->ibqp.pd)
+		return -EPERM;
+	if ((mr->access & access) != access)
+		return -EACCES;
+	if (addr > U64_MAX - len)
+		return -EOVERFLOW;
+	end = addr + len;
+	if (mr->dma) {
+		/*
+		 * All of memory, as kernel virtual addresses (the device has
+		 * no DMA device): the range must at least be mapped memory.
+		 */
+		if (!virt_addr_valid((void *)(uintptr_t)addr) ||
+		    !virt_addr_valid((void *)(uintptr_t)(end - 1)))
+			return -ERANGE;
+	} else if (addr < mr->ibmr.iova ||
+		   end > mr->ibmr.iova + mr->ibmr.length ||
+		   !mr->npages) {
+		return -ERANGE;
+	}
+	*out = mr;
+	return 0;
+}
+
+/*
+ * Copies between @buf and [@addr, @addr + @len) of a checked MR: a DMA
+ * MR's addresses are kernel virtual; an FRMR's pages each hold
+ * ibmr.page_size octets, the first from ibmr.iova's offset in a page.
+ */
+static void madcm_rnic_mr_copy(struct madcm_rnic_mr *mr, u64 addr, u8 *buf,
+			       u32 len, bool to_mr)
+{
+	u64 psize, off;
+	u32 idx, n;
+	u8 *kva;
+
+	if (mr->dma) {
+		kva = (u8 *)(uintptr_t)addr;
+		if (to_mr)
+			memcpy(kva, buf, len);
+		else
+			memcpy(buf, kva, len);
+		return;
+	}
+	psize = mr->ibmr.page_size;
+	off = addr - mr->ibmr.iova + (mr->ibmr.iova & (psize - 1));
+	while (len) {
+		idx = div64_u64(off, psize);
+		if (WARN_ON_ONCE(idx >= mr->npages))
+			return;
+		n = min_t(u64, len, psize - (off & (psize - 1)));
+		kva = (u8 *)(uintptr_t)(mr->pages[idx] + (off & (psize - 1)));
+		if (to_mr)
+			memcpy(kva, buf, n);
+		else
+			memcpy(buf, kva, n);
+		buf += n;
+		off += n;
+		len -= n;
+	}
+}
+
+static int madcm_rnic_mr_access(struct madcm_rnic_qp *qp, u32 stag, u64 addr,
+				u8 *buf, u32 len, int access, bool to_mr)
+{
+	struct madcm_rnic_mr *mr;
+	unsigned long flags;
+	int ret;
+
+	if (!len)
+		return 0;
+	xa_lock_irqsave(&qp->dev->mrs, flags);
+	ret = madcm_rnic_mr_lookup(qp, stag, addr, len, access, &mr);
+	if (!ret && buf)
+		madcm_rnic_mr_copy(mr, addr, buf, len, to_mr);
+	xa_unlock_irqrestore(&qp->dev->mrs, flags);
+	return ret;
+}
+
+/**
+ * madcm_rnic_mr_check() - check an access to registered memory
+ * @qp: the QP (its PD)
+ * @stag: the STag (lkey or rkey)
+ * @addr: the first octet
+ * @len: octets
+ * @access: the IB_ACCESS_* rights needed; 0 for a local read
+ *
+ * Return: 0, or -ENOENT (no valid MR with this STag and key), -EPERM
+ * (another PD), -EACCES (rights), -ERANGE (outside the MR), -EOVERFLOW
+ * (the range wraps). 0 for @len 0 without a lookup.
+ */
+int madcm_rnic_mr_check(struct madcm_rnic_qp *qp, u32 stag, u64 addr,
+			u32 len, int access)
+{
+	return madcm_rnic_mr_access(qp, stag, addr, NULL, len, access, false);
+}
+
+/**
+ * madcm_rnic_mr_copy_to() - write into registered memory
+ * @qp: the QP (its PD)
+ * @stag: the STag (lkey or rkey)
+ * @addr: where in the MR
+ * @buf: the octets
+ * @len: how many
+ * @access: the IB_ACCESS_* rights needed
+ *
+ * All or nothing: nothing is written unless the whole range passes
+ * madcm_rnic_mr_check()'s checks, under the same lock.
+ *
+ * Return: as madcm_rnic_mr_check().
+ */
+int madcm_rnic_mr_copy_to(struct madcm_rnic_qp *qp, u32 stag, u64 addr,
+			  const void *buf, u32 len, int access)
+{
+	return madcm_rnic_mr_access(qp, stag, addr, (u8 *)buf, len, access,
+				    true);
+}
+
+/**
+ * madcm_rnic_mr_copy_from() - read from registered memory
+ * @qp: the QP (its PD)
+ * @stag: the STag (lkey or rkey)
+ * @addr: where in the MR
+ * @buf: where to put the octets
+ * @len: how many
+ * @access: the IB_ACCESS_* rights needed; 0 for a local read
+ *
+ * Return: as madcm_rnic_mr_check(); @buf is untouched on error.
+ */
+int madcm_rnic_mr_copy_from(struct madcm_rnic_qp *qp, u32 stag, u64 addr,
+			    void *buf, u32 len, int access)
+{
+	return madcm_rnic_mr_access(qp, stag, addr, buf, len, access, false);
+}
+
+/**
+ * madcm_rnic_mr_remote_invalidate() - a Send with Invalidate's STag
+ * @qp: the QP the Send arrived on
+ * @stag: the Invalidate STag
+ *
+ * RFC 5040 section 6.10: the STag must name a valid fast-registration MR
+ * of the QP's PD (a DMA MR cannot be invalidated), with its current key.
+ *
+ * Return: 0 (now invalid), or -ENOENT / -EPERM / -EACCES (a DMA MR).
+ */
+int madcm_rnic_mr_remote_invalidate(struct madcm_rnic_qp *qp, u32 stag)
+{
+	struct madcm_rnic_dev *dev = qp->dev;
+	struct madcm_rnic_mr *mr;
+	unsigned long flags;
+	int ret = 0;
+
+	xa_lock_irqsave(&dev->mrs, flags);
+	mr = xa_load(&dev->mrs, stag >> 8);
+	if (!mr || !mr->valid || mr->ibmr.rkey != stag)
+		ret = -ENOENT;
+	else if (mr->ibmr.pd != qp->ibqp.pd)
+		ret = -EPERM;
+	else if (mr->dma)
+		ret = -EACCES;
+	else
+		mr->valid = false;
+	xa_unlock_irqrestore(&dev->mrs, flags);
+	return ret;
 }
 
 const struct ib_device_ops madcm_rnic_mr_ops = {

@@ -23,6 +23,7 @@
 #include <rdma/iw_cm.h>
 #include <madcm/cm.h>
 #include <madcm/cm_offload.h>
+#include "rnic/ddp.h"
 #include "rnic/qp_tcp.h"
 
 /* The limits the device states in its attributes (and enforces). */
@@ -69,6 +70,17 @@ struct madcm_rnic_swqe;
  * @MADCM_RNIC_CNT_LOCAL_INV: local-invalidate work requests executed
  * @MADCM_RNIC_CNT_WR_ERROR: work requests completed with an error other
  *	than a flush
+ * @MADCM_RNIC_CNT_RX_CRC_ERR: FPDUs received with a bad CRC (terminated)
+ * @MADCM_RNIC_CNT_RX_HDR_ERR: DDP segments refused for their header:
+ *	versions, opcode, queue number, MSN, MO, lengths (terminated)
+ * @MADCM_RNIC_CNT_RX_PROT_ERR: DDP segments refused by the STag checks:
+ *	unknown or invalid STag, other PD, access rights, bounds, wrap, a
+ *	Read Response that matches no outstanding Read, an STag that cannot
+ *	be invalidated (terminated)
+ * @MADCM_RNIC_CNT_RX_RQ_ERR: Sends with no receive WQE posted, or longer
+ *	than it (terminated)
+ * @MADCM_RNIC_CNT_RX_IRD_ERR: RDMA Read Requests beyond the IRD
+ *	(terminated)
  * @MADCM_RNIC_CNT_MAX: how many
  */
 enum madcm_rnic_counter {
@@ -87,6 +99,11 @@ enum madcm_rnic_counter {
 	MADCM_RNIC_CNT_FASTREG,
 	MADCM_RNIC_CNT_LOCAL_INV,
 	MADCM_RNIC_CNT_WR_ERROR,
+	MADCM_RNIC_CNT_RX_CRC_ERR,
+	MADCM_RNIC_CNT_RX_HDR_ERR,
+	MADCM_RNIC_CNT_RX_PROT_ERR,
+	MADCM_RNIC_CNT_RX_RQ_ERR,
+	MADCM_RNIC_CNT_RX_IRD_ERR,
 	MADCM_RNIC_CNT_MAX
 };
 
@@ -110,6 +127,10 @@ enum madcm_rnic_counter {
  * @dying: the device is being removed: no new QP, every QP flushed
  * @netdev_tracker: the reference on @netdev
  * @cnt: the counters, enum madcm_rnic_counter
+ * @tcp_snd_mem: tcp: what the QPs' send queues are charged, all together
+ *	(bounded by MADCM_RNIC_TCP_DEV_SNDBUF)
+ * @tcp_ooo_mem: tcp: what their out-of-order queues are charged
+ *	(bounded by MADCM_RNIC_TCP_DEV_OOO)
  */
 struct madcm_rnic_dev {
 	struct ib_device ibdev;
@@ -130,6 +151,9 @@ struct madcm_rnic_dev {
 	bool dying;
 	netdevice_tracker netdev_tracker;
 	atomic64_t cnt[MADCM_RNIC_CNT_MAX];
+	/* tcp: rnic/qp_tcp.c's device-wide budgets */
+	atomic_long_t tcp_snd_mem;
+	atomic_long_t tcp_ooo_mem;
 };
 
 static inline struct madcm_rnic_dev *to_madcm_rnic(struct ib_device *ibdev)
@@ -226,6 +250,12 @@ static inline struct madcm_rnic_mr *to_madcm_rnic_mr(struct ib_mr *ibmr)
  * @mr: REG_MR: the MR
  * @key: REG_MR: the new key byte
  * @access: REG_MR: the access rights
+ * @len: tx: the message length (the SGEs' sum, or the inline bytes)
+ * @done: tx: the work request is over (success or @status); it
+ *	completes when every one before it has (in order)
+ * @status: tx: its completion status once @done
+ * @reads_left: tx: RDMA READ: Read Requests without their response yet
+ * @inline_data: tx: IB_SEND_INLINE: the bytes, copied at post time
  */
 struct madcm_rnic_swqe {
 	u64 wr_id;
@@ -239,7 +269,53 @@ struct madcm_rnic_swqe {
 	struct madcm_rnic_mr *mr;
 	u32 key;
 	int access;
+	u32 len;
+	bool done;
+	enum ib_wc_status status;
+	u32 reads_left;
+	u8 inline_data[MADCM_RNIC_MAX_INLINE];
 };
+
+/**
+ * struct madcm_rnic_rresp - tx: an inbound RDMA Read being answered
+ * @sink_stag: the requester's Data Sink STag
+ * @sink_to: its Tagged Offset
+ * @src_stag: our Data Source STag
+ * @src_to: its Tagged Offset
+ * @len: the RDMA Read Message Size
+ * @off: octets of the response queued to TCP so far
+ */
+struct madcm_rnic_rresp {
+	u32 sink_stag;
+	u64 sink_to;
+	u32 src_stag;
+	u64 src_to;
+	u32 len;
+	u32 off;
+};
+
+/**
+ * struct madcm_rnic_oreq - tx: an outbound Read Request awaiting its
+ *	response
+ * @wqe: the SQ index (free running) of its RDMA READ, or
+ *	MADCM_RNIC_ORQ_RTR for the CM's RTR Read (it completes no WR)
+ * @sink_stag: the Data Sink STag it named
+ * @sink_to: the Data Sink Tagged Offset
+ * @len: the RDMA Read Message Size
+ */
+struct madcm_rnic_oreq {
+	u32 wqe;
+	u32 sink_stag;
+	u64 sink_to;
+	u32 len;
+};
+
+#define MADCM_RNIC_ORQ_RTR	U32_MAX
+/* tx: the ORQ holds the CM's RTR Read and ORD Read Requests. */
+#define MADCM_RNIC_ORQ_SIZE	(MADCM_RNIC_MAX_ORD + 1)
+/* tx: the Terminate message's longest FPDU. */
+#define MADCM_RNIC_TERM_HDR_MAX	(2 + 18 + 28)
+#define MADCM_RNIC_TERM_FPDU_MAX	(2 + 18 + 4 + MADCM_RNIC_TERM_HDR_MAX + 3 + 4)
 
 /**
  * struct madcm_rnic_rwqe - a receive queue entry
@@ -268,6 +344,49 @@ struct madcm_rnic_wq {
 };
 
 /**
+ * struct madcm_rnic_rx - the receive side of a QP's data path
+ *	(rnic/qp_rx.c); touched only from the stream's rx_data, one call at
+ *	a time, and from madcm_rnic_qp_rx_start() before the first
+ * @mpa: the FPDU parser
+ * @seg: the current segment's header, once accepted
+ * @hdr_got: octets of @mpa.h the current segment's headers filled
+ * @place: the current segment's payload is placed (its header passed)
+ * @dead: the stream was terminated: everything after is dropped
+ * @term: the Terminate this side sent, when @termed (for the record)
+ * @termed: this side terminated the stream
+ * @pos: stream octets taken since hand-off
+ * @fpdu_pos: where in the stream the current FPDU began
+ * @rtr_len: the hand-off's RTR octets (ctx->rcvd of a peer-to-peer
+ *	responder): a zero-length Send among them consumes no receive WQE
+ * @msn: the next MSN expected on each untagged queue
+ * @msg_open: a Send message is under way in @rwqe
+ * @msg_rtr: the Send under way is the RTR message: no receive WQE
+ * @msg_len: octets of it placed so far
+ * @rq_head: the receive ring's head it consumes
+ * @rwqe: a copy of that receive WQE
+ * @rwqe_len: the sum of its SGE lengths
+ */
+struct madcm_rnic_rx {
+	struct madcm_mpa_rx mpa;
+	struct madcm_ddp_seg seg;
+	u32 hdr_got;
+	bool place;
+	bool dead;
+	struct madcm_term_code term;
+	bool termed;
+	u64 pos;
+	u64 fpdu_pos;
+	u32 rtr_len;
+	u32 msn[DDP_QN_TERMINATE + 1];
+	bool msg_open;
+	bool msg_rtr;
+	u32 msg_len;
+	u32 rq_head;
+	struct madcm_rnic_rwqe rwqe;
+	u64 rwqe_len;
+};
+
+/**
  * struct madcm_rnic_qp - an RC QP
  * @ibqp: the ib_qp; first
  * @dev: its device
@@ -289,6 +408,30 @@ struct madcm_rnic_wq {
  * @ord: outbound RDMA Read depth (IB_QP_MAX_QP_RD_ATOMIC)
  * @max_inline: the inline data limit create_qp granted
  * @tcp: the TCP engine of the offloaded stream (rnic/qp_tcp.c)
+ * @sq_next: tx: the next SQ entry to start (free running, between
+ *	@sq.head and @sq.tail: the entries before it are started, the
+ *	ones from @sq.head on not yet completed)
+ * @tx_off: tx: octets (RDMA READ: Read Requests) of the entry at
+ *	@sq_next already queued to TCP
+ * @tx_started: tx: the entry at @sq_next passed its checks
+ * @msn: tx: the next MSN of each untagged queue (RFC 5041 5.1)
+ * @tx_ird: tx: inbound RDMA Read depth in use (@irq's bound)
+ * @tx_ord: tx: outbound RDMA Read depth in use
+ * @tx_crc: tx: FPDUs carry a CRC (the hand-off context's)
+ * @tx_live: tx: the stream was handed over (madcm_rnic_qp_tx_start())
+ * @orq: tx: the outstanding Read Requests, oldest first
+ * @orq_head: tx: responses taken (free running)
+ * @orq_tail: tx: requests sent (free running)
+ * @irq: tx: inbound RDMA Reads being answered, oldest first
+ * @irq_head: tx: responses fully queued (free running)
+ * @irq_tail: tx: requests taken (free running)
+ * @term_len: tx: a Terminate message is built in @term_fpdu, not queued
+ *	to TCP yet (0: none)
+ * @term_done: tx: a Terminate was sent (or given up): no second one
+ * @tx_buf: tx: where an FPDU is built (@tx_buf_size octets)
+ * @tx_buf_size: tx: its size
+ * @term_fpdu: tx: the Terminate message's FPDU
+ * @rx: rx: the receive side of the data path (rnic/qp_rx.c)
  */
 struct madcm_rnic_qp {
 	struct ib_qp ibqp;
@@ -310,6 +453,28 @@ struct madcm_rnic_qp {
 	u8 ord;
 	u32 max_inline;
 	struct madcm_rnic_tcp tcp;
+	/* tx: rnic/qp_tx.c, under @lock */
+	u32 sq_next;
+	u32 tx_off;
+	bool tx_started;
+	u32 msn[3];
+	u32 tx_ird;
+	u32 tx_ord;
+	bool tx_crc;
+	bool tx_live;
+	struct madcm_rnic_oreq orq[MADCM_RNIC_ORQ_SIZE];
+	u32 orq_head;
+	u32 orq_tail;
+	struct madcm_rnic_rresp irq[MADCM_RNIC_MAX_IRD];
+	u32 irq_head;
+	u32 irq_tail;
+	u32 term_len;
+	bool term_done;
+	u8 *tx_buf;
+	u32 tx_buf_size;
+	u8 term_fpdu[MADCM_RNIC_TERM_FPDU_MAX];
+	/* rx: rnic/qp_rx.c, from the stream's rx_data only */
+	struct madcm_rnic_rx rx;
 };
 
 static inline struct madcm_rnic_qp *to_madcm_rnic_qp(struct ib_qp *ibqp)
@@ -343,6 +508,34 @@ enum ib_wc_status madcm_rnic_mr_fastreg(struct madcm_rnic_qp *qp,
 					const struct madcm_rnic_swqe *wqe);
 enum ib_wc_status madcm_rnic_mr_invalidate(struct madcm_rnic_qp *qp, u32 stag);
 
+/*
+ * rnic/mr.c: the data path's access to registered memory, by STag (lkey
+ * or rkey alike), under the MR table's lock; an FRMR's page list is
+ * followed page by page. @access: the IB_ACCESS_* rights needed (0: any
+ * valid MR of the QP's PD, as a local read). Nothing is touched outside
+ * [@addr, @addr + @len), which must lie inside the MR. 0, or -ENOENT (no
+ * such STag, invalid, or its key differs), -EPERM (another PD), -EACCES
+ * (rights), -ERANGE (bounds), -EOVERFLOW (@addr + @len wraps). @len 0:
+ * 0, no lookup.
+ */
+int madcm_rnic_mr_check(struct madcm_rnic_qp *qp, u32 stag, u64 addr,
+			u32 len, int access);
+int madcm_rnic_mr_copy_to(struct madcm_rnic_qp *qp, u32 stag, u64 addr,
+			  const void *buf, u32 len, int access);
+int madcm_rnic_mr_copy_from(struct madcm_rnic_qp *qp, u32 stag, u64 addr,
+			    void *buf, u32 len, int access);
+int madcm_rnic_mr_remote_invalidate(struct madcm_rnic_qp *qp, u32 stag);
+
+/*
+ * rnic/qp_rx.c (H-rx): the receive side. madcm_rnic_qp_rx_start() at
+ * hand-off, before the first rx_data (the CM's rcvd octets included):
+ * -EOPNOTSUPP when the peer would send markers, else 0.
+ * madcm_rnic_qp_rx_data() is the TCP engine's rx_data for a QP.
+ */
+int madcm_rnic_qp_rx_start(struct madcm_rnic_qp *qp,
+			   const struct madcm_cm_offload_ctx *ctx);
+void madcm_rnic_qp_rx_data(struct madcm_rnic_tcp *t, const u8 *d, u32 len);
+
 /* rnic/iw.c: the iw_cm_verbs, and the QP's disconnect hook. */
 int madcm_rnic_iw_connect(struct iw_cm_id *cm_id,
 			  struct iw_cm_conn_param *param);
@@ -365,5 +558,53 @@ void madcm_rnic_iw_qp_disconnect(struct madcm_rnic_qp *qp, bool abort);
 extern const struct madcm_cm_offload_ops madcm_rnic_offload_ops;
 void madcm_rnic_qp_tcp_init(struct madcm_rnic_qp *qp);
 void madcm_rnic_qp_tcp_destroy(struct madcm_rnic_qp *qp);
+
+/*
+ * rnic/verbs.c: completions. madcm_rnic_cq_push() queues one and runs
+ * the CQ's handler when it is armed; call it with no QP lock held.
+ * madcm_rnic_cq_push_se() is the same for a receive: @solicited (a Send
+ * with Solicited Event) also wakes a CQ armed with IB_CQ_SOLICITED.
+ */
+void madcm_rnic_cq_push(struct madcm_rnic_cq *cq, const struct ib_wc *wc);
+void madcm_rnic_cq_push_se(struct madcm_rnic_cq *cq, const struct ib_wc *wc,
+			   bool solicited);
+bool madcm_rnic_rq_complete_head(struct madcm_rnic_qp *qp, u32 head,
+				 enum ib_wc_status status, u32 byte_len,
+				 bool solicited, u32 inv_rkey);
+
+/*
+ * rnic/verbs.c, for rnic/qp_tx.c: completions gathered under @qp->lock,
+ * delivered by madcm_rnic_run_due() once it is dropped.
+ * @scq/@rcq: the send/receive CQ's handler is due; @close: a Terminate
+ * was queued: close the stream after it.
+ */
+struct madcm_rnic_due {
+	bool scq;
+	bool rcq;
+	bool close;
+};
+
+void madcm_rnic_run_due(struct madcm_rnic_qp *qp, struct madcm_rnic_due *due);
+void madcm_rnic_sq_retire(struct madcm_rnic_qp *qp, struct madcm_rnic_due *due);
+void madcm_rnic_qp_error_locked(struct madcm_rnic_qp *qp,
+				struct madcm_rnic_due *due);
+
+/* rnic/qp_tx.c: the send side of the data path (RDMAP/DDP over MPA). */
+int madcm_rnic_qp_tx_create(struct madcm_rnic_qp *qp);
+void madcm_rnic_qp_tx_reset(struct madcm_rnic_qp *qp);
+void madcm_rnic_qp_tx_destroy(struct madcm_rnic_qp *qp);
+void madcm_rnic_qp_tx_start(struct madcm_rnic_tcp *t,
+			    const struct madcm_cm_offload_ctx *ctx);
+void madcm_rnic_qp_tx_room(struct madcm_rnic_tcp *t);
+void madcm_rnic_qp_tx_run(struct madcm_rnic_qp *qp);
+void madcm_rnic_qp_tx_run_locked(struct madcm_rnic_qp *qp,
+				 struct madcm_rnic_due *due);
+int madcm_rnic_qp_read_sink(struct madcm_rnic_qp *qp, u32 *stag, u64 *to,
+			    u32 *len);
+int madcm_rnic_qp_read_req(struct madcm_rnic_qp *qp, u32 sink_stag,
+			   u64 sink_to, u32 src_stag, u64 src_to, u32 len);
+int madcm_rnic_qp_read_done(struct madcm_rnic_qp *qp);
+void madcm_rnic_qp_terminate(struct madcm_rnic_qp *qp, u8 layer, u8 etype,
+			     u8 ecode, const void *hdr, u32 hdr_len);
 
 #endif /* _MADCM_RNIC_RNIC_H */

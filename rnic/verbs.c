@@ -108,8 +108,8 @@ static int madcm_rnic_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
  * madcm_rnic_cq_run_handler() once it holds no lock. A full CQ loses the
  * completion: it is counted, and the first loss raises IB_EVENT_CQ_ERR.
  */
-static bool madcm_rnic_cq_push(struct madcm_rnic_cq *cq,
-			       const struct ib_wc *wc, bool solicited)
+static bool madcm_rnic_cq_add(struct madcm_rnic_cq *cq, const struct ib_wc *wc,
+			      bool solicited)
 {
 	struct madcm_rnic_dev *dev = to_madcm_rnic(cq->ibcq.device);
 	bool due = false, lost = false, first_loss = false;
@@ -151,6 +151,38 @@ static void madcm_rnic_cq_run_handler(struct madcm_rnic_cq *cq)
 		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
 }
 
+/**
+ * madcm_rnic_cq_push_se() - queue a completion, solicited or not
+ * @cq: the CQ
+ * @wc: the completion (copied)
+ * @solicited: a receive of a Send with Solicited Event: a CQ armed with
+ *	IB_CQ_SOLICITED is due as well as one armed with IB_CQ_NEXT_COMP
+ *
+ * Runs the CQ's completion handler when the CQ was armed for it. A full
+ * CQ loses the completion (counted; the first loss raises
+ * IB_EVENT_CQ_ERR).
+ * Context: Any; no QP lock held (the handler may post).
+ */
+void madcm_rnic_cq_push_se(struct madcm_rnic_cq *cq, const struct ib_wc *wc,
+			   bool solicited)
+{
+	if (madcm_rnic_cq_add(cq, wc, solicited))
+		madcm_rnic_cq_run_handler(cq);
+}
+
+/**
+ * madcm_rnic_cq_push() - queue a completion
+ * @cq: the CQ
+ * @wc: the completion (copied)
+ *
+ * As madcm_rnic_cq_push_se(), not solicited.
+ * Context: Any; no QP lock held.
+ */
+void madcm_rnic_cq_push(struct madcm_rnic_cq *cq, const struct ib_wc *wc)
+{
+	madcm_rnic_cq_push_se(cq, wc, false);
+}
+
 static int madcm_rnic_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc)
 {
 	struct madcm_rnic_cq *cq = to_madcm_rnic_cq(ibcq);
@@ -186,19 +218,18 @@ static int madcm_rnic_req_notify_cq(struct ib_cq *ibcq,
 
 /* ---- completions of a QP's work requests ---- */
 
-/* Which CQs' handlers are due once the QP's lock is dropped. */
-struct madcm_rnic_due {
-	bool scq;
-	bool rcq;
-};
-
-static void madcm_rnic_run_due(struct madcm_rnic_qp *qp,
-			       struct madcm_rnic_due *due)
+/*
+ * What is due once @qp->lock is dropped: the CQs' handlers, and closing
+ * the stream after a Terminate. Any context.
+ */
+void madcm_rnic_run_due(struct madcm_rnic_qp *qp, struct madcm_rnic_due *due)
 {
 	if (due->scq)
 		madcm_rnic_cq_run_handler(to_madcm_rnic_cq(qp->ibqp.send_cq));
 	if (due->rcq && (!due->scq || qp->ibqp.recv_cq != qp->ibqp.send_cq))
 		madcm_rnic_cq_run_handler(to_madcm_rnic_cq(qp->ibqp.recv_cq));
+	if (due->close)
+		madcm_rnic_tcp_close_after_queue(&qp->tcp);
 }
 
 static enum ib_wc_opcode madcm_rnic_wc_opcode(enum ib_wr_opcode op)
@@ -235,8 +266,7 @@ static void madcm_rnic_sq_complete(struct madcm_rnic_qp *qp,
 		madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_WR_FLUSHED);
 	else if (status != IB_WC_SUCCESS)
 		madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_WR_ERROR);
-	if (madcm_rnic_cq_push(to_madcm_rnic_cq(qp->ibqp.send_cq), &wc,
-			       false))
+	if (madcm_rnic_cq_add(to_madcm_rnic_cq(qp->ibqp.send_cq), &wc, false))
 		due->scq = true;
 }
 
@@ -254,21 +284,113 @@ static void madcm_rnic_rq_complete(struct madcm_rnic_qp *qp,
 
 	if (status == IB_WC_WR_FLUSH_ERR)
 		madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_WR_FLUSHED);
-	if (madcm_rnic_cq_push(to_madcm_rnic_cq(qp->ibqp.recv_cq), &wc,
-			       false))
+	if (madcm_rnic_cq_add(to_madcm_rnic_cq(qp->ibqp.recv_cq), &wc, false))
 		due->rcq = true;
 }
 
-/* Completes every queued work request with IB_WC_WR_FLUSH_ERR. */
+/**
+ * madcm_rnic_rq_complete_head() - complete the receive queue's head
+ * @qp: the QP (@qp->lock not held)
+ * @head: the @qp->rq.head the caller found its receive at
+ * @status: the completion status
+ * @byte_len: the octets placed
+ * @solicited: a Send with Solicited Event
+ * @inv_rkey: the STag a Send with Invalidate invalidated, 0 for none
+ *
+ * The receive completes only when it is still the head of the ring (a
+ * flush may have completed it meanwhile).
+ * Context: Any.
+ * Return: true when it completed it.
+ */
+bool madcm_rnic_rq_complete_head(struct madcm_rnic_qp *qp, u32 head,
+				 enum ib_wc_status status, u32 byte_len,
+				 bool solicited, u32 inv_rkey)
+{
+	struct madcm_rnic_cq *cq = to_madcm_rnic_cq(qp->ibqp.recv_cq);
+	struct ib_wc wc = {
+		.status = status,
+		.opcode = IB_WC_RECV,
+		.byte_len = byte_len,
+		.qp = &qp->ibqp,
+	};
+	unsigned long flags;
+	bool due = false;
+
+	if (inv_rkey) {
+		wc.wc_flags = IB_WC_WITH_INVALIDATE;
+		wc.ex.invalidate_rkey = inv_rkey;
+	}
+	spin_lock_irqsave(&qp->lock, flags);
+	if (qp->rq.head != head || qp->rq.head == qp->rq.tail) {
+		spin_unlock_irqrestore(&qp->lock, flags);
+		return false;
+	}
+	wc.wr_id = qp->rwqe[head % qp->rq.size].wr_id;
+	qp->rq.head++;
+	if (status != IB_WC_SUCCESS && status != IB_WC_WR_FLUSH_ERR)
+		madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_WR_ERROR);
+	due = madcm_rnic_cq_add(cq, &wc, solicited);
+	spin_unlock_irqrestore(&qp->lock, flags);
+	if (due)
+		madcm_rnic_cq_run_handler(cq);
+	return true;
+}
+
+static bool madcm_rnic_sq_signaled(const struct madcm_rnic_qp *qp,
+				   const struct madcm_rnic_swqe *wqe)
+{
+	return qp->sq_sig_all || wqe->send_flags & IB_SEND_SIGNALED ||
+	       wqe->status != IB_WC_SUCCESS;
+}
+
+/**
+ * madcm_rnic_sq_retire() - complete the send queue's finished head
+ * @qp: the QP, @qp->lock held
+ * @due: what is due once the lock is dropped
+ *
+ * Send work requests complete in the order they were posted: from the
+ * head on, each one that is over completes (a success only when
+ * signaled, an error always) until one that is not.
+ */
+void madcm_rnic_sq_retire(struct madcm_rnic_qp *qp, struct madcm_rnic_due *due)
+{
+	lockdep_assert_held(&qp->lock);
+	while (qp->sq.head != qp->sq_next) {
+		struct madcm_rnic_swqe *wqe =
+			&qp->swqe[qp->sq.head % qp->sq.size];
+
+		if (!wqe->done)
+			break;
+		if (madcm_rnic_sq_signaled(qp, wqe))
+			madcm_rnic_sq_complete(qp, wqe, wqe->status, due);
+		qp->sq.head++;
+	}
+}
+
+/*
+ * Completes every queued work request once, in order, with
+ * IB_WC_WR_FLUSH_ERR (signaled or not), but a send work request that
+ * failed already, which completes with its own status. The send side
+ * forgets its outstanding Reads and Read Responses.
+ */
 static void madcm_rnic_flush_locked(struct madcm_rnic_qp *qp,
 				    struct madcm_rnic_due *due)
 {
 	lockdep_assert_held(&qp->lock);
 	while (qp->sq.head != qp->sq.tail) {
-		madcm_rnic_sq_complete(qp, &qp->swqe[qp->sq.head % qp->sq.size],
-				       IB_WC_WR_FLUSH_ERR, due);
+		struct madcm_rnic_swqe *wqe =
+			&qp->swqe[qp->sq.head % qp->sq.size];
+
+		madcm_rnic_sq_complete(qp, wqe, wqe->done &&
+				       wqe->status != IB_WC_SUCCESS ?
+				       wqe->status : IB_WC_WR_FLUSH_ERR, due);
 		qp->sq.head++;
 	}
+	qp->sq_next = qp->sq.tail;
+	qp->tx_off = 0;
+	qp->tx_started = false;
+	qp->orq_head = qp->orq_tail;
+	qp->irq_head = qp->irq_tail;
 	while (qp->rq.head != qp->rq.tail) {
 		madcm_rnic_rq_complete(qp, &qp->rwqe[qp->rq.head % qp->rq.size],
 				       IB_WC_WR_FLUSH_ERR, due);
@@ -276,8 +398,15 @@ static void madcm_rnic_flush_locked(struct madcm_rnic_qp *qp,
 	}
 }
 
-static void madcm_rnic_enter_error(struct madcm_rnic_qp *qp,
-				   struct madcm_rnic_due *due)
+/**
+ * madcm_rnic_qp_error_locked() - the QP enters ERROR
+ * @qp: the QP, @qp->lock held
+ * @due: what is due once the lock is dropped
+ *
+ * Every outstanding work request completes once (madcm_rnic_flush_locked()).
+ */
+void madcm_rnic_qp_error_locked(struct madcm_rnic_qp *qp,
+				struct madcm_rnic_due *due)
 {
 	lockdep_assert_held(&qp->lock);
 	if (qp->state != IB_QPS_ERR) {
@@ -285,34 +414,6 @@ static void madcm_rnic_enter_error(struct madcm_rnic_qp *qp,
 		madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_QP_ERROR);
 	}
 	madcm_rnic_flush_locked(qp, due);
-}
-
-/*
- * Runs the send queue in RTS. Only local operations reach it until the
- * data path lands. A failed work request completes with its error (even
- * unsignaled) and puts the QP in ERROR, which flushes the rest.
- */
-static void madcm_rnic_sq_run(struct madcm_rnic_qp *qp,
-			      struct madcm_rnic_due *due)
-{
-	lockdep_assert_held(&qp->lock);
-	while (qp->state == IB_QPS_RTS && qp->sq.head != qp->sq.tail) {
-		struct madcm_rnic_swqe *wqe =
-			&qp->swqe[qp->sq.head % qp->sq.size];
-		enum ib_wc_status status;
-
-		if (wqe->opcode == IB_WR_REG_MR)
-			status = madcm_rnic_mr_fastreg(qp, wqe);
-		else
-			status = madcm_rnic_mr_invalidate(qp, wqe->inv_rkey);
-		qp->sq.head++;
-		if (status != IB_WC_SUCCESS) {
-			madcm_rnic_sq_complete(qp, wqe, status, due);
-			madcm_rnic_enter_error(qp, due);
-		} else if (qp->sq_sig_all || wqe->send_flags & IB_SEND_SIGNALED) {
-			madcm_rnic_sq_complete(qp, wqe, status, due);
-		}
-	}
 }
 
 /* ---- queue pairs ---- */
@@ -371,16 +472,21 @@ static int madcm_rnic_create_qp(struct ib_qp *ibqp,
 	qp->sq_sig_all = attr->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->max_inline = cap->max_inline_data;
 	madcm_rnic_qp_tcp_init(qp);
+	ret = madcm_rnic_qp_tx_create(qp);
+	if (ret)
+		goto err_tcp;
 
 	/* Last: from here on iw_get_qp() finds it. */
 	ret = xa_alloc_cyclic_irq(&dev->qps, &qpn, qp,
 				  XA_LIMIT(1, MADCM_RNIC_ID_MAX),
 				  &dev->next_qpn, GFP_KERNEL);
 	if (ret < 0)
-		goto err_tcp;
+		goto err_tx;
 	ibqp->qp_num = qpn;
 	return 0;
 
+err_tx:
+	madcm_rnic_qp_tx_destroy(qp);
 err_tcp:
 	madcm_rnic_qp_tcp_destroy(qp);
 err_free:
@@ -466,10 +572,11 @@ static int madcm_rnic_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		/* Leaving the QP: its work requests go without completions. */
 		qp->sq.head = qp->sq.tail;
 		qp->rq.head = qp->rq.tail;
+		madcm_rnic_qp_tx_reset(qp);
 		qp->state = IB_QPS_RESET;
 		break;
 	case IB_QPS_ERR:
-		madcm_rnic_enter_error(qp, &due);
+		madcm_rnic_qp_error_locked(qp, &due);
 		break;
 	default:
 		qp->state = new;
@@ -539,6 +646,7 @@ static int madcm_rnic_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	wait_for_completion(&qp->iw_free);
 	xa_erase_irq(&dev->qps, ibqp->qp_num);
 	madcm_rnic_qp_tcp_destroy(qp);
+	madcm_rnic_qp_tx_destroy(qp);
 	kvfree(qp->swqe);
 	kvfree(qp->rwqe);
 	atomic_dec(&dev->n_qp);
@@ -595,7 +703,7 @@ int madcm_rnic_qp_to_rts(struct madcm_rnic_qp *qp)
 	spin_lock_irqsave(&qp->lock, flags);
 	if (qp->state == IB_QPS_INIT || qp->state == IB_QPS_RTR) {
 		qp->state = IB_QPS_RTS;
-		madcm_rnic_sq_run(qp, &due);
+		madcm_rnic_qp_tx_run_locked(qp, &due);
 		ret = 0;
 	}
 	spin_unlock_irqrestore(&qp->lock, flags);
@@ -615,7 +723,7 @@ void madcm_rnic_qp_set_error(struct madcm_rnic_qp *qp)
 
 	spin_lock_irqsave(&qp->lock, flags);
 	if (qp->state != IB_QPS_RESET)
-		madcm_rnic_enter_error(qp, &due);
+		madcm_rnic_qp_error_locked(qp, &due);
 	spin_unlock_irqrestore(&qp->lock, flags);
 	madcm_rnic_run_due(qp, &due);
 }
@@ -651,22 +759,43 @@ void madcm_rnic_dev_flush(struct madcm_rnic_dev *dev)
 
 /* ---- posting work requests ---- */
 
+/* The octets a work request's gather list names (wider than a message). */
+static u64 madcm_rnic_sge_sum(const struct ib_send_wr *wr)
+{
+	u64 len = 0;
+	int i;
+
+	for (i = 0; i < wr->num_sge; i++)
+		len += wr->sg_list[i].length;
+	return len;
+}
+
+/*
+ * What post_send refuses outright (ib_post_send() fails, the work
+ * request and those after it are not queued): too many SGEs, an opcode
+ * an iWARP RNIC does not have, inline data over the QP's limit or on an
+ * operation that has none.
+ */
 static int madcm_rnic_check_send_wr(const struct madcm_rnic_qp *qp,
 				    const struct ib_send_wr *wr)
 {
-	if (wr->num_sge > qp->sq.max_sge)
+	if (wr->num_sge < 0 || wr->num_sge > qp->sq.max_sge)
 		return -EINVAL;
 	switch (wr->opcode) {
 	case IB_WR_REG_MR:
 	case IB_WR_LOCAL_INV:
+	case IB_WR_RDMA_READ:
+	case IB_WR_RDMA_READ_WITH_INV:
+		if (wr->send_flags & IB_SEND_INLINE)
+			return -EINVAL;
 		return 0;
 	case IB_WR_SEND:
 	case IB_WR_SEND_WITH_INV:
 	case IB_WR_RDMA_WRITE:
-	case IB_WR_RDMA_READ:
-	case IB_WR_RDMA_READ_WITH_INV:
-		/* The data path comes later; in ERROR they are flushed. */
-		return qp->state == IB_QPS_ERR ? 0 : -EOPNOTSUPP;
+		if ((wr->send_flags & IB_SEND_INLINE) &&
+		    madcm_rnic_sge_sum(wr) > qp->max_inline)
+			return -EINVAL;
+		return 0;
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -675,12 +804,31 @@ static int madcm_rnic_check_send_wr(const struct madcm_rnic_qp *qp,
 static void madcm_rnic_copy_send_wr(struct madcm_rnic_swqe *wqe,
 				    const struct ib_send_wr *wr)
 {
-	memset(wqe, 0, sizeof(*wqe));
+	u64 len = madcm_rnic_sge_sum(wr);
+	int i;
+
+	memset(wqe, 0, offsetof(struct madcm_rnic_swqe, inline_data));
 	wqe->wr_id = wr->wr_id;
 	wqe->opcode = wr->opcode;
 	wqe->send_flags = wr->send_flags;
-	wqe->num_sge = wr->num_sge;
-	memcpy(wqe->sge, wr->sg_list, wr->num_sge * sizeof(*wr->sg_list));
+	wqe->status = IB_WC_SUCCESS;
+	/* over the largest message: LOC_LEN_ERR when it runs */
+	wqe->len = len > U32_MAX ? U32_MAX : len;
+	if (wr->send_flags & IB_SEND_INLINE) {
+		u32 off = 0;
+
+		/* kernel virtual addresses, copied now; no lkey */
+		for (i = 0; i < wr->num_sge; i++) {
+			memcpy(wqe->inline_data + off,
+			       (void *)(uintptr_t)wr->sg_list[i].addr,
+			       wr->sg_list[i].length);
+			off += wr->sg_list[i].length;
+		}
+	} else {
+		wqe->num_sge = wr->num_sge;
+		memcpy(wqe->sge, wr->sg_list,
+		       wr->num_sge * sizeof(*wr->sg_list));
+	}
 	switch (wr->opcode) {
 	case IB_WR_REG_MR:
 		wqe->mr = to_madcm_rnic_mr(reg_wr(wr)->mr);
@@ -691,9 +839,11 @@ static void madcm_rnic_copy_send_wr(struct madcm_rnic_swqe *wqe,
 	case IB_WR_SEND_WITH_INV:
 		wqe->inv_rkey = wr->ex.invalidate_rkey;
 		break;
+	case IB_WR_RDMA_READ_WITH_INV:
+		wqe->inv_rkey = wr->ex.invalidate_rkey;
+		fallthrough;
 	case IB_WR_RDMA_WRITE:
 	case IB_WR_RDMA_READ:
-	case IB_WR_RDMA_READ_WITH_INV:
 		wqe->remote_addr = rdma_wr(wr)->remote_addr;
 		wqe->rkey = rdma_wr(wr)->rkey;
 		break;
@@ -735,9 +885,9 @@ static int madcm_rnic_post_send(struct ib_qp *ibqp,
 		qp->sq.tail++;
 		if (qp->state == IB_QPS_ERR)
 			madcm_rnic_flush_locked(qp, &due);
-		else
-			madcm_rnic_sq_run(qp, &due);
 	}
+	/* in RTS, what was queued runs (INIT/RTR: once the stream is in) */
+	madcm_rnic_qp_tx_run_locked(qp, &due);
 out:
 	spin_unlock_irqrestore(&qp->lock, flags);
 	madcm_rnic_run_due(qp, &due);

@@ -48,7 +48,15 @@ struct rnic_tcp_fixture {
 	int nstates;
 	int released;
 	u8 unacked[UNACKED];
+	u8 *rx;			/* what rx_data delivered, in order */
+	u32 rx_len;
+	int rx_calls;
+	int tx_rooms;
+	u32 reply_len;		/* rx_data answers with a record this long */
+	int reply_ret;
 };
+
+#define RX_MAX		(64 * 1024)
 
 static struct rnic_tcp_fixture *fx_of(struct madcm_rnic_tcp *t)
 {
@@ -96,11 +104,35 @@ static void fx_release(struct madcm_rnic_tcp *t)
 	fx_of(t)->released++;
 }
 
+static void fx_rx_data(struct madcm_rnic_tcp *t, const u8 *data, u32 len)
+{
+	struct rnic_tcp_fixture *fx = fx_of(t);
+
+	lockdep_assert_held(&t->rx_lock);
+	fx->rx_calls++;
+	if (fx->rx && fx->rx_len + len <= RX_MAX)
+		memcpy(fx->rx + fx->rx_len, data, len);
+	fx->rx_len += len;
+	if (fx->reply_len) {
+		static u8 reply[64];
+		struct kvec v = { .iov_base = reply, .iov_len = fx->reply_len };
+
+		fx->reply_ret = madcm_rnic_tcp_send(t, &v, 1, fx->reply_len);
+	}
+}
+
+static void fx_tx_room(struct madcm_rnic_tcp *t)
+{
+	fx_of(t)->tx_rooms++;
+}
+
 static const struct madcm_rnic_tcp_out fx_out = {
 	.xmit = fx_xmit,
 	.event = fx_event,
 	.qp_state = fx_qp_state,
 	.release = fx_release,
+	.rx_data = fx_rx_data,
+	.tx_room = fx_tx_room,
 };
 
 static void fx_ctx(struct rnic_tcp_fixture *fx, struct madcm_cm_offload_ctx *ctx,
@@ -157,6 +189,8 @@ static struct rnic_tcp_fixture *fx_offload(struct kunit *test, u16 vlan_id)
 	fx->dev = kunit_kzalloc(test, sizeof(*fx->dev), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, fx->dev);
 	fx->test = test;
+	fx->rx = kunit_kzalloc(test, RX_MAX, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, fx->rx);
 	fx->qp = &fx->qp_mem;
 	fx->qp->dev = fx->dev;
 	madcm_rnic_qp_tcp_init(fx->qp);
@@ -165,6 +199,9 @@ static struct rnic_tcp_fixture *fx_offload(struct kunit *test, u16 vlan_id)
 
 	fx_ctx(fx, &ctx, vlan_id);
 	KUNIT_ASSERT_EQ(test, fx->qp->oqp.ops->offload(&fx->qp->oqp, &ctx), 0);
+	/* no timer fires by itself during a case: the cases fire them */
+	fx->qp->tcp.rto_min_ms = MADCM_RNIC_TCP_RTO_MAX_MS;
+	fx->qp->tcp.delack_ms = MADCM_RNIC_TCP_RTO_MAX_MS;
 	return fx;
 }
 
@@ -216,6 +253,12 @@ static void sent(struct kunit *test, struct rnic_tcp_fixture *fx, int i,
 static void fire_rto(struct rnic_tcp_fixture *fx)
 {
 	fx->qp->tcp.timer.function(&fx->qp->tcp.timer);
+	fx_settle(fx);
+}
+
+static void fire_delack(struct rnic_tcp_fixture *fx)
+{
+	fx->qp->tcp.delack.function(&fx->qp->tcp.delack);
 	fx_settle(fx);
 }
 
@@ -447,7 +490,11 @@ static void syn_gets_challenge_ack(struct kunit *test)
 	expect_pure_ack(test, fx, 0, ISS + UNACKED, IRS);
 }
 
-/* In-order data is acknowledged and counted, not delivered. */
+/*
+ * In-order data goes up and is acknowledged: one segment alone within
+ * the delayed-ACK time (RFC 9293 3.8.6.3), a duplicate at once (3.10.7.4:
+ * an unacceptable segment is answered with an ACK).
+ */
 static void in_order_data_is_acked_and_counted(struct kunit *test)
 {
 	struct rnic_tcp_fixture *fx = fx_offload(test, MADCM_CM_NO_VLAN);
@@ -455,10 +502,14 @@ static void in_order_data_is_acked_and_counted(struct kunit *test)
 
 	peer_send(test, fx, IRS, ISS + UNACKED, IRDMA_TCP_ACK | IRDMA_TCP_PSH,
 		  data, sizeof(data));
+	KUNIT_EXPECT_EQ(test, fx->nframes, 0);
+	KUNIT_EXPECT_TRUE(test, timer_pending(&fx->qp->tcp.delack));
+	fire_delack(fx);
 	KUNIT_ASSERT_EQ(test, fx->nframes, 1);
 	expect_pure_ack(test, fx, 0, ISS + UNACKED, IRS + 100);
 	KUNIT_EXPECT_EQ(test, fx->qp->tcp.cnt[MADCM_RNIC_TCP_RX_DATA_BYTES],
 			100ULL);
+	KUNIT_EXPECT_EQ(test, fx->rx_len, 100U);
 
 	/* the same again: a duplicate, acknowledged, not counted twice */
 	peer_send(test, fx, IRS, ISS + UNACKED, IRDMA_TCP_ACK | IRDMA_TCP_PSH,
@@ -467,9 +518,10 @@ static void in_order_data_is_acked_and_counted(struct kunit *test)
 	expect_pure_ack(test, fx, 1, ISS + UNACKED, IRS + 100);
 	KUNIT_EXPECT_EQ(test, fx->qp->tcp.cnt[MADCM_RNIC_TCP_RX_DATA_BYTES],
 			100ULL);
+	KUNIT_EXPECT_EQ(test, fx->rx_len, 100U);
 }
 
-/* Data past a hole: dropped, a duplicate ACK asks for the hole. */
+/* Data past a hole: kept aside, a duplicate ACK asks for the hole. */
 static void out_of_order_data_gets_dup_ack(struct kunit *test)
 {
 	struct rnic_tcp_fixture *fx = fx_offload(test, MADCM_CM_NO_VLAN);
@@ -675,11 +727,12 @@ static void detach_stops_everything(struct kunit *test)
 static void bytes_left_by_the_cm_are_acked(struct kunit *test)
 {
 	struct rnic_tcp_fixture *fx = fx_offload(test, MADCM_CM_NO_VLAN);
-	static const u8 rtr[20];
+	static const u8 rtr[20] = { 0x00, 0x0e, 0x41, 0x00, 0x01, 0x02 };
 	struct madcm_cm_offload_ctx ctx;
 
 	fx->qp->oqp.ops->detach(&fx->qp->oqp);
 	fx->nframes = 0;
+	fx->rx_calls = 0;
 	fx_ctx(fx, &ctx, MADCM_CM_NO_VLAN);
 	ctx.rcvd = rtr;
 	ctx.rcvd_len = sizeof(rtr);
@@ -689,6 +742,10 @@ static void bytes_left_by_the_cm_are_acked(struct kunit *test)
 	expect_pure_ack(test, fx, 0, ISS + UNACKED, IRS + sizeof(rtr));
 	KUNIT_EXPECT_EQ(test, fx->qp->tcp.cnt[MADCM_RNIC_TCP_RX_DATA_BYTES],
 			(u64)sizeof(rtr));
+	/* and they go up first, as stream bytes */
+	KUNIT_EXPECT_EQ(test, fx->rx_calls, 1);
+	KUNIT_ASSERT_EQ(test, fx->rx_len, (u32)sizeof(rtr));
+	KUNIT_EXPECT_EQ(test, memcmp(fx->rx, rtr, sizeof(rtr)), 0);
 }
 
 /* A context whose byte count and sequence numbers disagree is refused. */
@@ -707,6 +764,565 @@ static void inconsistent_context_is_refused(struct kunit *test)
 	ctx.unacked_len = MADCM_RNIC_TCP_UNACKED_MAX + 1;
 	KUNIT_EXPECT_EQ(test, fx->qp->oqp.ops->offload(&fx->qp->oqp, &ctx),
 			-EMSGSIZE);
+}
+
+/* The peer acknowledges the CM's bytes: nothing outstanding. */
+static void peer_acks_cm_bytes(struct kunit *test, struct rnic_tcp_fixture *fx)
+{
+	peer_send(test, fx, IRS, ISS + UNACKED, IRDMA_TCP_ACK, NULL, 0);
+	KUNIT_ASSERT_EQ(test, fx->qp->tcp.snd_una, ISS + UNACKED);
+	fx->nframes = 0;
+}
+
+static void fill(u8 *buf, u32 len, u8 seed)
+{
+	u32 i;
+
+	for (i = 0; i < len; i++)
+		buf[i] = seed + i * 7;
+}
+
+static void send_record(struct kunit *test, struct rnic_tcp_fixture *fx,
+			const u8 *data, u32 len)
+{
+	struct kvec v = { .iov_base = (void *)data, .iov_len = len };
+
+	KUNIT_ASSERT_EQ(test, madcm_rnic_tcp_send(&fx->qp->tcp, &v, 1, len), 0);
+}
+
+/*
+ * Contract 1: a record gathered from two pieces leaves as one segment
+ * right after the CM's bytes (RFC 5044 5.2: one FPDU per segment), and
+ * its ACK frees it and tells the upper layer.
+ */
+static void record_leaves_as_one_segment(struct kunit *test)
+{
+	struct rnic_tcp_fixture *fx = fx_offload(test, MADCM_CM_NO_VLAN);
+	struct irdma_cm_seg s;
+	struct kvec v[2];
+	u8 rec[1000];
+
+	peer_acks_cm_bytes(test, fx);
+	fill(rec, sizeof(rec), 1);
+	v[0].iov_base = rec;
+	v[0].iov_len = 300;
+	v[1].iov_base = rec + 300;
+	v[1].iov_len = 700;
+	KUNIT_EXPECT_EQ(test, madcm_rnic_tcp_max_record(&fx->qp->tcp), 1460U);
+	KUNIT_ASSERT_EQ(test, madcm_rnic_tcp_send(&fx->qp->tcp, v, 2, 1000), 0);
+	fx_settle(fx);
+	KUNIT_ASSERT_EQ(test, fx->nframes, 1);
+	sent(test, fx, 0, &s);
+	KUNIT_EXPECT_EQ(test, s.seq, ISS + UNACKED);
+	KUNIT_EXPECT_EQ(test, s.ack, IRS);
+	KUNIT_EXPECT_EQ(test, s.flags, IRDMA_TCP_ACK | IRDMA_TCP_PSH);
+	KUNIT_ASSERT_EQ(test, s.payload_len, 1000U);
+	KUNIT_EXPECT_EQ(test, memcmp(s.payload, rec, 1000), 0);
+	KUNIT_EXPECT_TRUE(test, timer_pending(&fx->qp->tcp.timer));
+
+	peer_send(test, fx, IRS, ISS + UNACKED + 1000, IRDMA_TCP_ACK, NULL, 0);
+	KUNIT_EXPECT_EQ(test, fx->qp->tcp.unacked_len, 0U);
+	KUNIT_EXPECT_EQ(test, fx->qp->tcp.snd_mem, 0U);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fx->dev->tcp_snd_mem), 0L);
+	KUNIT_EXPECT_GE(test, fx->tx_rooms, 1);
+	KUNIT_EXPECT_FALSE(test, timer_pending(&fx->qp->tcp.timer));
+}
+
+/* Records larger than the MSS, empty ones, and any after close: refused. */
+static void send_refuses_what_it_cannot_carry(struct kunit *test)
+{
+	struct rnic_tcp_fixture *fx = fx_offload(test, MADCM_CM_NO_VLAN);
+	static u8 rec[1461];
+	struct kvec v = { .iov_base = rec, .iov_len = sizeof(rec) };
+
+	KUNIT_EXPECT_EQ(test, madcm_rnic_tcp_send(&fx->qp->tcp, &v, 1, 1461),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_tcp_send(&fx->qp->tcp, &v, 1, 0),
+			-EINVAL);
+	v.iov_len = 10;		/* fewer bytes than the record */
+	KUNIT_EXPECT_EQ(test, madcm_rnic_tcp_send(&fx->qp->tcp, &v, 1, 11),
+			-EINVAL);
+	madcm_rnic_tcp_close_after_queue(&fx->qp->tcp);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_tcp_send(&fx->qp->tcp, &v, 1, 10),
+			-ENOTCONN);
+	fx_settle(fx);
+	KUNIT_EXPECT_EQ(test, fx->qp->tcp.state, MADCM_RNIC_TCP_FIN_WAIT_1);
+}
+
+/*
+ * Segments past a hole are kept; the one that fills it brings all of
+ * them up in stream order, acknowledged at once (RFC 5681 4.2: dup ACKs
+ * for out-of-order segments, an immediate ACK for the one filling it).
+ */
+static void out_of_order_data_is_reassembled(struct kunit *test)
+{
+	struct rnic_tcp_fixture *fx = fx_offload(test, MADCM_CM_NO_VLAN);
+	static u8 stream[300];
+
+	fill(stream, sizeof(stream), 3);
+	peer_send(test, fx, IRS + 200, ISS + UNACKED, IRDMA_TCP_ACK,
+		  stream + 200, 100);
+	peer_send(test, fx, IRS + 100, ISS + UNACKED, IRDMA_TCP_ACK,
+		  stream + 100, 100);
+	KUNIT_EXPECT_EQ(test, fx->rx_len, 0U);
+	KUNIT_ASSERT_EQ(test, fx->nframes, 2);
+	expect_pure_ack(test, fx, 0, ISS + UNACKED, IRS);
+	expect_pure_ack(test, fx, 1, ISS + UNACKED, IRS);
+
+	peer_send(test, fx, IRS, ISS + UNACKED, IRDMA_TCP_ACK, stream, 100);
+	KUNIT_ASSERT_EQ(test, fx->rx_len, 300U);
+	KUNIT_EXPECT_EQ(test, memcmp(fx->rx, stream, 300), 0);
+	KUNIT_EXPECT_EQ(test, fx->qp->tcp.rcv_nxt, IRS + 300);
+	KUNIT_ASSERT_EQ(test, fx->nframes, 3);
+	expect_pure_ack(test, fx, 2, ISS + UNACKED, IRS + 300);
+	KUNIT_EXPECT_EQ(test, fx->qp->tcp.ooo_segs, 0U);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fx->dev->tcp_ooo_mem), 0L);
+}
+
+/*
+ * A timeout resends from SND.UNA with cwnd = 1 SMSS (RFC 5681 3.1); the
+ * ACK of it grows cwnd by min(N, SMSS) to 2460 (slow start: ssthresh =
+ * max(3000 / 2, 2 * 1460) = 2920), which lets the next two records go.
+ */
+static void rto_resends_from_snd_una_within_cwnd(struct kunit *test)
+{
+	struct rnic_tcp_fixture *fx = fx_offload(test, MADCM_CM_NO_VLAN);
+	struct irdma_cm_seg s;
+	static u8 rec[3][1000];
+	int i;
+
+	peer_acks_cm_bytes(test, fx);
+	for (i = 0; i < 3; i++) {
+		fill(rec[i], 1000, 10 * i);
+		send_record(test, fx, rec[i], 1000);
+	}
+	fx_settle(fx);
+	/* IW for SMSS 1460 is 3 * 1460 = 4380: all three go */
+	KUNIT_ASSERT_EQ(test, fx->nframes, 3);
+
+	fire_rto(fx);
+	KUNIT_ASSERT_EQ(test, fx->nframes, 4);
+	sent(test, fx, 3, &s);
+	KUNIT_EXPECT_EQ(test, s.seq, ISS + UNACKED);
+	KUNIT_ASSERT_EQ(test, s.payload_len, 1000U);
+	KUNIT_EXPECT_EQ(test, memcmp(s.payload, rec[0], 1000), 0);
+	KUNIT_EXPECT_EQ(test, fx->qp->tcp.cwnd, 1460U);
+	KUNIT_EXPECT_EQ(test, fx->qp->tcp.ssthresh, 2920U);
+
+	peer_send(test, fx, IRS, ISS + UNACKED + 1000, IRDMA_TCP_ACK, NULL, 0);
+	KUNIT_EXPECT_EQ(test, fx->qp->tcp.cwnd, 2460U);
+	KUNIT_ASSERT_EQ(test, fx->nframes, 6);
+	sent(test, fx, 4, &s);
+	KUNIT_EXPECT_EQ(test, s.seq, ISS + UNACKED + 1000);
+	KUNIT_EXPECT_EQ(test, memcmp(s.payload, rec[1], 1000), 0);
+	sent(test, fx, 5, &s);
+	KUNIT_EXPECT_EQ(test, s.seq, ISS + UNACKED + 2000);
+	KUNIT_EXPECT_EQ(test, memcmp(s.payload, rec[2], 1000), 0);
+}
+
+/* The peer sends with a window of its choice. */
+static void peer_send_wnd(struct kunit *test, struct rnic_tcp_fixture *fx,
+			  u32 seq, u32 ack, u16 window)
+{
+	struct irdma_cm_seg s = {};
+	u8 buf[IRDMA_CM_MAX_HDR];
+	int n;
+
+	memcpy(s.dst_mac, "\x02\x00\x00\x00\x00\x01", ETH_ALEN);
+	memcpy(s.src_mac, "\x02\x00\x00\x00\x00\x02", ETH_ALEN);
+	s.ipv4 = true;
+	s.ttl = 64;
+	ipv6_addr_set_v4mapped(htonl(REM_IP), &s.src.ip);
+	ipv6_addr_set_v4mapped(htonl(LOC_IP), &s.dst.ip);
+	s.src.port = REM_PORT;
+	s.dst.port = LOC_PORT;
+	s.seq = seq;
+	s.ack = ack;
+	s.flags = IRDMA_TCP_ACK;
+	s.window = window;
+	n = irdma_cm_build_seg(&s, buf, sizeof(buf));
+	KUNIT_ASSERT_GT(test, n, 0);
+	fx->qp->oqp.ops->rx(&fx->qp->oqp, buf, n);
+	fx_settle(fx);
+}
+
+/*
+ * RFC 6298 2.2-2.4, worked by hand: R = 100 ms gives SRTT 100, RTTVAR 50,
+ * RTO 100 + 4 * 50 = 300 ms; then R = 200 ms gives RTTVAR 3/4 * 50 +
+ * 1/4 * 100 = 62.5, SRTT 7/8 * 100 + 1/8 * 200 = 112.5, RTO 362.5 ms.
+ * G wins when 4 * RTTVAR is smaller.
+ */
+static void rtt_estimate_follows_rfc6298(struct kunit *test)
+{
+	u32 srtt = 0, rttvar = 0;
+
+	KUNIT_EXPECT_EQ(test, madcm_rnic_tcp_rtt_update(&srtt, &rttvar,
+							100000, 4000),
+			300000U);
+	KUNIT_EXPECT_EQ(test, srtt, 100000U);
+	KUNIT_EXPECT_EQ(test, rttvar, 50000U);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_tcp_rtt_update(&srtt, &rttvar,
+							200000, 4000),
+			362500U);
+	KUNIT_EXPECT_EQ(test, srtt, 112500U);
+	KUNIT_EXPECT_EQ(test, rttvar, 62500U);
+
+	srtt = 0;
+	KUNIT_EXPECT_EQ(test, madcm_rnic_tcp_rtt_update(&srtt, &rttvar,
+							1000, 4000),
+			1000U + 4000U);
+}
+
+/*
+ * RFC 5681: IW (3.1, equation 1) is 2 SMSS above 2190 bytes, 3 SMSS
+ * above 1095, else 4 SMSS; slow start adds min(N, SMSS) (equation 2),
+ * congestion avoidance SMSS * SMSS / cwnd (equation 3); a loss sets
+ * ssthresh to max(FlightSize / 2, 2 SMSS) (equation 4).
+ */
+static void congestion_rules_follow_rfc5681(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, madcm_rnic_tcp_initial_cwnd(1460), 4380U);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_tcp_initial_cwnd(2190), 6570U);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_tcp_initial_cwnd(2191), 4382U);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_tcp_initial_cwnd(1095), 4380U);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_tcp_initial_cwnd(536), 2144U);
+
+	KUNIT_EXPECT_EQ(test, madcm_rnic_tcp_cwnd_on_ack(4380, 65535, 1000,
+							 1460), 5380U);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_tcp_cwnd_on_ack(4380, 65535, 3000,
+							 1460), 5840U);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_tcp_cwnd_on_ack(14600, 10000, 1460,
+							 1460), 14746U);
+
+	KUNIT_EXPECT_EQ(test, madcm_rnic_tcp_ssthresh_on_loss(20000, 1460),
+			10000U);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_tcp_ssthresh_on_loss(2000, 1460),
+			2920U);
+}
+
+/* RFC 9293 3.8.6.2.1: never past SND.UNA + SND.WND. */
+static void peer_window_is_never_exceeded(struct kunit *test)
+{
+	struct rnic_tcp_fixture *fx = fx_offload(test, MADCM_CM_NO_VLAN);
+	struct irdma_cm_seg s;
+	static u8 rec[1000];
+	int i;
+
+	/* the CM's bytes acknowledged, the window now 2000 bytes */
+	peer_send_wnd(test, fx, IRS, ISS + UNACKED, 2000);
+	fx->nframes = 0;
+	for (i = 0; i < 3; i++)
+		send_record(test, fx, rec, sizeof(rec));
+	fx_settle(fx);
+	KUNIT_ASSERT_EQ(test, fx->nframes, 2);
+	sent(test, fx, 1, &s);
+	KUNIT_EXPECT_EQ(test, s.seq, ISS + UNACKED + 1000);
+
+	/* 1000 acknowledged, the same window: 1000 more fit */
+	peer_send_wnd(test, fx, IRS, ISS + UNACKED + 1000, 2000);
+	KUNIT_ASSERT_EQ(test, fx->nframes, 3);
+	sent(test, fx, 2, &s);
+	KUNIT_EXPECT_EQ(test, s.seq, ISS + UNACKED + 2000);
+	KUNIT_EXPECT_EQ(test, s.payload_len, 1000U);
+}
+
+/*
+ * RFC 9293 3.8.6.1: a zero window is probed with one octet of new data
+ * after the RTO, backing off; a peer that answers with a zero window
+ * keeps the connection (no retry counted); once it opens, the rest goes.
+ */
+static void zero_window_is_probed(struct kunit *test)
+{
+	struct rnic_tcp_fixture *fx = fx_offload(test, MADCM_CM_NO_VLAN);
+	struct madcm_rnic_tcp *t = &fx->qp->tcp;
+	struct irdma_cm_seg s;
+	static u8 rec[500];
+
+	fill(rec, sizeof(rec), 5);
+	peer_send_wnd(test, fx, IRS, ISS + UNACKED, 0);
+	fx->nframes = 0;
+	send_record(test, fx, rec, sizeof(rec));
+	fx_settle(fx);
+	KUNIT_EXPECT_EQ(test, fx->nframes, 0);
+	KUNIT_EXPECT_TRUE(test, timer_pending(&t->timer));
+
+	t->rto_ms = 20000;
+	fire_rto(fx);
+	KUNIT_ASSERT_EQ(test, fx->nframes, 1);
+	sent(test, fx, 0, &s);
+	KUNIT_EXPECT_EQ(test, s.seq, ISS + UNACKED);
+	KUNIT_ASSERT_EQ(test, s.payload_len, 1U);
+	KUNIT_EXPECT_EQ(test, s.payload[0], rec[0]);
+	KUNIT_EXPECT_EQ(test, t->rto_ms, 40000U);
+	KUNIT_EXPECT_EQ(test, t->cnt[MADCM_RNIC_TCP_PROBES], 1ULL);
+
+	/* the probe times out again: one octet again, a retry ... */
+	fire_rto(fx);
+	KUNIT_ASSERT_EQ(test, fx->nframes, 2);
+	sent(test, fx, 1, &s);
+	KUNIT_EXPECT_EQ(test, s.seq, ISS + UNACKED);
+	KUNIT_EXPECT_EQ(test, s.payload_len, 1U);
+	KUNIT_EXPECT_EQ(test, t->retries, 1U);
+	/* ... that the peer's zero-window answer forgives */
+	peer_send_wnd(test, fx, IRS, ISS + UNACKED, 0);
+	KUNIT_EXPECT_EQ(test, t->retries, 0U);
+	KUNIT_EXPECT_EQ(test, fx->nevents, 0);
+
+	/* the window opens with the probe octet taken: the rest goes */
+	peer_send_wnd(test, fx, IRS, ISS + UNACKED + 1, 29200);
+	KUNIT_ASSERT_EQ(test, fx->nframes, 3);
+	sent(test, fx, 2, &s);
+	KUNIT_EXPECT_EQ(test, s.seq, ISS + UNACKED + 1);
+	KUNIT_ASSERT_EQ(test, s.payload_len, 499U);
+	KUNIT_EXPECT_EQ(test, memcmp(s.payload, rec + 1, 499), 0);
+}
+
+/*
+ * RFC 5681 3.2: the third duplicate ACK retransmits the segment at
+ * SND.UNA; ssthresh = max(4000 / 2, 2 * 1460) = 2920, cwnd = 2920 + 3 *
+ * 1460 = 7300; a fourth adds 1460; the next new ACK sets cwnd = 2920.
+ */
+static void three_dup_acks_fast_retransmit(struct kunit *test)
+{
+	struct rnic_tcp_fixture *fx = fx_offload(test, MADCM_CM_NO_VLAN);
+	struct madcm_rnic_tcp *t = &fx->qp->tcp;
+	struct irdma_cm_seg s;
+	static u8 rec[4][1000];
+	int i;
+
+	peer_acks_cm_bytes(test, fx);
+	for (i = 0; i < 4; i++) {
+		fill(rec[i], 1000, 40 * i);
+		send_record(test, fx, rec[i], 1000);
+	}
+	fx_settle(fx);
+	KUNIT_ASSERT_EQ(test, fx->nframes, 4);
+
+	peer_send(test, fx, IRS, ISS + UNACKED, IRDMA_TCP_ACK, NULL, 0);
+	peer_send(test, fx, IRS, ISS + UNACKED, IRDMA_TCP_ACK, NULL, 0);
+	KUNIT_EXPECT_EQ(test, fx->nframes, 4);
+	peer_send(test, fx, IRS, ISS + UNACKED, IRDMA_TCP_ACK, NULL, 0);
+	KUNIT_ASSERT_EQ(test, fx->nframes, 5);
+	sent(test, fx, 4, &s);
+	KUNIT_EXPECT_EQ(test, s.seq, ISS + UNACKED);
+	KUNIT_ASSERT_EQ(test, s.payload_len, 1000U);
+	KUNIT_EXPECT_EQ(test, memcmp(s.payload, rec[0], 1000), 0);
+	KUNIT_EXPECT_EQ(test, t->ssthresh, 2920U);
+	KUNIT_EXPECT_EQ(test, t->cwnd, 7300U);
+	KUNIT_EXPECT_EQ(test, t->cnt[MADCM_RNIC_TCP_FAST_RETRANS], 1ULL);
+
+	peer_send(test, fx, IRS, ISS + UNACKED, IRDMA_TCP_ACK, NULL, 0);
+	KUNIT_EXPECT_EQ(test, t->cwnd, 8760U);
+	KUNIT_EXPECT_EQ(test, fx->nframes, 5);
+
+	peer_send(test, fx, IRS, ISS + UNACKED + 4000, IRDMA_TCP_ACK, NULL, 0);
+	KUNIT_EXPECT_EQ(test, t->cwnd, 2920U);
+	KUNIT_EXPECT_FALSE(test, t->in_recovery);
+}
+
+/*
+ * RFC 6298 3 (Karn): an ACK of a segment sent once gives an RTT sample;
+ * one of a retransmitted segment does not.
+ */
+static void karn_no_sample_from_retransmission(struct kunit *test)
+{
+	struct rnic_tcp_fixture *fx = fx_offload(test, MADCM_CM_NO_VLAN);
+	struct madcm_rnic_tcp *t = &fx->qp->tcp;
+	static u8 rec[100];
+
+	peer_acks_cm_bytes(test, fx);
+	send_record(test, fx, rec, sizeof(rec));
+	fx_settle(fx);
+	fire_rto(fx);
+	peer_send(test, fx, IRS, ISS + UNACKED + 100, IRDMA_TCP_ACK, NULL, 0);
+	KUNIT_EXPECT_EQ(test, t->cnt[MADCM_RNIC_TCP_RTT_SAMPLES], 0ULL);
+	KUNIT_EXPECT_EQ(test, t->srtt_us, 0U);
+
+	send_record(test, fx, rec, sizeof(rec));
+	fx_settle(fx);
+	peer_send(test, fx, IRS, ISS + UNACKED + 200, IRDMA_TCP_ACK, NULL, 0);
+	KUNIT_EXPECT_EQ(test, t->cnt[MADCM_RNIC_TCP_RTT_SAMPLES], 1ULL);
+	KUNIT_EXPECT_GT(test, t->srtt_us, 0U);
+	/* RTO = SRTT + max(G, 4 RTTVAR), floored */
+	KUNIT_EXPECT_GE(test, t->rto_base_ms, t->rto_min_ms);
+}
+
+/* RFC 5681 4.2: at least every second full segment is acknowledged. */
+static void second_segment_is_acked_at_once(struct kunit *test)
+{
+	struct rnic_tcp_fixture *fx = fx_offload(test, MADCM_CM_NO_VLAN);
+	static u8 data[1460];
+
+	peer_send(test, fx, IRS, ISS + UNACKED, IRDMA_TCP_ACK, data, 1460);
+	KUNIT_EXPECT_EQ(test, fx->nframes, 0);
+	peer_send(test, fx, IRS + 1460, ISS + UNACKED, IRDMA_TCP_ACK, data,
+		  1460);
+	KUNIT_ASSERT_EQ(test, fx->nframes, 1);
+	expect_pure_ack(test, fx, 0, ISS + UNACKED, IRS + 2920);
+	KUNIT_EXPECT_FALSE(test, timer_pending(&fx->qp->tcp.delack));
+	KUNIT_EXPECT_EQ(test, fx->rx_len, 2920U);
+}
+
+/*
+ * The out-of-order queue holds at most MADCM_RNIC_TCP_OOO_SEGS pieces:
+ * the next one is dropped and counted; detach gives the budget back.
+ */
+static void out_of_order_queue_is_bounded(struct kunit *test)
+{
+	struct rnic_tcp_fixture *fx = fx_offload(test, MADCM_CM_NO_VLAN);
+	struct madcm_rnic_tcp *t = &fx->qp->tcp;
+	static const u8 b[1] = { 0x55 };
+	int i;
+
+	for (i = 1; i <= MADCM_RNIC_TCP_OOO_SEGS + 1; i++)
+		peer_send(test, fx, IRS + 2 * i, ISS + UNACKED, IRDMA_TCP_ACK,
+			  b, 1);
+	KUNIT_EXPECT_EQ(test, t->ooo_segs, (u32)MADCM_RNIC_TCP_OOO_SEGS);
+	KUNIT_EXPECT_EQ(test, t->cnt[MADCM_RNIC_TCP_RX_OOO_DROP], 1ULL);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fx->dev->tcp_ooo_mem),
+			(long)t->ooo_mem);
+	KUNIT_EXPECT_EQ(test, fx->rx_len, 0U);
+
+	fx->qp->oqp.ops->detach(&fx->qp->oqp);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fx->dev->tcp_ooo_mem), 0L);
+}
+
+/* The send queue is bounded: -EAGAIN past MADCM_RNIC_TCP_SNDBUF. */
+static void send_queue_is_bounded(struct kunit *test)
+{
+	struct rnic_tcp_fixture *fx = fx_offload(test, MADCM_CM_NO_VLAN);
+	struct madcm_rnic_tcp *t = &fx->qp->tcp;
+	static u8 rec[1460];
+	struct kvec v = { .iov_base = rec, .iov_len = sizeof(rec) };
+	int i, ret = 0;
+
+	peer_send_wnd(test, fx, IRS, ISS + UNACKED, 0);
+	for (i = 0; i < 1000; i++) {
+		ret = madcm_rnic_tcp_send(t, &v, 1, sizeof(rec));
+		if (ret)
+			break;
+	}
+	KUNIT_EXPECT_EQ(test, ret, -EAGAIN);
+	KUNIT_EXPECT_LE(test, t->snd_mem, (u32)MADCM_RNIC_TCP_SNDBUF);
+	/* refused because the next one would not fit (header < 64) */
+	KUNIT_EXPECT_GT(test, t->snd_mem + (u32)sizeof(rec) + 64,
+			(u32)MADCM_RNIC_TCP_SNDBUF);
+	KUNIT_EXPECT_EQ(test, t->cnt[MADCM_RNIC_TCP_TX_NOROOM], 1ULL);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_tcp_send_room(t) < sizeof(rec), true);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fx->dev->tcp_snd_mem),
+			(long)t->snd_mem);
+	madcm_rnic_qp_tcp_destroy(fx->qp);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fx->dev->tcp_snd_mem), 0L);
+}
+
+/* Close after a queued record: the FIN rides on it. */
+static void close_after_queue_sends_queue_then_fin(struct kunit *test)
+{
+	struct rnic_tcp_fixture *fx = fx_offload(test, MADCM_CM_NO_VLAN);
+	struct irdma_cm_seg s;
+	static u8 rec[64];
+
+	peer_acks_cm_bytes(test, fx);
+	send_record(test, fx, rec, sizeof(rec));
+	madcm_rnic_tcp_close_after_queue(&fx->qp->tcp);
+	fx_settle(fx);
+	/* with the record, or right after it if the work ran in between */
+	KUNIT_ASSERT_GE(test, fx->nframes, 1);
+	sent(test, fx, 0, &s);
+	KUNIT_EXPECT_EQ(test, s.seq, ISS + UNACKED);
+	KUNIT_EXPECT_EQ(test, s.payload_len, 64U);
+	sent(test, fx, fx->nframes - 1, &s);
+	KUNIT_EXPECT_TRUE(test, s.flags & IRDMA_TCP_FIN);
+	KUNIT_EXPECT_EQ(test, s.seq + s.payload_len, ISS + UNACKED + 64);
+
+	peer_send(test, fx, IRS, ISS + UNACKED + 65, IRDMA_TCP_ACK, NULL, 0);
+	KUNIT_EXPECT_EQ(test, fx->qp->tcp.state, MADCM_RNIC_TCP_FIN_WAIT_2);
+}
+
+/* The upper layer aborts: RST, RESET with its status, QP to ERROR. */
+static void abort_sends_rst_and_reports(struct kunit *test)
+{
+	struct rnic_tcp_fixture *fx = fx_offload(test, MADCM_CM_NO_VLAN);
+	struct irdma_cm_seg s;
+
+	madcm_rnic_tcp_abort(&fx->qp->tcp, -EPROTO);
+	fx_settle(fx);
+	KUNIT_ASSERT_EQ(test, fx->nframes, 1);
+	sent(test, fx, 0, &s);
+	KUNIT_EXPECT_TRUE(test, s.flags & IRDMA_TCP_RST);
+	KUNIT_EXPECT_EQ(test, s.seq, ISS + UNACKED);
+	KUNIT_ASSERT_EQ(test, fx->nevents, 1);
+	KUNIT_EXPECT_EQ(test, fx->events[0], MADCM_CM_OFFLOAD_EV_RESET);
+	KUNIT_EXPECT_EQ(test, fx->status[0], -EPROTO);
+	KUNIT_EXPECT_EQ(test, fx->qp_states[fx->nstates - 1], IB_QPS_ERR);
+}
+
+/* RFC 5961 7: challenge ACKs are throttled (here 2 a second). */
+static void challenge_acks_are_throttled(struct kunit *test)
+{
+	struct rnic_tcp_fixture *fx = fx_offload(test, MADCM_CM_NO_VLAN);
+	struct madcm_rnic_tcp *t = &fx->qp->tcp;
+
+	t->chal_limit = 2;
+	peer_send(test, fx, IRS, 0, IRDMA_TCP_SYN, NULL, 0);
+	peer_send(test, fx, IRS, 0, IRDMA_TCP_SYN, NULL, 0);
+	peer_send(test, fx, IRS, 0, IRDMA_TCP_SYN, NULL, 0);
+	KUNIT_EXPECT_EQ(test, fx->nframes, 2);
+	KUNIT_EXPECT_EQ(test, t->cnt[MADCM_RNIC_TCP_RX_CHALLENGE], 2ULL);
+	KUNIT_EXPECT_EQ(test, t->cnt[MADCM_RNIC_TCP_RX_CHALLENGE_LIMITED],
+			1ULL);
+	KUNIT_EXPECT_EQ(test, fx->nevents, 0);
+}
+
+/*
+ * RFC 5681 4.1: after an idle time longer than the RTO, cwnd starts
+ * again from RW = min(IW, cwnd) = 4380 for SMSS 1460.
+ */
+static void idle_restart_resets_cwnd(struct kunit *test)
+{
+	struct rnic_tcp_fixture *fx = fx_offload(test, MADCM_CM_NO_VLAN);
+	struct madcm_rnic_tcp *t = &fx->qp->tcp;
+	static u8 rec[100];
+	unsigned long flags;
+
+	peer_acks_cm_bytes(test, fx);
+	spin_lock_irqsave(&t->lock, flags);
+	t->cwnd = 20000;
+	t->last_send = jiffies - msecs_to_jiffies(t->rto_ms) - 2;
+	spin_unlock_irqrestore(&t->lock, flags);
+	send_record(test, fx, rec, sizeof(rec));
+	fx_settle(fx);
+	KUNIT_EXPECT_EQ(test, fx->nframes, 1);
+	KUNIT_EXPECT_EQ(test, t->cwnd, 4380U);
+}
+
+/*
+ * The peer's last bytes and its FIN in one segment (a Read Request, say):
+ * what the upper layer sends in answer goes before our FIN (RFC 9293
+ * 3.6: CLOSE-WAIT still sends), and our FIN follows at once.
+ */
+static void answer_to_last_bytes_goes_before_our_fin(struct kunit *test)
+{
+	struct rnic_tcp_fixture *fx = fx_offload(test, MADCM_CM_NO_VLAN);
+	static const u8 data[100];
+	struct irdma_cm_seg s;
+
+	fx->reply_len = 50;
+	peer_send(test, fx, IRS, ISS + UNACKED, IRDMA_TCP_ACK | IRDMA_TCP_FIN,
+		  data, sizeof(data));
+	KUNIT_EXPECT_EQ(test, fx->rx_len, 100U);
+	KUNIT_EXPECT_EQ(test, fx->reply_ret, 0);
+	KUNIT_EXPECT_EQ(test, fx->qp->tcp.state, MADCM_RNIC_TCP_LAST_ACK);
+	KUNIT_ASSERT_GE(test, fx->nframes, 1);
+	sent(test, fx, 0, &s);
+	KUNIT_EXPECT_EQ(test, s.seq, ISS + UNACKED);
+	KUNIT_EXPECT_EQ(test, s.payload_len, 50U);
+	sent(test, fx, fx->nframes - 1, &s);
+	KUNIT_EXPECT_TRUE(test, s.flags & IRDMA_TCP_FIN);
+	KUNIT_EXPECT_EQ(test, s.seq + s.payload_len, ISS + UNACKED + 50);
+	KUNIT_EXPECT_EQ(test, s.ack, IRS + 101);
+	KUNIT_ASSERT_EQ(test, fx->nevents, 1);
+	KUNIT_EXPECT_EQ(test, fx->events[0], MADCM_CM_OFFLOAD_EV_FIN_RCVD);
 }
 
 static int rnic_tcp_init(struct kunit *test)
@@ -742,6 +1358,24 @@ static struct kunit_case rnic_tcp_cases[] = {
 	KUNIT_CASE(detach_stops_everything),
 	KUNIT_CASE(bytes_left_by_the_cm_are_acked),
 	KUNIT_CASE(inconsistent_context_is_refused),
+	KUNIT_CASE(record_leaves_as_one_segment),
+	KUNIT_CASE(send_refuses_what_it_cannot_carry),
+	KUNIT_CASE(out_of_order_data_is_reassembled),
+	KUNIT_CASE(rto_resends_from_snd_una_within_cwnd),
+	KUNIT_CASE(rtt_estimate_follows_rfc6298),
+	KUNIT_CASE(congestion_rules_follow_rfc5681),
+	KUNIT_CASE(peer_window_is_never_exceeded),
+	KUNIT_CASE(zero_window_is_probed),
+	KUNIT_CASE(three_dup_acks_fast_retransmit),
+	KUNIT_CASE(karn_no_sample_from_retransmission),
+	KUNIT_CASE(second_segment_is_acked_at_once),
+	KUNIT_CASE(out_of_order_queue_is_bounded),
+	KUNIT_CASE(send_queue_is_bounded),
+	KUNIT_CASE(close_after_queue_sends_queue_then_fin),
+	KUNIT_CASE(abort_sends_rst_and_reports),
+	KUNIT_CASE(challenge_acks_are_throttled),
+	KUNIT_CASE(idle_restart_resets_cwnd),
+	KUNIT_CASE(answer_to_last_bytes_goes_before_our_fin),
 	{}
 };
 

@@ -1,0 +1,787 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * madcm's software RNIC: the send side of the data path.
+ *
+ * The send queue's work requests become RDMAP messages (RFC 5040), cut
+ * into DDP segments (RFC 5041) of at most the MULPDU, each framed as one
+ * MPA FPDU (RFC 5044: ULPDU_Length, PAD, CRC) and queued to the QP's TCP
+ * engine as one record (rnic/qp_tcp.c), which owns a copy from then on:
+ *
+ *  Send, Send with SE,          untagged, queue 0, MSN per message, MO
+ *  with Invalidate (and SE)     per segment; L on the last
+ *  RDMA Write                   tagged: the remote STag, TO per segment
+ *  RDMA Read                    one Read Request per gather entry
+ *                               (queue 1), each naming that entry as its
+ *                               Data Sink; at most ORD outstanding
+ *  Read Response                tagged, to the requester's Data Sink,
+ *                               for each Read Request rx took (IRD)
+ *  Terminate                    queue 2, then the stream closes
+ *
+ * Work requests complete in the order posted: a Send or Write once its
+ * last FPDU is queued to TCP, a Read once the last segment of its last
+ * response is placed (madcm_rnic_qp_read_done()); a successful one only
+ * when signaled. A local error (an SGE outside its MR, a bad lkey, a
+ * message over 2^31 octets) completes the work request with its status,
+ * moves the QP to ERROR, which flushes the rest once, and ends the
+ * stream with a Terminate (Local Catastrophic Error).
+ *
+ * IB_SEND_FENCE holds a work request until every RDMA Read before it has
+ * completed. A full TCP send queue (-EAGAIN) holds the send side until
+ * the engine's tx_room. The CM's RTR message (RFC 6581) is the first on
+ * its queue: an initiator's MSNs start after it, and its zero-length
+ * Read's response completes no work request.
+ *
+ * Locking: everything here runs under @qp->lock (irqsave); the TCP engine
+ * is called with it held (its lock nests inside); completion handlers
+ * and closing the stream run after it is dropped (madcm_rnic_run_due()).
+ */
+#include <linux/slab.h>
+#include <linux/uio.h>
+#include "irdma_cm/iwarp.h"
+#include "irdma_cm/mpa.h"
+#include "rnic/ddp.h"
+#include "rnic/iwarp.h"
+#include "rnic/rnic.h"
+
+/* An FPDU is built here: at most this long, whatever the MSS. */
+#define MADCM_RNIC_TX_BUF_SIZE	(16 * 1024)
+
+/* The largest message (the device's max_msg_sz). */
+#define MADCM_RNIC_MSG_MAX	BIT(31)
+
+/* What one step of the send side did. */
+enum tx_step {
+	TX_GO,		/* something was queued or changed: go on */
+	TX_WAIT,	/* no TCP room, ORD, fence, no stream: wait */
+};
+
+static u8 tx_rdmap_ctrl(u8 opcode)
+{
+	return (RDMAP_VERSION << RDMAP_VERSION_SHIFT) |
+	       (opcode & RDMAP_MASK_OPCODE);
+}
+
+static u8 tx_ddp_ctrl(bool tagged, bool last)
+{
+	return (tagged ? DDP_FLAG_TAGGED : 0) | (last ? DDP_FLAG_LAST : 0) |
+	       DDP_VERSION;
+}
+
+/*
+ * The most ULPDU octets one FPDU may carry: the FPDU (ULPDU_Length,
+ * ULPDU, PAD, CRC) fills at most one TCP segment (RFC 5044 5.2), and the
+ * build buffer.
+ */
+static u32 tx_mulpdu(struct madcm_rnic_qp *qp)
+{
+	u32 rec = min(madcm_rnic_tcp_max_record(&qp->tcp), qp->tx_buf_size);
+
+	if (rec < MPA_ULPDU_LEN_SIZE + MPA_CRC_SIZE + MPA_FPDU_ALIGN)
+		return 0;
+	return min_t(u32, round_down(rec - MPA_CRC_SIZE, MPA_FPDU_ALIGN) -
+			  MPA_ULPDU_LEN_SIZE, MPA_ULPDU_LEN_MAX);
+}
+
+/* Whether TCP takes an FPDU of @ulpdu_len now (before it is built). */
+static bool tx_room(struct madcm_rnic_qp *qp, u32 ulpdu_len)
+{
+	return madcm_rnic_tcp_send_room(&qp->tcp) >=
+	       irdma_mpa_fpdu_len(ulpdu_len);
+}
+
+/* Frames the ULPDU built at @qp->tx_buf + 2 and queues it to TCP. */
+static int tx_queue(struct madcm_rnic_qp *qp, u32 ulpdu_len)
+{
+	struct kvec vec;
+	int len;
+
+	len = irdma_mpa_frame_fpdu(qp->tx_buf, qp->tx_buf_size, ulpdu_len,
+				   qp->tx_crc);
+	if (len < 0)
+		return len;
+	vec.iov_base = qp->tx_buf;
+	vec.iov_len = len;
+	return madcm_rnic_tcp_send(&qp->tcp, &vec, 1, len);
+}
+
+/* A local MR check's errno as the work request's status. */
+static enum ib_wc_status tx_mr_status(int err)
+{
+	return err == -EOVERFLOW ? IB_WC_LOC_LEN_ERR : IB_WC_LOC_PROT_ERR;
+}
+
+/*
+ * A remote MR check's errno (our Data Source of a Read Response) as the
+ * Terminate's error code (RFC 5040 4.8, Remote Protection Error).
+ */
+static u8 tx_mr_ecode(int err)
+{
+	switch (err) {
+	case -ERANGE:
+	case -EOVERFLOW:
+		return MADCM_TERM_RDMAP_BASE_BOUNDS;
+	case -EACCES:
+		return MADCM_TERM_RDMAP_ACCESS;
+	case -EPERM:
+		return MADCM_TERM_RDMAP_STAG_NOT_ASSOC;
+	default:
+		return MADCM_TERM_RDMAP_INVALID_STAG;
+	}
+}
+
+/*
+ * Builds the Terminate message (RFC 5040 4.8) once; the send loop queues
+ * it ahead of everything and closes the stream after it. @hdr is cut
+ * when the FPDU would not fit one segment.
+ */
+static void tx_term_build(struct madcm_rnic_qp *qp, u8 layer, u8 etype,
+			  u8 ecode, const void *hdr, u32 hdr_len)
+{
+	struct madcm_ddp_term_msg *m;
+	u32 ulen;
+	int len;
+
+	lockdep_assert_held(&qp->lock);
+	/* one per stream, and only on a stream */
+	if (qp->term_done || qp->term_len || !qp->tx_live)
+		return;
+	if (!hdr)
+		hdr_len = 0;
+	hdr_len = min_t(u32, hdr_len, MADCM_RNIC_TERM_HDR_MAX);
+	if (offsetof(struct madcm_ddp_term_msg, hdrs) + hdr_len >
+	    tx_mulpdu(qp))
+		hdr_len = 0;
+	m = (struct madcm_ddp_term_msg *)(qp->term_fpdu + MPA_ULPDU_LEN_SIZE);
+	ulen = madcm_ddp_term_build(m, qp->msn[DDP_QN_TERMINATE], layer, etype,
+				    ecode, hdr, hdr_len);
+	len = irdma_mpa_frame_fpdu(qp->term_fpdu, sizeof(qp->term_fpdu), ulen,
+				   qp->tx_crc);
+	if (WARN_ON_ONCE(len <= 0)) {
+		qp->term_done = true;
+		return;
+	}
+	qp->msn[DDP_QN_TERMINATE]++;
+	qp->term_len = len;
+}
+
+/* Queues the Terminate, then the stream closes (after what is queued). */
+static enum tx_step tx_term_send(struct madcm_rnic_qp *qp,
+				 struct madcm_rnic_due *due)
+{
+	struct kvec vec = {
+		.iov_base = qp->term_fpdu,
+		.iov_len = qp->term_len,
+	};
+	int ret;
+
+	ret = madcm_rnic_tcp_send(&qp->tcp, &vec, 1, qp->term_len);
+	if (ret == -EAGAIN)
+		return TX_WAIT;
+	if (!ret)
+		madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_TERM_SENT);
+	qp->term_len = 0;
+	qp->term_done = true;
+	due->close = true;
+	return TX_WAIT;
+}
+
+/*
+ * A work request failed here: it completes with @status (in its turn),
+ * the QP enters ERROR and flushes the rest, and the peer is told.
+ */
+static void tx_fail(struct madcm_rnic_qp *qp, struct madcm_rnic_swqe *wqe,
+		    enum ib_wc_status status, struct madcm_rnic_due *due)
+{
+	wqe->done = true;
+	wqe->status = status;
+	tx_term_build(qp, RDMAP_TERM_LAYER_RDMAP, MADCM_TERM_RDMAP_ETYPE_CATASTROPHIC,
+		      MADCM_TERM_RDMAP_UNSPECIFIED, NULL, 0);
+	madcm_rnic_qp_error_locked(qp, due);
+}
+
+/* Copies @n octets of @wqe's message from offset @off to @dst. */
+static int tx_gather(struct madcm_rnic_qp *qp,
+		     const struct madcm_rnic_swqe *wqe, u32 off, u8 *dst,
+		     u32 n)
+{
+	u32 i;
+
+	if (wqe->send_flags & IB_SEND_INLINE) {
+		memcpy(dst, wqe->inline_data + off, n);
+		return 0;
+	}
+	for (i = 0; i < wqe->num_sge && n; i++) {
+		const struct ib_sge *sge = &wqe->sge[i];
+		u32 take;
+		int ret;
+
+		if (off >= sge->length) {
+			off -= sge->length;
+			continue;
+		}
+		take = min(sge->length - off, n);
+		ret = madcm_rnic_mr_copy_from(qp, sge->lkey, sge->addr + off,
+					      dst, take, 0);
+		if (ret)
+			return ret;
+		dst += take;
+		n -= take;
+		off = 0;
+	}
+	return 0;
+}
+
+/*
+ * The checks a work request passes before its first FPDU: its length,
+ * and each gather entry inside a valid MR of the QP's PD (an RDMA Read's
+ * entries are its Data Sinks: local write access).
+ */
+static enum ib_wc_status tx_check(struct madcm_rnic_qp *qp,
+				  struct madcm_rnic_swqe *wqe)
+{
+	bool read = wqe->opcode == IB_WR_RDMA_READ ||
+		    wqe->opcode == IB_WR_RDMA_READ_WITH_INV;
+	u32 i;
+
+	switch (wqe->opcode) {
+	case IB_WR_REG_MR:
+	case IB_WR_LOCAL_INV:
+		return IB_WC_SUCCESS;
+	default:
+		break;
+	}
+	if (wqe->len > MADCM_RNIC_MSG_MAX)
+		return IB_WC_LOC_LEN_ERR;
+	if (read && !qp->tx_ord)
+		return IB_WC_LOC_QP_OP_ERR;
+	for (i = 0; i < wqe->num_sge; i++) {
+		const struct ib_sge *sge = &wqe->sge[i];
+		int ret;
+
+		ret = madcm_rnic_mr_check(qp, sge->lkey, sge->addr, sge->length,
+					  read ? IB_ACCESS_LOCAL_WRITE : 0);
+		if (ret)
+			return tx_mr_status(ret);
+	}
+	if (read)
+		wqe->reads_left = wqe->num_sge ?: 1;
+	return IB_WC_SUCCESS;
+}
+
+/* The work request at @qp->sq_next is over (or, a Read, all sent). */
+static void tx_next(struct madcm_rnic_qp *qp)
+{
+	qp->sq_next++;
+	qp->tx_off = 0;
+	qp->tx_started = false;
+}
+
+static u8 tx_send_opcode(const struct madcm_rnic_swqe *wqe)
+{
+	bool se = wqe->send_flags & IB_SEND_SOLICITED;
+
+	if (wqe->opcode == IB_WR_SEND_WITH_INV)
+		return se ? RDMAP_SEND_SE_INVALIDATE : RDMAP_SEND_INVALIDATE;
+	return se ? RDMAP_SEND_SE : RDMAP_SEND;
+}
+
+/* One segment of a Send or an RDMA Write. */
+static enum tx_step tx_data_seg(struct madcm_rnic_qp *qp,
+				struct madcm_rnic_swqe *wqe,
+				struct madcm_rnic_due *due)
+{
+	bool tagged = wqe->opcode == IB_WR_RDMA_WRITE;
+	u32 hlen = tagged ? sizeof(struct ddp_tagged_hdr) :
+			    sizeof(struct ddp_untagged_hdr);
+	u8 *ulpdu = qp->tx_buf + MPA_ULPDU_LEN_SIZE;
+	u32 mulpdu = tx_mulpdu(qp), n;
+	bool last;
+	int ret;
+
+	if (mulpdu <= hlen)
+		return TX_WAIT;
+	n = min(wqe->len - qp->tx_off, mulpdu - hlen);
+	last = qp->tx_off + n == wqe->len;
+	if (!tx_room(qp, hlen + n))
+		return TX_WAIT;
+	ret = tx_gather(qp, wqe, qp->tx_off, ulpdu + hlen, n);
+	if (ret) {
+		tx_fail(qp, wqe, tx_mr_status(ret), due);
+		return TX_GO;
+	}
+	if (tagged) {
+		struct ddp_tagged_hdr *h = (struct ddp_tagged_hdr *)ulpdu;
+
+		h->ddp_ctrl = tx_ddp_ctrl(true, last);
+		h->rdmap_ctrl = tx_rdmap_ctrl(RDMAP_RDMA_WRITE);
+		h->stag = cpu_to_be32(wqe->rkey);
+		h->to = cpu_to_be64(wqe->remote_addr + qp->tx_off);
+	} else {
+		struct ddp_untagged_hdr *h = (struct ddp_untagged_hdr *)ulpdu;
+
+		h->ddp_ctrl = tx_ddp_ctrl(false, last);
+		h->rdmap_ctrl = tx_rdmap_ctrl(tx_send_opcode(wqe));
+		h->inval_stag = cpu_to_be32(wqe->opcode == IB_WR_SEND_WITH_INV ?
+					    wqe->inv_rkey : 0);
+		h->qn = cpu_to_be32(DDP_QN_SEND);
+		h->msn = cpu_to_be32(qp->msn[DDP_QN_SEND]);
+		h->mo = cpu_to_be32(qp->tx_off);
+	}
+	if (tx_queue(qp, hlen + n))
+		return TX_WAIT;
+	qp->tx_off += n;
+	if (last) {
+		if (!tagged)
+			qp->msn[DDP_QN_SEND]++;
+		wqe->done = true;
+		tx_next(qp);
+	}
+	return TX_GO;
+}
+
+/* The next Read Request of an RDMA Read: one per gather entry. */
+static enum tx_step tx_read_req(struct madcm_rnic_qp *qp,
+				struct madcm_rnic_swqe *wqe)
+{
+	u32 hlen = sizeof(struct ddp_untagged_hdr) +
+		   sizeof(struct rdmap_read_req_hdr);
+	u8 *ulpdu = qp->tx_buf + MPA_ULPDU_LEN_SIZE;
+	struct ddp_untagged_hdr *h = (struct ddp_untagged_hdr *)ulpdu;
+	struct rdmap_read_req_hdr *rr = (struct rdmap_read_req_hdr *)(h + 1);
+	struct madcm_rnic_oreq *o;
+	struct ib_sge none = {};
+	const struct ib_sge *sge;
+	u64 src_to = wqe->remote_addr;
+	u32 i;
+
+	if (qp->orq_tail - qp->orq_head >= qp->tx_ord)
+		return TX_WAIT;
+	if (tx_mulpdu(qp) < hlen || !tx_room(qp, hlen))
+		return TX_WAIT;
+	sge = wqe->num_sge ? &wqe->sge[qp->tx_off] : &none;
+	for (i = 0; i < qp->tx_off; i++)
+		src_to += wqe->sge[i].length;
+
+	h->ddp_ctrl = tx_ddp_ctrl(false, true);
+	h->rdmap_ctrl = tx_rdmap_ctrl(RDMAP_RDMA_READ_REQUEST);
+	h->inval_stag = 0;
+	h->qn = cpu_to_be32(DDP_QN_READ_REQUEST);
+	h->msn = cpu_to_be32(qp->msn[DDP_QN_READ_REQUEST]);
+	h->mo = 0;
+	rr->sink_stag = cpu_to_be32(sge->lkey);
+	rr->sink_to = cpu_to_be64(sge->addr);
+	rr->read_size = cpu_to_be32(sge->length);
+	rr->src_stag = cpu_to_be32(wqe->rkey);
+	rr->src_to = cpu_to_be64(src_to);
+	if (tx_queue(qp, hlen))
+		return TX_WAIT;
+
+	qp->msn[DDP_QN_READ_REQUEST]++;
+	o = &qp->orq[qp->orq_tail % MADCM_RNIC_ORQ_SIZE];
+	o->wqe = qp->sq_next;
+	o->sink_stag = sge->lkey;
+	o->sink_to = sge->addr;
+	o->len = sge->length;
+	qp->orq_tail++;
+	if (++qp->tx_off == (wqe->num_sge ?: 1))
+		tx_next(qp);
+	return TX_GO;
+}
+
+/* One step of the send queue: the work request at @qp->sq_next. */
+static enum tx_step tx_sq_step(struct madcm_rnic_qp *qp,
+			       struct madcm_rnic_due *due)
+{
+	struct madcm_rnic_swqe *wqe = &qp->swqe[qp->sq_next % qp->sq.size];
+	enum ib_wc_status status;
+
+	if (!qp->tx_started) {
+		/* data waits for the stream; local operations do not */
+		if (!qp->tx_live && wqe->opcode != IB_WR_REG_MR &&
+		    wqe->opcode != IB_WR_LOCAL_INV)
+			return TX_WAIT;
+		if ((wqe->send_flags & IB_SEND_FENCE) &&
+		    qp->orq_head != qp->orq_tail)
+			return TX_WAIT;
+		status = tx_check(qp, wqe);
+		if (status != IB_WC_SUCCESS) {
+			tx_fail(qp, wqe, status, due);
+			return TX_GO;
+		}
+		qp->tx_started = true;
+	}
+	switch (wqe->opcode) {
+	case IB_WR_REG_MR:
+	case IB_WR_LOCAL_INV:
+		if (wqe->opcode == IB_WR_REG_MR)
+			status = madcm_rnic_mr_fastreg(qp, wqe);
+		else
+			status = madcm_rnic_mr_invalidate(qp, wqe->inv_rkey);
+		if (status != IB_WC_SUCCESS) {
+			tx_fail(qp, wqe, status, due);
+			return TX_GO;
+		}
+		wqe->done = true;
+		tx_next(qp);
+		return TX_GO;
+	case IB_WR_RDMA_READ:
+	case IB_WR_RDMA_READ_WITH_INV:
+		return tx_read_req(qp, wqe);
+	default:
+		return tx_data_seg(qp, wqe, due);
+	}
+}
+
+/* One segment of the oldest Read Response. */
+static enum tx_step tx_read_resp(struct madcm_rnic_qp *qp,
+				 struct madcm_rnic_due *due)
+{
+	struct madcm_rnic_rresp *r = &qp->irq[qp->irq_head % MADCM_RNIC_MAX_IRD];
+	u32 hlen = sizeof(struct ddp_tagged_hdr);
+	u8 *ulpdu = qp->tx_buf + MPA_ULPDU_LEN_SIZE;
+	struct ddp_tagged_hdr *h = (struct ddp_tagged_hdr *)ulpdu;
+	u32 mulpdu = tx_mulpdu(qp), n;
+	bool last;
+	int ret;
+
+	if (mulpdu <= hlen)
+		return TX_WAIT;
+	n = min(r->len - r->off, mulpdu - hlen);
+	last = r->off + n == r->len;
+	if (!tx_room(qp, hlen + n))
+		return TX_WAIT;
+	ret = madcm_rnic_mr_copy_from(qp, r->src_stag, r->src_to + r->off,
+				      ulpdu + hlen, n, IB_ACCESS_REMOTE_READ);
+	if (ret) {
+		/* the source changed since rx checked the request */
+		tx_term_build(qp, RDMAP_TERM_LAYER_RDMAP,
+			      MADCM_TERM_RDMAP_ETYPE_PROTECTION, tx_mr_ecode(ret),
+			      NULL, 0);
+		madcm_rnic_qp_error_locked(qp, due);
+		return TX_GO;
+	}
+	h->ddp_ctrl = tx_ddp_ctrl(true, last);
+	h->rdmap_ctrl = tx_rdmap_ctrl(RDMAP_RDMA_READ_RESPONSE);
+	h->stag = cpu_to_be32(r->sink_stag);
+	h->to = cpu_to_be64(r->sink_to + r->off);
+	if (tx_queue(qp, hlen + n))
+		return TX_WAIT;
+	r->off += n;
+	if (last)
+		qp->irq_head++;
+	return TX_GO;
+}
+
+/**
+ * madcm_rnic_qp_tx_run_locked() - queue what the send side can
+ * @qp: the QP, @qp->lock held
+ * @due: what is due once the lock is dropped
+ *
+ * A Terminate first (then nothing more); in RTS, Read Responses before
+ * the send queue; until TCP has no room, ORD or a fence holds the send
+ * queue, or nothing is left. Completes what is over, in order.
+ */
+void madcm_rnic_qp_tx_run_locked(struct madcm_rnic_qp *qp,
+				 struct madcm_rnic_due *due)
+{
+	enum tx_step step;
+
+	lockdep_assert_held(&qp->lock);
+	for (;;) {
+		if (qp->term_len)
+			step = tx_term_send(qp, due);
+		else if (qp->state != IB_QPS_RTS)
+			step = TX_WAIT;
+		else if (qp->irq_head != qp->irq_tail)
+			step = tx_read_resp(qp, due);
+		else if (qp->sq_next != qp->sq.tail)
+			step = tx_sq_step(qp, due);
+		else
+			step = TX_WAIT;
+		if (step == TX_WAIT)
+			break;
+	}
+	madcm_rnic_sq_retire(qp, due);
+}
+
+/**
+ * madcm_rnic_qp_tx_run() - queue what the send side can
+ * @qp: the QP (@qp->lock not held)
+ *
+ * Context: Any.
+ */
+void madcm_rnic_qp_tx_run(struct madcm_rnic_qp *qp)
+{
+	struct madcm_rnic_due due = {};
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	madcm_rnic_qp_tx_run_locked(qp, &due);
+	spin_unlock_irqrestore(&qp->lock, flags);
+	madcm_rnic_run_due(qp, &due);
+}
+
+/**
+ * madcm_rnic_qp_tx_room() - the TCP engine has room again
+ * @t: the QP's engine
+ *
+ * The engine's tx_room: the send side goes on where it waited.
+ * Context: Any; no lock held.
+ */
+void madcm_rnic_qp_tx_room(struct madcm_rnic_tcp *t)
+{
+	madcm_rnic_qp_tx_run(container_of(t, struct madcm_rnic_qp, tcp));
+}
+
+/**
+ * madcm_rnic_qp_tx_start() - the send side takes the stream
+ * @t: the QP's TCP engine, ESTABLISHED (the QP in RTS)
+ * @ctx: the CM's hand-off context
+ *
+ * Takes the negotiated IRD, ORD and CRC, and the RTR message: on the
+ * peer-to-peer initiator (the side that received none in @ctx) the
+ * queue of the RTR's type starts at MSN 2, and an RTR Read is outstanding
+ * (its zero-length response completes no work request). Then queues what
+ * the consumer posted already. The engine's tx_start: called before
+ * @ctx->rcvd is delivered (a responder answers the RTR Read with the IRD
+ * set here).
+ * Context: Any; the QP's lock not held.
+ */
+void madcm_rnic_qp_tx_start(struct madcm_rnic_tcp *t,
+			    const struct madcm_cm_offload_ctx *ctx)
+{
+	struct madcm_rnic_qp *qp = container_of(t, struct madcm_rnic_qp, tcp);
+	const struct madcm_cm_tcp_ctx *c = &ctx->tcp;
+	struct madcm_rnic_due due = {};
+	struct madcm_rnic_oreq *o;
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	qp->msn[DDP_QN_SEND] = DDP_MSN_FIRST;
+	qp->msn[DDP_QN_READ_REQUEST] = DDP_MSN_FIRST;
+	qp->msn[DDP_QN_TERMINATE] = DDP_MSN_FIRST;
+	qp->tx_ird = min_t(u32, c->ird, MADCM_RNIC_MAX_IRD);
+	qp->tx_ord = min_t(u32, c->ord, MADCM_RNIC_MAX_ORD);
+	qp->tx_crc = c->crc;
+	qp->tx_live = true;
+	if (c->peer_to_peer && !ctx->rcvd_len) {
+		switch (c->rtr_type) {
+		case MADCM_CM_RTR_SEND:
+			qp->msn[DDP_QN_SEND]++;
+			break;
+		case MADCM_CM_RTR_READ:
+			qp->msn[DDP_QN_READ_REQUEST]++;
+			o = &qp->orq[qp->orq_tail % MADCM_RNIC_ORQ_SIZE];
+			memset(o, 0, sizeof(*o));
+			o->wqe = MADCM_RNIC_ORQ_RTR;
+			qp->orq_tail++;
+			break;
+		default:
+			break;
+		}
+	}
+	madcm_rnic_qp_tx_run_locked(qp, &due);
+	spin_unlock_irqrestore(&qp->lock, flags);
+	madcm_rnic_run_due(qp, &due);
+}
+
+/**
+ * madcm_rnic_qp_read_req() - answer an inbound RDMA Read Request
+ * @qp: the QP (@qp->lock not held)
+ * @sink_stag: the requester's Data Sink STag
+ * @sink_to: its Tagged Offset
+ * @src_stag: our Data Source STag (rx checked it against the MR)
+ * @src_to: its Tagged Offset
+ * @len: the RDMA Read Message Size
+ *
+ * Queues the Read Response (RFC 5040 5.3: responses go in the order of
+ * their requests), segmented to the MULPDU, ahead of the send queue.
+ * Context: Any.
+ * Return: 0; -ENOSPC when IRD Read Requests are being answered already
+ * (rx terminates: the peer exceeded the IRD it was granted); -ENOTCONN
+ * outside RTS.
+ */
+int madcm_rnic_qp_read_req(struct madcm_rnic_qp *qp, u32 sink_stag,
+			   u64 sink_to, u32 src_stag, u64 src_to, u32 len)
+{
+	struct madcm_rnic_due due = {};
+	struct madcm_rnic_rresp *r;
+	unsigned long flags;
+	int ret = 0;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	if (qp->state != IB_QPS_RTS) {
+		ret = -ENOTCONN;
+		goto out;
+	}
+	if (qp->irq_tail - qp->irq_head >= qp->tx_ird) {
+		ret = -ENOSPC;
+		goto out;
+	}
+	r = &qp->irq[qp->irq_tail % MADCM_RNIC_MAX_IRD];
+	r->sink_stag = sink_stag;
+	r->sink_to = sink_to;
+	r->src_stag = src_stag;
+	r->src_to = src_to;
+	r->len = len;
+	r->off = 0;
+	qp->irq_tail++;
+	madcm_rnic_qp_tx_run_locked(qp, &due);
+out:
+	spin_unlock_irqrestore(&qp->lock, flags);
+	madcm_rnic_run_due(qp, &due);
+	return ret;
+}
+
+/**
+ * madcm_rnic_qp_read_sink() - the Data Sink of the oldest outstanding Read
+ * @qp: the QP (@qp->lock not held)
+ * @stag: its STag
+ * @to: its Tagged Offset
+ * @len: its length (the RDMA Read Message Size)
+ *
+ * rx places a Read Response only there.
+ * Context: Any.
+ * Return: 0, or -ENOENT when no Read Request is outstanding.
+ */
+int madcm_rnic_qp_read_sink(struct madcm_rnic_qp *qp, u32 *stag, u64 *to,
+			    u32 *len)
+{
+	const struct madcm_rnic_oreq *o;
+	unsigned long flags;
+	int ret = -ENOENT;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	if (qp->orq_head != qp->orq_tail) {
+		o = &qp->orq[qp->orq_head % MADCM_RNIC_ORQ_SIZE];
+		*stag = o->sink_stag;
+		*to = o->sink_to;
+		*len = o->len;
+		ret = 0;
+	}
+	spin_unlock_irqrestore(&qp->lock, flags);
+	return ret;
+}
+
+/**
+ * madcm_rnic_qp_read_done() - the oldest outstanding Read was answered
+ * @qp: the QP (@qp->lock not held)
+ *
+ * The last segment of its Read Response was placed: the Read Request
+ * leaves the ORQ (a fenced or ORD-held work request may go on); its
+ * RDMA READ is over once all of its Read Requests are (RDMA READ with
+ * Invalidate: then its STag is invalidated). The CM's RTR Read completes
+ * nothing.
+ * Context: Any.
+ * Return: 0, or -EPROTO when no Read is outstanding (rx terminates).
+ */
+int madcm_rnic_qp_read_done(struct madcm_rnic_qp *qp)
+{
+	struct madcm_rnic_due due = {};
+	struct madcm_rnic_swqe *wqe;
+	enum ib_wc_status status;
+	unsigned long flags;
+	u32 idx;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	if (qp->orq_head == qp->orq_tail) {
+		spin_unlock_irqrestore(&qp->lock, flags);
+		return -EPROTO;
+	}
+	idx = qp->orq[qp->orq_head % MADCM_RNIC_ORQ_SIZE].wqe;
+	qp->orq_head++;
+	if (idx != MADCM_RNIC_ORQ_RTR) {
+		wqe = &qp->swqe[idx % qp->sq.size];
+		if (!--wqe->reads_left) {
+			status = IB_WC_SUCCESS;
+			if (wqe->opcode == IB_WR_RDMA_READ_WITH_INV)
+				status = madcm_rnic_mr_invalidate(qp,
+								  wqe->inv_rkey);
+			if (status != IB_WC_SUCCESS)
+				tx_fail(qp, wqe, status, &due);
+			else
+				wqe->done = true;
+		}
+	}
+	madcm_rnic_qp_tx_run_locked(qp, &due);
+	spin_unlock_irqrestore(&qp->lock, flags);
+	madcm_rnic_run_due(qp, &due);
+	return 0;
+}
+
+/**
+ * madcm_rnic_qp_terminate() - end the stream with a Terminate message
+ * @qp: the QP (@qp->lock not held)
+ * @layer: the Terminate's Layer (RFC 5040 4.8)
+ * @etype: its Error Type
+ * @ecode: its Error Code
+ * @hdr: the offending FPDU from its ULPDU_Length field on (the DDP
+ *	Segment Length, then the DDP and RDMAP headers), or NULL
+ * @hdr_len: the octets at @hdr (at most MADCM_RNIC_TERM_HDR_MAX are sent)
+ *
+ * The QP enters ERROR (every outstanding work request completes once,
+ * flushed), the Terminate is queued behind what TCP holds, and the stream
+ * closes after it. Only the first Terminate of a stream is sent.
+ * Context: Any.
+ */
+void madcm_rnic_qp_terminate(struct madcm_rnic_qp *qp, u8 layer, u8 etype,
+			     u8 ecode, const void *hdr, u32 hdr_len)
+{
+	struct madcm_rnic_due due = {};
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	if (qp->state != IB_QPS_RESET) {
+		tx_term_build(qp, layer, etype, ecode, hdr, hdr_len);
+		madcm_rnic_qp_error_locked(qp, &due);
+		madcm_rnic_qp_tx_run_locked(qp, &due);
+	}
+	spin_unlock_irqrestore(&qp->lock, flags);
+	madcm_rnic_run_due(qp, &due);
+}
+
+/**
+ * madcm_rnic_qp_tx_reset() - the send side forgets its stream
+ * @qp: the QP, @qp->lock held (or not yet visible), its rings emptied
+ */
+void madcm_rnic_qp_tx_reset(struct madcm_rnic_qp *qp)
+{
+	qp->sq_next = qp->sq.tail;
+	qp->tx_off = 0;
+	qp->tx_started = false;
+	qp->msn[DDP_QN_SEND] = DDP_MSN_FIRST;
+	qp->msn[DDP_QN_READ_REQUEST] = DDP_MSN_FIRST;
+	qp->msn[DDP_QN_TERMINATE] = DDP_MSN_FIRST;
+	qp->orq_head = qp->orq_tail;
+	qp->irq_head = qp->irq_tail;
+	qp->term_len = 0;
+	qp->term_done = false;
+	qp->tx_live = false;
+}
+
+/**
+ * madcm_rnic_qp_tx_create() - a new QP's send side
+ * @qp: the QP being created (zeroed)
+ *
+ * Context: Process context.
+ * Return: 0 or -ENOMEM.
+ */
+int madcm_rnic_qp_tx_create(struct madcm_rnic_qp *qp)
+{
+	qp->tx_buf = kmalloc(MADCM_RNIC_TX_BUF_SIZE, GFP_KERNEL);
+	if (!qp->tx_buf)
+		return -ENOMEM;
+	qp->tx_buf_size = MADCM_RNIC_TX_BUF_SIZE;
+	madcm_rnic_qp_tx_reset(qp);
+	return 0;
+}
+
+/**
+ * madcm_rnic_qp_tx_destroy() - a QP's send side goes
+ * @qp: the QP being destroyed (its stream is over)
+ */
+void madcm_rnic_qp_tx_destroy(struct madcm_rnic_qp *qp)
+{
+	kfree(qp->tx_buf);
+	qp->tx_buf = NULL;
+}

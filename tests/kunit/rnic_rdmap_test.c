@@ -1,0 +1,1272 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit: the software RNIC's data path end to end (madcm_rnic_rdmap).
+ *
+ * Two madcm RNICs, each over an Ethernet net_device of its own
+ * (madcm_rnic_newlink(), as `rdma link add` does), one kernel RC QP each
+ * made through ib_core, handed a TCP stream each as the CM hands one
+ * over (the offload op with a context that mirrors the other side's).
+ * The QPs' TCP engines are wired back to back: what one transmits, the
+ * other receives, in order, from a work item of the test (the wire).
+ * Everything the consumer sees goes through ib_core: post_send,
+ * post_recv, poll_cq, modify_qp.
+ *
+ * Expectations come from the RFCs and the verbs, not from the code:
+ * RFC 5040 (a Send lands in the next receive and completes it with its
+ * length; an RDMA Write lands at the STag and offset named; an RDMA Read
+ * brings the source's bytes; a Send with Invalidate invalidates the STag
+ * it names and the receive says so; an access to an STag without the
+ * right makes the Data Sink send a Terminate and end the stream) and the
+ * verbs (IBTA vol. 1 ch. 10.8, 11.4: send completions in order, an
+ * unsignaled success makes no CQE, an error always does and moves the
+ * QP to Error, which completes every other outstanding work request once
+ * with IB_WC_WR_FLUSH_ERR; inline data is taken at post time).
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/etherdevice.h>
+#include <linux/netdevice.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
+#include "irdma_cm/mpa.h"
+#include "rnic/rnic.h"
+
+#define RD_BUF		(1024 * 1024)
+#define RD_MSS		1460
+#define RD_WND		(256 * 1024)
+#define RD_WSCALE	4
+#define RD_DEPTH	8
+#define RD_WAIT_MS	15000
+#define RD_PORT		4000
+
+struct rd_fix;
+
+struct rd_side {
+	struct rd_fix *fx;
+	int id;
+	struct net_device *nd;
+	struct ib_device *ibdev;
+	struct madcm_rnic_dev *dev;
+	struct ib_pd *pd;
+	struct ib_cq *scq;
+	struct ib_cq *rcq;
+	struct ib_qp *ibqp;
+	struct madcm_rnic_qp *qp;
+	u8 *buf;
+	u8 *buf2;
+	struct ib_mr *mr;
+	/* calls of the receive CQ's completion handler */
+	atomic_t rcq_calls;
+	/* the engine's reports to the CM */
+	atomic_t ev_reset;
+	atomic_t ev_closed;
+};
+
+struct rd_frame {
+	struct list_head list;
+	int to;
+	u32 len;
+	u8 data[];
+};
+
+struct rd_fix {
+	struct rd_side s[2];
+	struct workqueue_struct *wq;
+	struct work_struct wire;
+	spinlock_t lock;		/* @frames, @live, @dead */
+	struct list_head frames;
+	bool live;
+	bool dead;
+	atomic_t nframes;
+};
+
+/* The fixture of the running case (cases run one at a time). */
+static struct rd_fix *rd_cur;
+
+static void rd_comp(struct ib_cq *cq, void *ctx)
+{
+	atomic_inc(ctx);
+}
+
+static netdev_tx_t rd_nd_xmit(struct sk_buff *skb, struct net_device *nd)
+{
+	dev_kfree_skb_any(skb);
+	return NETDEV_TX_OK;
+}
+
+static const struct net_device_ops rd_netdev_ops = {
+	.ndo_start_xmit = rd_nd_xmit,
+};
+
+static struct rd_side *rd_side_of(struct madcm_rnic_tcp *t)
+{
+	struct madcm_rnic_qp *qp = container_of(t, struct madcm_rnic_qp, tcp);
+	struct rd_fix *fx = rd_cur;
+
+	return fx->s[0].qp == qp ? &fx->s[0] : &fx->s[1];
+}
+
+/* The wire: frames reach the other side in the order they were sent. */
+static void rd_wire_work(struct work_struct *work)
+{
+	struct rd_fix *fx = container_of(work, struct rd_fix, wire);
+	struct rd_frame *f;
+
+	for (;;) {
+		spin_lock_bh(&fx->lock);
+		f = fx->live && !fx->dead ?
+			list_first_entry_or_null(&fx->frames, struct rd_frame,
+						 list) : NULL;
+		if (f)
+			list_del(&f->list);
+		spin_unlock_bh(&fx->lock);
+		if (!f)
+			return;
+		local_bh_disable();
+		madcm_rnic_offload_ops.rx(&fx->s[f->to].qp->oqp, f->data,
+					  f->len);
+		local_bh_enable();
+		kfree(f);
+	}
+}
+
+static int rd_xmit(struct madcm_rnic_tcp *t, const u8 *frame, u32 len)
+{
+	struct rd_side *s = rd_side_of(t);
+	struct rd_fix *fx = s->fx;
+	struct rd_frame *f;
+	bool queued = false;
+
+	f = kmalloc(struct_size(f, data, len), GFP_ATOMIC);
+	if (!f)
+		return -ENOMEM;
+	f->to = !s->id;
+	f->len = len;
+	memcpy(f->data, frame, len);
+	spin_lock_bh(&fx->lock);
+	if (!fx->dead) {
+		list_add_tail(&f->list, &fx->frames);
+		queued = true;
+		atomic_inc(&fx->nframes);
+	}
+	spin_unlock_bh(&fx->lock);
+	if (!queued) {
+		kfree(f);
+		return 0;
+	}
+	queue_work(fx->wq, &fx->wire);
+	return 0;
+}
+
+static void rd_event(struct madcm_rnic_tcp *t, enum madcm_cm_offload_event ev,
+		     int status)
+{
+	struct rd_side *s = rd_side_of(t);
+
+	if (ev == MADCM_CM_OFFLOAD_EV_RESET)
+		atomic_inc(&s->ev_reset);
+	else if (ev == MADCM_CM_OFFLOAD_EV_CLOSED)
+		atomic_inc(&s->ev_closed);
+}
+
+static int rd_qp_state(struct madcm_rnic_tcp *t, int state)
+{
+	struct madcm_rnic_qp *qp = container_of(t, struct madcm_rnic_qp, tcp);
+
+	if (state == IB_QPS_RTS)
+		return madcm_rnic_qp_to_rts(qp);
+	madcm_rnic_qp_set_error(qp);
+	return 0;
+}
+
+static void rd_release(struct madcm_rnic_tcp *t)
+{
+}
+
+static int rd_rx_start(struct madcm_rnic_tcp *t,
+		       const struct madcm_cm_offload_ctx *ctx)
+{
+	return madcm_rnic_qp_rx_start(container_of(t, struct madcm_rnic_qp,
+						   tcp), ctx);
+}
+
+static const struct madcm_rnic_tcp_out rd_out = {
+	.xmit = rd_xmit,
+	.event = rd_event,
+	.qp_state = rd_qp_state,
+	.release = rd_release,
+	.rx_data = madcm_rnic_qp_rx_data,
+	.tx_room = madcm_rnic_qp_tx_room,
+	.rx_start = rd_rx_start,
+	.tx_start = madcm_rnic_qp_tx_start,
+};
+
+static struct ib_qp *rd_create_qp(struct rd_side *s)
+{
+	struct ib_qp_init_attr attr = {
+		.send_cq = s->scq,
+		.recv_cq = s->rcq,
+		.cap = {
+			.max_send_wr = 64,
+			.max_recv_wr = 64,
+			.max_send_sge = MADCM_RNIC_MAX_SGE,
+			.max_recv_sge = MADCM_RNIC_MAX_SGE,
+			.max_inline_data = MADCM_RNIC_MAX_INLINE,
+		},
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.qp_type = IB_QPT_RC,
+	};
+
+	return ib_create_qp(s->pd, &attr);
+}
+
+static void rd_side_init(struct kunit *test, struct rd_fix *fx, int i)
+{
+	struct ib_cq_init_attr cq_attr = { .cqe = 256 };
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_INIT };
+	struct rd_side *s = &fx->s[i];
+
+	s->fx = fx;
+	s->id = i;
+	s->nd = alloc_etherdev(0);
+	KUNIT_ASSERT_NOT_NULL(test, s->nd);
+	s->nd->netdev_ops = &rd_netdev_ops;
+	eth_hw_addr_random(s->nd);
+	KUNIT_ASSERT_EQ(test, register_netdev(s->nd), 0);
+	KUNIT_ASSERT_EQ(test, madcm_rnic_newlink("mkd%d", s->nd), 0);
+	s->ibdev = ib_device_get_by_netdev(s->nd, RDMA_DRIVER_UNKNOWN);
+	KUNIT_ASSERT_NOT_NULL(test, s->ibdev);
+	ib_device_put(s->ibdev);
+	s->dev = to_madcm_rnic(s->ibdev);
+
+	/* one STag for all of memory: local and remote access */
+	s->pd = ib_alloc_pd(s->ibdev, IB_PD_UNSAFE_GLOBAL_RKEY);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(s->pd));
+	s->scq = ib_create_cq(s->ibdev, NULL, NULL, NULL, &cq_attr);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(s->scq));
+	s->rcq = ib_create_cq(s->ibdev, rd_comp, NULL, &s->rcq_calls,
+			      &cq_attr);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(s->rcq));
+	s->ibqp = rd_create_qp(s);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(s->ibqp));
+	s->qp = to_madcm_rnic_qp(s->ibqp);
+	s->qp->tcp.out = &rd_out;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(s->ibqp, &attr, IB_QP_STATE), 0);
+	s->buf = kvzalloc(RD_BUF, GFP_KERNEL);
+	s->buf2 = kvzalloc(RD_BUF, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s->buf);
+	KUNIT_ASSERT_NOT_NULL(test, s->buf2);
+}
+
+/* Side @i's view of the stream: its sequence numbers and the other's. */
+static void rd_ctx(struct rd_fix *fx, int i, struct madcm_cm_offload_ctx *ctx)
+{
+	static const u32 iss[2] = { 0x10000000, 0xf0000000 };
+	struct madcm_cm_tcp_ctx *c = &ctx->tcp;
+	int o = !i;
+
+	memset(ctx, 0, sizeof(*ctx));
+	c->ipv4 = true;
+	c->vlan_id = MADCM_CM_NO_VLAN;
+	c->ttl = 64;
+	memcpy(c->loc_mac, fx->s[i].nd->dev_addr, ETH_ALEN);
+	memcpy(c->rem_mac, fx->s[o].nd->dev_addr, ETH_ALEN);
+	ipv6_addr_set_v4mapped(htonl(0x0a000001 + i), &c->loc.ip);
+	ipv6_addr_set_v4mapped(htonl(0x0a000001 + o), &c->rem.ip);
+	c->loc.port = RD_PORT + i;
+	c->rem.port = RD_PORT + o;
+	c->snd_una = iss[i];
+	c->snd_nxt = iss[i];
+	c->snd_wnd = RD_WND;
+	c->snd_wl1 = iss[o];
+	c->snd_wl2 = iss[i];
+	c->max_snd_wnd = RD_WND;
+	c->rcv_nxt = iss[o];
+	c->rcv_wnd = RD_WND;
+	c->snd_mss = RD_MSS;
+	c->snd_wscale = RD_WSCALE;
+	c->rcv_wscale = RD_WSCALE;
+	c->ird = RD_DEPTH;
+	c->ord = RD_DEPTH;
+	c->mpa_rev = 2;
+	c->crc = true;
+	ctx->rto_ms = 200;
+}
+
+static void rd_offload(struct kunit *test, struct rd_side *s,
+		       const struct madcm_cm_offload_ctx *ctx)
+{
+	KUNIT_ASSERT_EQ(test, madcm_rnic_offload_ops.offload(&s->qp->oqp, ctx),
+			0);
+}
+
+static void rd_wire_live(struct rd_fix *fx)
+{
+	spin_lock_bh(&fx->lock);
+	fx->live = true;
+	spin_unlock_bh(&fx->lock);
+	queue_work(fx->wq, &fx->wire);
+}
+
+static struct rd_fix *rd_fix_create(struct kunit *test)
+{
+	struct rd_fix *fx = kunit_kzalloc(test, sizeof(*fx), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, fx);
+	test->priv = fx;
+	rd_cur = fx;
+	spin_lock_init(&fx->lock);
+	INIT_LIST_HEAD(&fx->frames);
+	INIT_WORK(&fx->wire, rd_wire_work);
+	fx->wq = alloc_ordered_workqueue("madcm_rd_wire", 0);
+	KUNIT_ASSERT_NOT_NULL(test, fx->wq);
+	rd_side_init(test, fx, 0);
+	rd_side_init(test, fx, 1);
+	return fx;
+}
+
+/* Both QPs in RTS on one stream, no RTR message. */
+static struct rd_fix *rd_connect(struct kunit *test)
+{
+	struct rd_fix *fx = rd_fix_create(test);
+	struct madcm_cm_offload_ctx ctx;
+
+	rd_ctx(fx, 0, &ctx);
+	rd_offload(test, &fx->s[0], &ctx);
+	rd_ctx(fx, 1, &ctx);
+	rd_offload(test, &fx->s[1], &ctx);
+	rd_wire_live(fx);
+	return fx;
+}
+
+static void rd_exit(struct kunit *test)
+{
+	struct rd_fix *fx = test->priv;
+	struct rd_frame *f, *n;
+	int i;
+
+	if (!fx)
+		return;
+	spin_lock_bh(&fx->lock);
+	fx->dead = true;
+	spin_unlock_bh(&fx->lock);
+	if (fx->wq) {
+		flush_workqueue(fx->wq);
+		destroy_workqueue(fx->wq);
+	}
+	list_for_each_entry_safe(f, n, &fx->frames, list)
+		kfree(f);
+	for (i = 0; i < 2; i++) {
+		struct rd_side *s = &fx->s[i];
+
+		if (!IS_ERR_OR_NULL(s->ibqp))
+			ib_destroy_qp(s->ibqp);
+		if (!IS_ERR_OR_NULL(s->mr))
+			ib_dereg_mr(s->mr);
+		if (!IS_ERR_OR_NULL(s->scq))
+			ib_destroy_cq(s->scq);
+		if (!IS_ERR_OR_NULL(s->rcq))
+			ib_destroy_cq(s->rcq);
+		if (!IS_ERR_OR_NULL(s->pd))
+			ib_dealloc_pd(s->pd);
+		if (s->ibdev)
+			ib_unregister_device(s->ibdev);
+		if (s->nd) {
+			if (s->nd->reg_state == NETREG_REGISTERED)
+				unregister_netdev(s->nd);
+			free_netdev(s->nd);
+		}
+		kvfree(s->buf);
+		kvfree(s->buf2);
+	}
+	rd_cur = NULL;
+}
+
+/* One completion from @cq, waiting for it (the wire is asynchronous). */
+static bool rd_poll(struct ib_cq *cq, struct ib_wc *wc)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(RD_WAIT_MS);
+
+	do {
+		if (ib_poll_cq(cq, 1, wc) == 1)
+			return true;
+		usleep_range(500, 1000);
+	} while (time_before(jiffies, end));
+	return ib_poll_cq(cq, 1, wc) == 1;
+}
+
+/* Nothing more on @cq once the wire is quiet. */
+static bool rd_cq_empty(struct rd_fix *fx, struct ib_cq *cq)
+{
+	struct ib_wc wc;
+
+	flush_workqueue(fx->wq);
+	msleep(20);
+	flush_workqueue(fx->wq);
+	return ib_poll_cq(cq, 1, &wc) == 0;
+}
+
+static enum ib_qp_state rd_state(struct rd_side *s)
+{
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr attr;
+
+	ib_query_qp(s->ibqp, &attr, IB_QP_STATE, &init);
+	return attr.qp_state;
+}
+
+/* Waits until @s's QP is in @state (a Terminate or a reset reached it). */
+static bool rd_wait_state(struct rd_side *s, enum ib_qp_state state)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(RD_WAIT_MS);
+
+	while (rd_state(s) != state && time_before(jiffies, end))
+		usleep_range(500, 1000);
+	return rd_state(s) == state;
+}
+
+static u64 rd_count(struct rd_side *s, enum madcm_rnic_counter c)
+{
+	return atomic64_read(&s->dev->cnt[c]);
+}
+
+static struct ib_sge rd_sge(struct rd_side *s, const void *addr, u32 len)
+{
+	struct ib_sge sge = {
+		.addr = (u64)(uintptr_t)addr,
+		.length = len,
+		.lkey = s->pd->local_dma_lkey,
+	};
+
+	return sge;
+}
+
+static int rd_post_recv(struct rd_side *s, u64 wr_id, void *addr, u32 len)
+{
+	struct ib_sge sge = rd_sge(s, addr, len);
+	struct ib_recv_wr wr = {
+		.wr_id = wr_id,
+		.sg_list = &sge,
+		.num_sge = 1,
+	};
+
+	return ib_post_recv(s->ibqp, &wr, NULL);
+}
+
+static int rd_post_send(struct rd_side *s, u64 wr_id, const void *addr,
+			u32 len, int flags)
+{
+	struct ib_sge sge = rd_sge(s, addr, len);
+	struct ib_send_wr wr = {
+		.wr_id = wr_id,
+		.opcode = IB_WR_SEND,
+		.send_flags = flags,
+		.sg_list = &sge,
+		.num_sge = 1,
+	};
+
+	return ib_post_send(s->ibqp, &wr, NULL);
+}
+
+static int rd_post_rdma(struct rd_side *s, enum ib_wr_opcode op, u64 wr_id,
+			const void *addr, u32 len, u64 raddr, u32 rkey,
+			int flags)
+{
+	struct ib_sge sge = rd_sge(s, addr, len);
+	struct ib_rdma_wr wr = {
+		.wr = {
+			.wr_id = wr_id,
+			.opcode = op,
+			.send_flags = flags,
+			.sg_list = &sge,
+			.num_sge = 1,
+		},
+		.remote_addr = raddr,
+		.rkey = rkey,
+	};
+
+	return ib_post_send(s->ibqp, &wr.wr, NULL);
+}
+
+static void rd_expect_wc(struct kunit *test, struct ib_cq *cq, u64 wr_id,
+			 enum ib_wc_opcode op, enum ib_wc_status status)
+{
+	struct ib_wc wc = {};
+
+	KUNIT_ASSERT_TRUE(test, rd_poll(cq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, wr_id);
+	KUNIT_EXPECT_EQ(test, wc.status, status);
+	if (status == IB_WC_SUCCESS)
+		KUNIT_EXPECT_EQ(test, wc.opcode, op);
+}
+
+static const u32 rd_sizes[] = {
+	1, 2, 3, 4, 5, 100, 1419, 1420, 1421, 1460, 4096, 65537, RD_BUF,
+};
+
+/* A Send of each size from @a to @b lands in @b's receive, byte-exact. */
+static void rd_send_sizes(struct kunit *test, struct rd_fix *fx, int from)
+{
+	struct rd_side *a = &fx->s[from], *b = &fx->s[!from];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(rd_sizes); i++) {
+		u32 len = rd_sizes[i];
+		struct ib_wc wc = {};
+
+		get_random_bytes(a->buf, len);
+		memset(b->buf, 0, RD_BUF);
+		KUNIT_ASSERT_EQ(test, rd_post_recv(b, 100 + i, b->buf, RD_BUF),
+				0);
+		KUNIT_ASSERT_EQ(test, rd_post_send(a, i, a->buf, len,
+						   IB_SEND_SIGNALED), 0);
+		rd_expect_wc(test, a->scq, i, IB_WC_SEND, IB_WC_SUCCESS);
+		KUNIT_ASSERT_TRUE(test, rd_poll(b->rcq, &wc));
+		KUNIT_EXPECT_EQ(test, wc.wr_id, 100 + i);
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+		KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RECV);
+		KUNIT_EXPECT_EQ(test, wc.byte_len, len);
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(a->buf, b->buf, len), 0,
+				    "Send of %u octets", len);
+		/* nothing past the message */
+		if (len < RD_BUF)
+			KUNIT_EXPECT_EQ(test, b->buf[len], 0);
+	}
+}
+
+static void send_1_byte_to_1_mib_both_ways(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect(test);
+
+	rd_send_sizes(test, fx, 0);
+	rd_send_sizes(test, fx, 1);
+	KUNIT_EXPECT_EQ(test, rd_state(&fx->s[0]), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, rd_state(&fx->s[1]), IB_QPS_RTS);
+}
+
+/*
+ * An RDMA Write of each size lands at the remote offset named; a Send
+ * after it is placed after it (RFC 5040 5.5: messages are placed in
+ * order for the Data Sink's ULP), so its receive says the Write is in.
+ */
+static void rd_write_sizes(struct kunit *test, struct rd_fix *fx, int from)
+{
+	struct rd_side *a = &fx->s[from], *b = &fx->s[!from];
+	u32 off = 3;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(rd_sizes); i++) {
+		u32 len = min_t(u32, rd_sizes[i], RD_BUF - off);
+
+		get_random_bytes(a->buf, len);
+		memset(b->buf2, 0, RD_BUF);
+		KUNIT_ASSERT_EQ(test, rd_post_recv(b, 200 + i, b->buf, 16), 0);
+		KUNIT_ASSERT_EQ(test,
+				rd_post_rdma(a, IB_WR_RDMA_WRITE, i, a->buf, len,
+					     (u64)(uintptr_t)b->buf2 + off,
+					     b->pd->unsafe_global_rkey,
+					     IB_SEND_SIGNALED), 0);
+		KUNIT_ASSERT_EQ(test, rd_post_send(a, 1000 + i, a->buf2, 0, 0),
+				0);
+		rd_expect_wc(test, a->scq, i, IB_WC_RDMA_WRITE, IB_WC_SUCCESS);
+		rd_expect_wc(test, b->rcq, 200 + i, IB_WC_RECV, IB_WC_SUCCESS);
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(a->buf, b->buf2 + off, len), 0,
+				    "RDMA Write of %u octets", len);
+		KUNIT_EXPECT_EQ(test, b->buf2[off - 1], 0);
+		if (off + len < RD_BUF)
+			KUNIT_EXPECT_EQ(test, b->buf2[off + len], 0);
+	}
+	/* a Write consumes no receive and completes nothing at the sink */
+	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, b->rcq));
+}
+
+static void write_1_byte_to_1_mib_both_ways(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect(test);
+
+	rd_write_sizes(test, fx, 0);
+	rd_write_sizes(test, fx, 1);
+}
+
+/* An RDMA Read of each size brings the remote bytes, byte-exact. */
+static void rd_read_sizes(struct kunit *test, struct rd_fix *fx, int from)
+{
+	struct rd_side *a = &fx->s[from], *b = &fx->s[!from];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(rd_sizes); i++) {
+		u32 len = rd_sizes[i];
+
+		get_random_bytes(b->buf, len);
+		memset(a->buf2, 0, RD_BUF);
+		KUNIT_ASSERT_EQ(test,
+				rd_post_rdma(a, IB_WR_RDMA_READ, i, a->buf2, len,
+					     (u64)(uintptr_t)b->buf,
+					     b->pd->unsafe_global_rkey,
+					     IB_SEND_SIGNALED), 0);
+		rd_expect_wc(test, a->scq, i, IB_WC_RDMA_READ, IB_WC_SUCCESS);
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(b->buf, a->buf2, len), 0,
+				    "RDMA Read of %u octets", len);
+		if (len < RD_BUF)
+			KUNIT_EXPECT_EQ(test, a->buf2[len], 0);
+	}
+	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, b->rcq));
+	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, b->scq));
+}
+
+static void read_1_byte_to_1_mib_both_ways(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect(test);
+
+	rd_read_sizes(test, fx, 0);
+	rd_read_sizes(test, fx, 1);
+}
+
+/*
+ * More Reads than ORD at once: each completes, in order, with its bytes
+ * (the requester holds the ones beyond ORD: the responder's IRD is not
+ * exceeded, which would end the stream).
+ */
+static void reads_beyond_ord_wait_and_complete_in_order(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	const u32 n = 3 * RD_DEPTH, len = 3000;
+	u32 i;
+
+	get_random_bytes(b->buf, n * len);
+	for (i = 0; i < n; i++)
+		KUNIT_ASSERT_EQ(test,
+				rd_post_rdma(a, IB_WR_RDMA_READ, i,
+					     a->buf2 + i * len, len,
+					     (u64)(uintptr_t)b->buf + i * len,
+					     b->pd->unsafe_global_rkey,
+					     IB_SEND_SIGNALED), 0);
+	for (i = 0; i < n; i++)
+		rd_expect_wc(test, a->scq, i, IB_WC_RDMA_READ, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, memcmp(a->buf2, b->buf, n * len), 0);
+	KUNIT_EXPECT_EQ(test, rd_state(a), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, rd_state(b), IB_QPS_RTS);
+}
+
+/*
+ * IB_SEND_FENCE: a Send fenced behind an RDMA Read into its own buffer
+ * carries what the Read brought; both posted in one call, so without
+ * the fence the Send would gather the buffer before the response is in.
+ */
+static void fenced_send_waits_for_the_read_before_it(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	const u32 len = 5000;
+	struct ib_sge rsge = rd_sge(a, a->buf2, len);
+	struct ib_sge ssge = rd_sge(a, a->buf2, len);
+	struct ib_send_wr swr = {
+		.wr_id = 2,
+		.opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED | IB_SEND_FENCE,
+		.sg_list = &ssge,
+		.num_sge = 1,
+	};
+	struct ib_rdma_wr rwr = {
+		.wr = {
+			.next = &swr,
+			.wr_id = 1,
+			.opcode = IB_WR_RDMA_READ,
+			.send_flags = IB_SEND_SIGNALED,
+			.sg_list = &rsge,
+			.num_sge = 1,
+		},
+		.remote_addr = (u64)(uintptr_t)b->buf2,
+		.rkey = b->pd->unsafe_global_rkey,
+	};
+	struct ib_wc wc = {};
+
+	get_random_bytes(b->buf2, len);
+	memset(a->buf2, 0, len);
+	memset(b->buf, 0, len);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(b, 10, b->buf, RD_BUF), 0);
+	KUNIT_ASSERT_EQ(test, ib_post_send(a->ibqp, &rwr.wr, NULL), 0);
+	rd_expect_wc(test, a->scq, 1, IB_WC_RDMA_READ, IB_WC_SUCCESS);
+	rd_expect_wc(test, a->scq, 2, IB_WC_SEND, IB_WC_SUCCESS);
+	KUNIT_ASSERT_TRUE(test, rd_poll(b->rcq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.byte_len, len);
+	KUNIT_EXPECT_EQ(test, memcmp(b->buf, b->buf2, len), 0);
+}
+
+/*
+ * A peer that asks for more Reads than the IRD it was granted (RFC 5040
+ * 5.3: the responder terminates the stream): here the requester's ORD is
+ * above the responder's IRD and the responses are large enough to stay
+ * queued. Every Read completes once, the QPs end in Error, one Terminate.
+ */
+static void reads_beyond_the_peers_ird_terminate(struct kunit *test)
+{
+	struct rd_fix *fx = rd_fix_create(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	struct madcm_cm_offload_ctx ctx;
+	int i, n_ok = 0, n_flush = 0;
+	struct ib_wc wc;
+
+	rd_ctx(fx, 0, &ctx);
+	ctx.tcp.ord = RD_DEPTH;
+	rd_offload(test, a, &ctx);
+	rd_ctx(fx, 1, &ctx);
+	ctx.tcp.ird = 2;
+	rd_offload(test, b, &ctx);
+	/* the requests are all on the wire before b answers any */
+	for (i = 0; i < RD_DEPTH; i++)
+		KUNIT_ASSERT_EQ(test,
+				rd_post_rdma(a, IB_WR_RDMA_READ, i, a->buf2,
+					     RD_BUF / 2, (u64)(uintptr_t)b->buf,
+					     b->pd->unsafe_global_rkey,
+					     IB_SEND_SIGNALED), 0);
+	rd_wire_live(fx);
+	for (i = 0; i < RD_DEPTH; i++) {
+		KUNIT_ASSERT_TRUE(test, rd_poll(a->scq, &wc));
+		KUNIT_EXPECT_EQ(test, wc.wr_id, i);
+		if (wc.status == IB_WC_SUCCESS)
+			n_ok++;
+		else if (wc.status == IB_WC_WR_FLUSH_ERR)
+			n_flush++;
+	}
+	KUNIT_EXPECT_EQ(test, n_ok + n_flush, RD_DEPTH);
+	KUNIT_EXPECT_LE(test, n_ok, 2);
+	KUNIT_EXPECT_TRUE(test, rd_wait_state(a, IB_QPS_ERR));
+	KUNIT_EXPECT_TRUE(test, rd_wait_state(b, IB_QPS_ERR));
+	KUNIT_EXPECT_EQ(test, rd_count(b, MADCM_RNIC_CNT_TERM_SENT), 1);
+	KUNIT_EXPECT_EQ(test, rd_count(a, MADCM_RNIC_CNT_TERM_RCVD), 1);
+	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, a->scq));
+}
+
+/*
+ * Send with Solicited Event: a CQ armed with IB_CQ_SOLICITED calls its
+ * handler for the receive of a solicited Send only (IBTA 11.4.2.2).
+ */
+static void solicited_send_wakes_a_solicited_cq(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	struct ib_cq *cq = b->rcq;
+	atomic_t *calls = &b->rcq_calls;
+
+	KUNIT_ASSERT_EQ(test, ib_req_notify_cq(cq, IB_CQ_SOLICITED), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(b, 10, b->buf, 64), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(b, 11, b->buf, 64), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_send(a, 1, a->buf, 8, 0), 0);
+	rd_expect_wc(test, cq, 10, IB_WC_RECV, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, atomic_read(calls), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_send(a, 2, a->buf, 8, IB_SEND_SOLICITED),
+			0);
+	rd_expect_wc(test, cq, 11, IB_WC_RECV, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, atomic_read(calls), 1);
+}
+
+/* Gather lists: a Send, a Write and a Read of three pieces each. */
+static void multi_sge_send_write_read(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	static const u32 piece[3] = { 1, 5000, 77 };
+	const u32 total = 1 + 5000 + 77;
+	struct ib_sge sge[3];
+	struct ib_send_wr swr = {
+		.wr_id = 1,
+		.opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED,
+		.sg_list = sge,
+		.num_sge = 3,
+	};
+	struct ib_rdma_wr rwr = {
+		.wr = {
+			.wr_id = 2,
+			.sg_list = sge,
+			.num_sge = 3,
+			.send_flags = IB_SEND_SIGNALED,
+		},
+	};
+	struct ib_wc wc = {};
+	u32 i, off;
+
+	/* the pieces are apart in memory, 100 octets between them */
+	get_random_bytes(a->buf, RD_BUF);
+	for (i = 0, off = 0; i < 3; off += piece[i] + 100, i++)
+		sge[i] = rd_sge(a, a->buf + off, piece[i]);
+
+	memset(b->buf, 0, RD_BUF);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(b, 10, b->buf, RD_BUF), 0);
+	KUNIT_ASSERT_EQ(test, ib_post_send(a->ibqp, &swr, NULL), 0);
+	rd_expect_wc(test, a->scq, 1, IB_WC_SEND, IB_WC_SUCCESS);
+	KUNIT_ASSERT_TRUE(test, rd_poll(b->rcq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.byte_len, total);
+	for (i = 0, off = 0; i < 3; off += piece[i] + 100, i++)
+		KUNIT_EXPECT_EQ(test, memcmp(b->buf + off - 100 * i,
+					     a->buf + off, piece[i]), 0);
+
+	/* Write: the pieces land one after the other at the remote offset */
+	memset(b->buf2, 0, RD_BUF);
+	rwr.wr.opcode = IB_WR_RDMA_WRITE;
+	rwr.remote_addr = (u64)(uintptr_t)b->buf2 + 8;
+	rwr.rkey = b->pd->unsafe_global_rkey;
+	KUNIT_ASSERT_EQ(test, rd_post_recv(b, 11, b->buf, 16), 0);
+	KUNIT_ASSERT_EQ(test, ib_post_send(a->ibqp, &rwr.wr, NULL), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_send(a, 3, a->buf, 0, 0), 0);
+	rd_expect_wc(test, a->scq, 2, IB_WC_RDMA_WRITE, IB_WC_SUCCESS);
+	rd_expect_wc(test, b->rcq, 11, IB_WC_RECV, IB_WC_SUCCESS);
+	for (i = 0, off = 0; i < 3; off += piece[i] + 100, i++)
+		KUNIT_EXPECT_EQ(test, memcmp(b->buf2 + 8 + off - 100 * i,
+					     a->buf + off, piece[i]), 0);
+
+	/* Read: consecutive remote octets scatter into the three pieces */
+	get_random_bytes(b->buf2, total);
+	memset(a->buf, 0, RD_BUF);
+	rwr.wr.wr_id = 4;
+	rwr.wr.opcode = IB_WR_RDMA_READ;
+	rwr.remote_addr = (u64)(uintptr_t)b->buf2;
+	KUNIT_ASSERT_EQ(test, ib_post_send(a->ibqp, &rwr.wr, NULL), 0);
+	rd_expect_wc(test, a->scq, 4, IB_WC_RDMA_READ, IB_WC_SUCCESS);
+	for (i = 0, off = 0; i < 3; off += piece[i] + 100, i++)
+		KUNIT_EXPECT_EQ(test, memcmp(a->buf + off,
+					     b->buf2 + off - 100 * i,
+					     piece[i]), 0);
+	/* nothing between the pieces was written */
+	KUNIT_EXPECT_EQ(test, a->buf[1], 0);
+	KUNIT_EXPECT_EQ(test, a->buf[101 + 5000], 0);
+}
+
+/* Inline data is taken at post time: the buffer is free on return. */
+static void inline_send_and_write_take_the_bytes_at_post(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	u8 data[MADCM_RNIC_MAX_INLINE], sent[MADCM_RNIC_MAX_INLINE];
+	struct ib_sge sge = {
+		.addr = (u64)(uintptr_t)data,
+		.length = sizeof(data),
+		.lkey = 0xdeadbe00,	/* not an STag: inline has none */
+	};
+	struct ib_rdma_wr wr = {
+		.wr = {
+			.wr_id = 2,
+			.opcode = IB_WR_RDMA_WRITE,
+			.send_flags = IB_SEND_INLINE | IB_SEND_SIGNALED,
+			.sg_list = &sge,
+			.num_sge = 1,
+		},
+		.remote_addr = (u64)(uintptr_t)b->buf2,
+		.rkey = b->pd->unsafe_global_rkey,
+	};
+	struct ib_send_wr swr = {
+		.wr_id = 1,
+		.opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_INLINE | IB_SEND_SIGNALED,
+		.sg_list = &sge,
+		.num_sge = 1,
+	};
+	struct ib_wc wc = {};
+
+	get_random_bytes(data, sizeof(data));
+	memcpy(sent, data, sizeof(data));
+	memset(b->buf, 0, RD_BUF);
+	memset(b->buf2, 0, RD_BUF);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(b, 10, b->buf, RD_BUF), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(b, 11, b->buf, RD_BUF), 0);
+	KUNIT_ASSERT_EQ(test, ib_post_send(a->ibqp, &swr, NULL), 0);
+	memset(data, 0xee, sizeof(data));
+	KUNIT_ASSERT_EQ(test, ib_post_send(a->ibqp, &wr.wr, NULL), 0);
+	memset(data, 0xdd, sizeof(data));
+	rd_expect_wc(test, a->scq, 1, IB_WC_SEND, IB_WC_SUCCESS);
+	rd_expect_wc(test, a->scq, 2, IB_WC_RDMA_WRITE, IB_WC_SUCCESS);
+	KUNIT_ASSERT_TRUE(test, rd_poll(b->rcq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 10);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, sizeof(sent));
+	KUNIT_EXPECT_EQ(test, memcmp(b->buf, sent, sizeof(sent)), 0);
+	/* the Write is placed before this Send */
+	KUNIT_ASSERT_EQ(test, rd_post_send(a, 3, a->buf, 0, 0), 0);
+	rd_expect_wc(test, b->rcq, 11, IB_WC_RECV, IB_WC_SUCCESS);
+	memset(sent, 0xee, sizeof(sent));
+	KUNIT_EXPECT_EQ(test, memcmp(b->buf2, sent, sizeof(sent)), 0);
+
+	/* over max_inline: refused at post */
+	sge.length = MADCM_RNIC_MAX_INLINE + 1;
+	KUNIT_EXPECT_EQ(test, ib_post_send(a->ibqp, &swr, NULL), -EINVAL);
+}
+
+/* Unsignaled successes complete nothing; completions stay in order. */
+static void unsignaled_sends_make_no_completion(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	int i;
+
+	for (i = 0; i < 4; i++)
+		KUNIT_ASSERT_EQ(test, rd_post_recv(b, 10 + i, b->buf + i * 64,
+						   64), 0);
+	for (i = 0; i < 4; i++)
+		KUNIT_ASSERT_EQ(test, rd_post_send(a, i, a->buf, 10,
+						   i == 2 ? IB_SEND_SIGNALED :
+						   0), 0);
+	for (i = 0; i < 4; i++)
+		rd_expect_wc(test, b->rcq, 10 + i, IB_WC_RECV, IB_WC_SUCCESS);
+	rd_expect_wc(test, a->scq, 2, IB_WC_SEND, IB_WC_SUCCESS);
+	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, a->scq));
+}
+
+/*
+ * A fast-registered STag of @s's PD over the first page of @buf with
+ * @access (the REG_MR work request, unsignaled, on @s's QP).
+ */
+static struct ib_mr *rd_frmr(struct kunit *test, struct rd_side *s, u8 *buf,
+			     int access)
+{
+	struct scatterlist sg;
+	struct ib_reg_wr reg = {
+		.wr = { .wr_id = 999, .opcode = IB_WR_REG_MR },
+		.access = access,
+	};
+
+	s->mr = ib_alloc_mr(s->pd, IB_MR_TYPE_MEM_REG, 1);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(s->mr));
+	/* addresses are kernel virtual (the device has no DMA) */
+	sg_init_table(&sg, 1);
+	sg_dma_address(&sg) = (u64)(uintptr_t)buf;
+	sg_dma_len(&sg) = PAGE_SIZE;
+	KUNIT_ASSERT_EQ(test, ib_map_mr_sg(s->mr, &sg, 1, NULL, PAGE_SIZE), 1);
+	reg.mr = s->mr;
+	reg.key = s->mr->rkey;
+	KUNIT_ASSERT_EQ(test, ib_post_send(s->ibqp, &reg.wr, NULL), 0);
+	KUNIT_ASSERT_TRUE(test, to_madcm_rnic_mr(s->mr)->valid);
+	return s->mr;
+}
+
+/*
+ * Send with Invalidate (RFC 5040 5.1): the receive completes with
+ * IB_WC_WITH_INVALIDATE and the STag, which is invalid afterwards.
+ */
+static void send_with_invalidate_invalidates_the_stag(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	struct ib_sge sge = rd_sge(a, a->buf, 33);
+	struct ib_send_wr wr = {
+		.wr_id = 1,
+		.opcode = IB_WR_SEND_WITH_INV,
+		.send_flags = IB_SEND_SIGNALED,
+		.sg_list = &sge,
+		.num_sge = 1,
+	};
+	struct ib_wc wc = {};
+	struct ib_mr *mr;
+
+	mr = rd_frmr(test, b, b->buf2,
+		     IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE);
+
+	KUNIT_ASSERT_EQ(test, rd_post_recv(b, 10, b->buf, 64), 0);
+	wr.ex.invalidate_rkey = mr->rkey;
+	KUNIT_ASSERT_EQ(test, ib_post_send(a->ibqp, &wr, NULL), 0);
+	rd_expect_wc(test, a->scq, 1, IB_WC_SEND, IB_WC_SUCCESS);
+	KUNIT_ASSERT_TRUE(test, rd_poll(b->rcq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 33);
+	KUNIT_EXPECT_TRUE(test, wc.wc_flags & IB_WC_WITH_INVALIDATE);
+	KUNIT_EXPECT_EQ(test, wc.ex.invalidate_rkey, mr->rkey);
+	KUNIT_EXPECT_FALSE(test, to_madcm_rnic_mr(mr)->valid);
+
+	/* a Write to the invalidated STag is refused by the Data Sink */
+	KUNIT_ASSERT_EQ(test, rd_post_rdma(a, IB_WR_RDMA_WRITE, 2, a->buf, 8,
+					   (u64)(uintptr_t)b->buf2, mr->rkey,
+					   0), 0);
+	KUNIT_EXPECT_TRUE(test, rd_wait_state(b, IB_QPS_ERR));
+	KUNIT_EXPECT_TRUE(test, rd_wait_state(a, IB_QPS_ERR));
+	KUNIT_EXPECT_EQ(test, rd_count(b, MADCM_RNIC_CNT_TERM_SENT), 1);
+}
+
+/*
+ * A Write to an STag without remote write rights: the Data Sink writes
+ * nothing, sends a Terminate and enters Error, flushing its receive; the
+ * Data Source takes the Terminate and enters Error too: what it posts
+ * afterwards is flushed.
+ */
+static void write_without_access_gives_terminate_and_flush(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	u32 stag;
+
+	/* an STag of b's PD that grants remote reads, not writes */
+	stag = rd_frmr(test, b, b->buf2,
+		       IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ)->rkey;
+	memset(b->buf2, 0, RD_BUF);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(b, 10, b->buf, 64), 0);
+	get_random_bytes(a->buf, 100);
+	KUNIT_ASSERT_EQ(test, rd_post_rdma(a, IB_WR_RDMA_WRITE, 1, a->buf, 100,
+					   (u64)(uintptr_t)b->buf2, stag,
+					   IB_SEND_SIGNALED), 0);
+	/* queued to TCP: the Write itself completes */
+	rd_expect_wc(test, a->scq, 1, IB_WC_RDMA_WRITE, IB_WC_SUCCESS);
+
+	rd_expect_wc(test, b->rcq, 10, IB_WC_RECV, IB_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_TRUE(test, rd_wait_state(b, IB_QPS_ERR));
+	KUNIT_EXPECT_TRUE(test, rd_wait_state(a, IB_QPS_ERR));
+	KUNIT_EXPECT_EQ(test, rd_count(b, MADCM_RNIC_CNT_TERM_SENT), 1);
+	KUNIT_EXPECT_EQ(test, rd_count(a, MADCM_RNIC_CNT_TERM_RCVD), 1);
+	KUNIT_EXPECT_NULL(test, memchr_inv(b->buf2, 0, RD_BUF));
+
+	KUNIT_ASSERT_EQ(test, rd_post_send(a, 2, a->buf, 1, 0), 0);
+	rd_expect_wc(test, a->scq, 2, IB_WC_SEND, IB_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, b->rcq));
+}
+
+/*
+ * A local protection error (an lkey of no MR): the work request
+ * completes with IB_WC_LOC_PROT_ERR although unsignaled, the ones after
+ * it are flushed, the QP enters Error and the peer gets a Terminate.
+ */
+static void bad_lkey_completes_loc_prot_err_and_flushes(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	struct ib_sge sge = rd_sge(a, a->buf, 10);
+	struct ib_send_wr wr[3] = {};
+	int i;
+
+	KUNIT_ASSERT_EQ(test, rd_post_recv(a, 20, a->buf2, 64), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(b, 10, b->buf, 64), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(b, 11, b->buf, 64), 0);
+	for (i = 0; i < 3; i++) {
+		wr[i].wr_id = i;
+		wr[i].opcode = IB_WR_SEND;
+		wr[i].sg_list = &sge;
+		wr[i].num_sge = 1;
+		wr[i].send_flags = IB_SEND_SIGNALED;
+	}
+	/* the first goes, the second names a bad lkey, unsignaled */
+	wr[1].send_flags = 0;
+	KUNIT_ASSERT_EQ(test, ib_post_send(a->ibqp, &wr[0], NULL), 0);
+	rd_expect_wc(test, a->scq, 0, IB_WC_SEND, IB_WC_SUCCESS);
+	rd_expect_wc(test, b->rcq, 10, IB_WC_RECV, IB_WC_SUCCESS);
+
+	sge.lkey = 0x00fffe00;
+	wr[1].next = &wr[2];
+	KUNIT_ASSERT_EQ(test, ib_post_send(a->ibqp, &wr[1], NULL), 0);
+	rd_expect_wc(test, a->scq, 1, IB_WC_SEND, IB_WC_LOC_PROT_ERR);
+	rd_expect_wc(test, a->scq, 2, IB_WC_SEND, IB_WC_WR_FLUSH_ERR);
+	rd_expect_wc(test, a->rcq, 20, IB_WC_RECV, IB_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_EQ(test, rd_state(a), IB_QPS_ERR);
+	/* the peer is told and flushes its receive */
+	rd_expect_wc(test, b->rcq, 11, IB_WC_RECV, IB_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_TRUE(test, rd_wait_state(b, IB_QPS_ERR));
+	KUNIT_EXPECT_EQ(test, rd_count(a, MADCM_RNIC_CNT_TERM_SENT), 1);
+	KUNIT_EXPECT_EQ(test, rd_count(b, MADCM_RNIC_CNT_TERM_RCVD), 1);
+	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, a->scq));
+	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, a->rcq));
+}
+
+/* An SGE past the end of its MR: IB_WC_LOC_PROT_ERR as well. */
+static void sge_outside_its_mr_is_loc_prot_err(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect(test);
+	struct rd_side *a = &fx->s[0];
+	struct ib_mr *mr;
+	struct ib_sge sge;
+	struct ib_send_wr wr = {
+		.wr_id = 7,
+		.opcode = IB_WR_SEND,
+		.sg_list = &sge,
+		.num_sge = 1,
+	};
+
+	mr = rd_frmr(test, a, a->buf, IB_ACCESS_LOCAL_WRITE);
+
+	sge.addr = (u64)(uintptr_t)a->buf + PAGE_SIZE - 4;
+	sge.length = 8;
+	sge.lkey = mr->lkey;
+	KUNIT_ASSERT_EQ(test, ib_post_send(a->ibqp, &wr, NULL), 0);
+	rd_expect_wc(test, a->scq, 7, IB_WC_SEND, IB_WC_LOC_PROT_ERR);
+	KUNIT_EXPECT_EQ(test, rd_state(a), IB_QPS_ERR);
+	/* the same SGE inside the MR would have gone */
+	KUNIT_EXPECT_EQ(test, madcm_rnic_mr_check(a->qp, mr->lkey,
+						  sge.addr - 4, 8, 0), 0);
+}
+
+/*
+ * The consumer moves the QP to Error: every outstanding work request,
+ * send and receive, completes once with IB_WC_WR_FLUSH_ERR (Reads
+ * waiting for their response included), and one posted afterwards at
+ * once.
+ */
+static void error_flushes_both_queues_once(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	int i, n_s = 0, n_r = 0;
+	struct ib_wc wc;
+
+	/* hold the wire: nothing reaches b, the Reads stay outstanding */
+	spin_lock_bh(&fx->lock);
+	fx->live = false;
+	spin_unlock_bh(&fx->lock);
+	for (i = 0; i < 5; i++)
+		KUNIT_ASSERT_EQ(test, rd_post_recv(a, 100 + i, a->buf2, 64), 0);
+	for (i = 0; i < 4; i++)
+		KUNIT_ASSERT_EQ(test,
+				rd_post_rdma(a, IB_WR_RDMA_READ, i,
+					     a->buf2 + i * 10, 10,
+					     (u64)(uintptr_t)b->buf,
+					     b->pd->unsafe_global_rkey,
+					     IB_SEND_SIGNALED), 0);
+	/* unsignaled: a flush completes it all the same */
+	KUNIT_ASSERT_EQ(test, rd_post_send(a, 4, a->buf, 10, 0), 0);
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(a->ibqp, &attr, IB_QP_STATE), 0);
+	while (ib_poll_cq(a->scq, 1, &wc) == 1) {
+		KUNIT_EXPECT_EQ(test, wc.wr_id, n_s);
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+		n_s++;
+	}
+	while (ib_poll_cq(a->rcq, 1, &wc) == 1) {
+		KUNIT_EXPECT_EQ(test, wc.wr_id, 100 + n_r);
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+		n_r++;
+	}
+	KUNIT_EXPECT_EQ(test, n_s, 5);
+	KUNIT_EXPECT_EQ(test, n_r, 5);
+	KUNIT_ASSERT_EQ(test, rd_post_send(a, 9, a->buf, 10, 0), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(a, 109, a->buf2, 64), 0);
+	rd_expect_wc(test, a->scq, 9, IB_WC_SEND, IB_WC_WR_FLUSH_ERR);
+	rd_expect_wc(test, a->rcq, 109, IB_WC_RECV, IB_WC_WR_FLUSH_ERR);
+	/* the responses that arrive later complete nothing */
+	rd_wire_live(fx);
+	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, a->scq));
+	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, a->rcq));
+}
+
+/*
+ * Side 1 (the responder) took the initiator's RTR message of @rtr_type in
+ * the CM; side 0 (the initiator) sent it, unacknowledged still.
+ */
+static struct rd_fix *rd_connect_rtr(struct kunit *test, u8 rtr_type)
+{
+	struct rd_fix *fx = rd_fix_create(test);
+	struct madcm_cm_offload_ctx ctx;
+	u8 rtr[IRDMA_RTR_MAX_FPDU];
+	int len;
+
+	/* the CM's RTR types are madcm_cm's (MADCM_CM_RTR_*) */
+	len = irdma_build_rtr_fpdu(rtr_type, true, rtr, sizeof(rtr));
+	KUNIT_ASSERT_GT(test, len, 0);
+	rd_ctx(fx, 1, &ctx);
+	ctx.tcp.rtr_type = rtr_type;
+	ctx.tcp.peer_to_peer = true;
+	ctx.tcp.rcv_nxt -= len;
+	ctx.tcp.snd_wl1 -= len;
+	ctx.rcvd = rtr;
+	ctx.rcvd_len = len;
+	rd_offload(test, &fx->s[1], &ctx);
+	rd_ctx(fx, 0, &ctx);
+	ctx.tcp.rtr_type = rtr_type;
+	ctx.tcp.peer_to_peer = true;
+	ctx.tcp.snd_una -= len;
+	ctx.unacked = rtr;
+	ctx.unacked_len = len;
+	rd_offload(test, &fx->s[0], &ctx);
+	rd_wire_live(fx);
+	return fx;
+}
+
+/*
+ * An RTR Send or Write (RFC 6581) consumes no receive: the first Send
+ * after it (MSN 2 on queue 0 for the Send RTR) lands in the first receive
+ * posted, and Sends go both ways.
+ */
+static void rd_rtr_then_sends(struct kunit *test, u8 rtr_type)
+{
+	struct rd_fix *fx = rd_connect_rtr(test, rtr_type);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	struct ib_wc wc = {};
+
+	get_random_bytes(a->buf, 300);
+	get_random_bytes(b->buf, 300);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(b, 10, b->buf2, 300), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(a, 20, a->buf2, 300), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_send(a, 1, a->buf, 300, 0), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_send(b, 2, b->buf, 300, 0), 0);
+	KUNIT_ASSERT_TRUE(test, rd_poll(b->rcq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 10);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 300);
+	KUNIT_EXPECT_EQ(test, memcmp(b->buf2, a->buf, 300), 0);
+	KUNIT_ASSERT_TRUE(test, rd_poll(a->rcq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 20);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, memcmp(a->buf2, b->buf, 300), 0);
+	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, a->scq));
+	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, b->rcq));
+	KUNIT_EXPECT_EQ(test, rd_state(a), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, rd_state(b), IB_QPS_RTS);
+}
+
+static void rtr_send_consumes_no_receive(struct kunit *test)
+{
+	rd_rtr_then_sends(test, MADCM_CM_RTR_SEND);
+}
+
+static void rtr_write_consumes_no_receive(struct kunit *test)
+{
+	rd_rtr_then_sends(test, MADCM_CM_RTR_WRITE);
+}
+
+/*
+ * The CM's RTR (RFC 6581) is a zero-length Read Request from the
+ * initiator: its response completes no work request, and the first
+ * real Read after it (MSN 2 on queue 1) works.
+ */
+static void rtr_read_completes_nothing(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect_rtr(test, MADCM_CM_RTR_READ);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+
+	get_random_bytes(b->buf, 500);
+	KUNIT_ASSERT_EQ(test, rd_post_rdma(a, IB_WR_RDMA_READ, 1, a->buf2, 500,
+					   (u64)(uintptr_t)b->buf,
+					   b->pd->unsafe_global_rkey,
+					   IB_SEND_SIGNALED), 0);
+	rd_expect_wc(test, a->scq, 1, IB_WC_RDMA_READ, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, memcmp(a->buf2, b->buf, 500), 0);
+	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, a->scq));
+	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, b->rcq));
+	KUNIT_EXPECT_EQ(test, rd_state(a), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, rd_state(b), IB_QPS_RTS);
+}
+
+static struct kunit_case rnic_rdmap_cases[] = {
+	KUNIT_CASE(send_1_byte_to_1_mib_both_ways),
+	KUNIT_CASE(write_1_byte_to_1_mib_both_ways),
+	KUNIT_CASE(read_1_byte_to_1_mib_both_ways),
+	KUNIT_CASE(reads_beyond_ord_wait_and_complete_in_order),
+	KUNIT_CASE(fenced_send_waits_for_the_read_before_it),
+	KUNIT_CASE(reads_beyond_the_peers_ird_terminate),
+	KUNIT_CASE(solicited_send_wakes_a_solicited_cq),
+	KUNIT_CASE(multi_sge_send_write_read),
+	KUNIT_CASE(inline_send_and_write_take_the_bytes_at_post),
+	KUNIT_CASE(unsignaled_sends_make_no_completion),
+	KUNIT_CASE(send_with_invalidate_invalidates_the_stag),
+	KUNIT_CASE(write_without_access_gives_terminate_and_flush),
+	KUNIT_CASE(bad_lkey_completes_loc_prot_err_and_flushes),
+	KUNIT_CASE(sge_outside_its_mr_is_loc_prot_err),
+	KUNIT_CASE(error_flushes_both_queues_once),
+	KUNIT_CASE(rtr_read_completes_nothing),
+	KUNIT_CASE(rtr_send_consumes_no_receive),
+	KUNIT_CASE(rtr_write_consumes_no_receive),
+	{}
+};
+
+static struct kunit_suite rnic_rdmap_suite = {
+	.name = "madcm_rnic_rdmap",
+	.exit = rd_exit,
+	.test_cases = rnic_rdmap_cases,
+};
+
+kunit_test_suite(rnic_rdmap_suite);
