@@ -50,6 +50,8 @@ copy_prog "$(command -v ip)" /bin/ip
 copy_prog "$(command -v tc)" /bin/tc
 copy_prog "$(command -v rdma)" /bin/rdma
 copy_prog "$(command -v kmod)" /bin/kmod
+# rdma-core's rping (rdmacm-utils), the data path's reference peer.
+command -v rping >/dev/null && copy_prog "$(command -v rping)" /bin/rping
 for b in "${MADCM_VM_BINDIR:-/nonexistent}"/*; do
 	[ -x "$b" ] && copy_prog "$b" "/bin/$(basename "$b")"
 done
