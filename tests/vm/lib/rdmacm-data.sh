@@ -15,14 +15,16 @@ rt_data_field() {
 	rt_data_line "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
 }
 
-# rt_data_skip_if_missing NAME: a madcm connection whose first Send was
-# refused with -EOPNOTSUPP (-95) has no data path yet: the script skips,
-# saying so; any other error is a failure of the caller's checks.
+# rt_data_skip_if_missing NAME [PID]: a madcm connection whose first
+# Send (or rping's first Read) was refused with -EOPNOTSUPP (-95) has no
+# data path yet: the script skips, saying so, after ending PID (a peer
+# that would wait for it); any other error fails the caller's checks.
 rt_data_skip_if_missing() {
 	local err
 	err=$(rt_data_field "$1" adv_err)
 	if [ "$RDMACM_DEV" = madcm ] && [ "$err" = -95 ]; then
 		rt_data_line "$1"
+		[ -n "${2:-}" ] && kill "$2" 2>/dev/null
 		rdmacm_siw_teardown
 		skip "madcm's RNIC has no data path yet: its post_send returned -EOPNOTSUPP on $1"
 	fi
@@ -114,4 +116,85 @@ data_close() {
 	check "$1.0: id destroyed" rt_wait_gone $1.0 60
 	check "$2.0: id destroyed" rt_wait_gone $2.0 60
 	check "unlisten $2" rt unlisten $2
+}
+
+# listening_in NS PORT [SECONDS]: a TCP socket of namespace NS listens on
+# PORT (siw's listener is one: rping -s has nothing to print until then).
+listening_in() {
+	local i=0 hex
+	hex=$(printf '%04X' "$2")
+	while [ $i -lt $((${3:-30} * 10)) ]; do
+		in_ns "$1" cat /proc/net/tcp /proc/net/tcp6 2>/dev/null |
+			grep -q "^ *[0-9]*: [0-9A-F]*:$hex [0-9A-F]*:0000 0A" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "nothing listens on port $2 in namespace $1"
+	return 1
+}
+
+# rt_data_wait NAME FIELD VALUE [SECONDS]: until FIELD is VALUE, or the
+# connection reports a post error (adv_err), whichever comes first.
+rt_data_wait() {
+	local i=0
+	while [ $i -lt $((${4:-60} * 10)) ]; do
+		[ "$(rt_data_field "$1" "$2")" = "$3" ] && return 0
+		[ "$(rt_data_field "$1" adv_err)" = 0 ] || return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "$1: no $2=$3 in ${4:-60} s"
+	rt_data_line "$1"
+	return 1
+}
+
+# rping_pings LOG: how many "ping data" lines rping -v printed.
+rping_pings() {
+	grep -c "ping data: rdma-ping-[0-9]*: " "$1"
+}
+
+# kernel_rping_client NAME PORT SIZE PINGS: "rping -s -V" on siw0 serves,
+# the ULP on $DEV is rping's client; both must see every ping.
+kernel_rping_client() {
+	local n=$1 port=$2 size=$3 pings=$4 log=/tmp/$1.rping pid
+	in_ns b timeout 300 rping -s -V -v -a 192.0.2.2 -p $port -S $size >$log 2>&1 &
+	pid=$!
+	check "$n: rping -s listens on $port" listening_in b $port
+	check "$n: connect (rping client, $size B, $pings pings)" \
+		rt connect $n 192.0.2.2 $port data=$size rping=client pings=$pings
+	rt_data_wait $n.0 pings $pings 240
+	rt_data_skip_if_missing $n.0 $pid
+	wait $pid
+	check "$n: rping -s exits 0" [ $? -eq 0 ]
+	cat $log | cut -c1-100
+	rt_data_line $n.0
+	check "$n: rping -s saw $pings pings" [ "$(rping_pings $log)" = $pings ]
+	check "$n.0: $pings pings, all alike" \
+		[ "$(rt_data_field $n.0 pings)/$(rt_data_field $n.0 rp_bad)" = "$pings/0" ]
+	check "$n.0: no data error" rt_data_clean $n.0
+	ulp_conn_ok $n.0 "ADDR_RESOLVED/0,ROUTE_RESOLVED/0,ESTABLISHED/0,DISCONNECTED/0"
+}
+
+# kernel_rping_server NAME PORT SIZE PINGS: the ULP on $DEV serves rping's
+# protocol, "rping -c -V" on siw0 connects and checks every ping.
+kernel_rping_server() {
+	local n=$1 port=$2 size=$3 pings=$4 log=/tmp/$1.rping pid
+	check "$n: listen (rping server)" rt listen $n 192.0.2.1 $port mode=accept \
+		data=65536 rping=server
+	in_ns b timeout 300 rping -c -V -v -a 192.0.2.1 -p $port -S $size -C $pings >$log 2>&1 &
+	pid=$!
+	check "$n.0 established" rt_wait $n.0 ESTABLISHED 60
+	rt_data_wait $n.0 pings $pings 240
+	rt_data_skip_if_missing $n.0 $pid
+	wait $pid
+	check "$n: rping -c -V exits 0" [ $? -eq 0 ]
+	cat $log | cut -c1-100
+	rt_data_line $n.0
+	check "$n: rping -c saw $pings pings" [ "$(rping_pings $log)" = $pings ]
+	check "$n: rping -c found no mismatch" sh -c "! grep -q 'data mismatch' $log"
+	check "$n.0: $pings pings, each read as rping sends it" \
+		[ "$(rt_data_field $n.0 pings)/$(rt_data_field $n.0 rp_bad)" = "$pings/0" ]
+	check "$n.0: no data error" rt_data_clean $n.0
+	ulp_conn_ok $n.0 "CONNECT_REQUEST/0,ESTABLISHED/0,DISCONNECTED/0"
+	check "unlisten $n" rt unlisten $n
 }
