@@ -11,6 +11,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
+#include <linux/sizes.h>
 #include <linux/socket.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -34,7 +35,7 @@ enum rt_kind { RT_LISTENER, RT_CONN };
 enum rt_mr_mode { RT_MR_FRMR, RT_MR_GLOBAL };
 enum rt_rping_role { RT_RPING_NONE, RT_RPING_CLIENT, RT_RPING_SERVER };
 
-#define RT_DATA_MAX	(1U << 20)	/* a buffer: 1 MiB, 256 pages */
+#define RT_DATA_MAX	SZ_1M		/* a buffer: 256 pages */
 #define RT_DATA_WR	64		/* a data connection's QP depth */
 #define RT_RECVS	2		/* receive buffers posted */
 #define RT_EXPECT_MAX	16

@@ -31,102 +31,15 @@
  *
  * echo and bench measure: the peer echoes each receive (a Send of the
  * same length, or a Write then a Send), and bench times round trips or
- * a window of Writes, from this side's command.
+ * a window of Writes, from this side's command (rdmacm_test_bench.c).
+ * rping: rdmacm_test_rping.c.
  */
-#include <linux/delay.h>
 #include <linux/gfp.h>
-#include <linux/ktime.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
-#include <linux/wait.h>
-#include "rdmacm_test.h"
-
-/* rping's message: where, which key, how long (all big endian). */
-struct rt_adv {
-	__be64 addr;
-	__be32 rkey;
-	__be32 len;
-} __packed;
-
-struct rt_recv {
-	struct ib_cqe cqe;
-	struct rt_data *d;
-	void *buf;
-	u64 dma;
-};
-
-enum rt_exp_kind { RT_EXP_SEND, RT_EXP_WRITE };
-
-struct rt_expect {
-	enum rt_exp_kind kind;
-	u32 len, seed;
-};
-
-enum rt_echo { RT_ECHO_OFF, RT_ECHO_SEND, RT_ECHO_WRITE };
-
-/* rping's steps, each side. */
-enum rt_rp_state {
-	RP_IDLE, RP_WAIT_GO1, RP_WAIT_GO2, RP_DONE,	/* client */
-	RP_WAIT_SRC, RP_READING, RP_WAIT_SINK, RP_WRITING, /* server */
-};
+#include "rdmacm_test_data.h"
 
 static void rt_recv_done(struct ib_cq *cq, struct ib_wc *wc);
-static void rt_rping_read_done(struct ib_cq *cq, struct ib_wc *wc);
-static void rt_rping_write_done(struct ib_cq *cq, struct ib_wc *wc);
-
-#define RT_BW_WINDOW	16
-#define RT_NOTICE_LEN	4
-
-struct rt_data {
-	struct rt_conn *c;
-	struct ib_device *dev;
-	struct ib_pd *pd;
-	u32 size;
-	enum rt_mr_mode mr_mode;
-	enum rt_rping_role rping;
-	u32 pings;
-
-	void *sbuf, *mbuf, *lbuf;
-	u64 sdma, mdma, ldma;
-	struct rt_adv *ctl;		/* small Sends: adverts, notices */
-	u64 ctl_dma;
-	struct ib_mr *mmr, *lmr;	/* mr=frmr */
-	u32 mkey, lkey;			/* remote keys of mbuf and lbuf */
-	u64 maddr, laddr;		/* their addresses for the peer */
-	struct rt_recv recv[RT_RECVS];
-	struct ib_cqe err_cqe, op_cqe, bw_cqe, rp_read_cqe, rp_write_cqe;
-	struct mutex reg_mutex;		/* REG_MRs posted once */
-	bool registered;
-	bool live;			/* buffers there */
-
-	spinlock_t lock;		/* everything below */
-	bool dead;			/* quiesced: post nothing more */
-	bool peer;			/* its advertisement came */
-	u64 peer_addr;
-	u32 peer_rkey, peer_len;
-	int adv_err;
-	struct rt_expect exp[RT_EXPECT_MAX];
-	unsigned int exp_head, exp_tail;
-	enum rt_echo echo;
-	u32 echo_len;
-	bool bench;
-	u32 sends, writes, reads, recvs, recv_bad, write_bad, read_bad;
-	u32 unexpected, flushed;
-	int bad_off;
-	int wc_err, wc_err_op;
-	enum rt_rp_state rp_state;
-	u32 rp_done, rp_bad, rp_len;
-	u64 bench_ns, bench_bytes;
-	u32 bench_iters;
-
-	/* The command in flight (rt_mutex serialises commands). */
-	struct completion op_done;
-	atomic_t op_left;
-	int op_status;
-	atomic_t bw_out;
-	struct completion bench_rx;
-	wait_queue_head_t wq;
-};
 
 /* Byte @off of the pattern @seed: each 32-bit word differs by offset. */
 static u32 rt_pat_word(u32 seed, u32 word)
@@ -139,7 +52,7 @@ static u32 rt_pat_word(u32 seed, u32 word)
 	return x;
 }
 
-static void rt_pat_fill(u8 *buf, u32 len, u32 seed)
+void rt_pat_fill(u8 *buf, u32 len, u32 seed)
 {
 	u32 i;
 
@@ -158,25 +71,7 @@ static int rt_pat_check(const u8 *buf, u32 len, u32 seed)
 	return -1;
 }
 
-/* rping's ping data (rping_test_client): "rdma-ping-N: ", then A-z. */
-static void rt_rping_fill(u8 *buf, u32 size, u32 ping)
-{
-	u8 c = 65 + ping % 58;
-	int cc;
-	u32 i;
-
-	if (!size)
-		return;
-	cc = snprintf(buf, size, "rdma-ping-%u: ", ping);
-	for (i = cc; i < size; i++) {
-		buf[i] = c;
-		if (++c > 122)
-			c = 65;
-	}
-	buf[size - 1] = 0;
-}
-
-static void rt_record_wc_err(struct rt_data *d, const struct ib_wc *wc)
+void rt_record_wc_err(struct rt_data *d, const struct ib_wc *wc)
 {
 	unsigned long flags;
 
@@ -212,26 +107,13 @@ static void rt_op_done(struct ib_cq *cq, struct ib_wc *wc)
 		complete(&d->op_done);
 }
 
-static void rt_bw_done(struct ib_cq *cq, struct ib_wc *wc)
-{
-	struct rt_data *d = container_of(wc->wr_cqe, struct rt_data, bw_cqe);
-
-	if (wc->status) {
-		rt_record_wc_err(d, wc);
-		if (!d->op_status)
-			d->op_status = wc->status;
-	}
-	atomic_dec(&d->bw_out);
-	wake_up(&d->wq);
-}
-
 /*
  * Every post goes through these two: nothing is posted once the
  * connection's QP is about to go (rt_data_stop), and handlers finish
  * before its CQ is freed.
  */
-static int rt_post_send(struct rt_data *d, const struct ib_send_wr *wr,
-			const struct ib_send_wr **bad)
+int rt_post_send(struct rt_data *d, const struct ib_send_wr *wr,
+		 const struct ib_send_wr **bad)
 {
 	int ret;
 
@@ -242,7 +124,7 @@ static int rt_post_send(struct rt_data *d, const struct ib_send_wr *wr,
 }
 
 /* A post that failed where no command waits: the first error stays. */
-static void rt_set_post_err(struct rt_data *d, int err)
+void rt_set_post_err(struct rt_data *d, int err)
 {
 	spin_lock_bh(&d->lock);
 	if (!d->adv_err)
@@ -267,8 +149,8 @@ static int rt_post_recv(struct rt_data *d, struct rt_recv *r)
 }
 
 /* One Send of @len bytes at @dma (lkey), completing on @cqe. */
-static void rt_send_wr(struct ib_send_wr *wr, struct ib_sge *sge,
-		       struct ib_cqe *cqe, u64 dma, u32 len, u32 lkey)
+void rt_send_wr(struct ib_send_wr *wr, struct ib_sge *sge,
+		struct ib_cqe *cqe, u64 dma, u32 len, u32 lkey)
 {
 	sge->addr = dma;
 	sge->length = len;
@@ -281,9 +163,9 @@ static void rt_send_wr(struct ib_send_wr *wr, struct ib_sge *sge,
 	wr->num_sge = 1;
 }
 
-static void rt_rdma_wr(struct ib_rdma_wr *wr, struct ib_sge *sge,
-		       struct ib_cqe *cqe, enum ib_wr_opcode op, u64 dma,
-		       u32 len, u32 lkey, u64 raddr, u32 rkey)
+void rt_rdma_wr(struct ib_rdma_wr *wr, struct ib_sge *sge,
+		struct ib_cqe *cqe, enum ib_wr_opcode op, u64 dma,
+		u32 len, u32 lkey, u64 raddr, u32 rkey)
 {
 	sge->addr = dma;
 	sge->length = len;
@@ -297,8 +179,6 @@ static void rt_rdma_wr(struct ib_rdma_wr *wr, struct ib_sge *sge,
 	wr->remote_addr = raddr;
 	wr->rkey = rkey;
 }
-
-/* ---- buffers and MRs ---- */
 
 static void *rt_buf_alloc(struct rt_data *d, u32 size, u64 *dma,
 			  enum dma_data_direction dir)
@@ -430,7 +310,7 @@ int rt_data_create(struct rt_conn *c, const struct rt_dopts *o)
 }
 
 /* Post the REG_MRs of mbuf and lbuf, once, before anything uses them. */
-static int rt_data_register(struct rt_data *d)
+int rt_data_register(struct rt_data *d)
 {
 	struct ib_reg_wr reg[2] = {};
 	int i, ret = 0;
@@ -506,10 +386,8 @@ void rt_data_free(struct rt_conn *c)
 	c->data = NULL;
 }
 
-/* ---- rping ---- */
-
 /* Send our advertisement of @addr/@rkey/@len (zeros: a go-ahead). */
-static int rt_ctl_send(struct rt_data *d, u64 addr, u32 rkey, u32 len)
+int rt_ctl_send(struct rt_data *d, u64 addr, u32 rkey, u32 len)
 {
 	struct ib_send_wr wr;
 	struct ib_sge sge;
@@ -521,150 +399,6 @@ static int rt_ctl_send(struct rt_data *d, u64 addr, u32 rkey, u32 len)
 		   d->pd->local_dma_lkey);
 	return rt_post_send(d, &wr, NULL);
 }
-
-static void rt_rping_ping(struct rt_data *d)
-{
-	rt_rping_fill(d->mbuf, d->size, d->rp_done);
-	memset(d->lbuf, 0, d->size);
-	int ret;
-
-	d->rp_state = RP_WAIT_GO1;
-	ret = rt_ctl_send(d, d->maddr, d->mkey, d->size);
-	if (ret) {
-		d->rp_state = RP_DONE;
-		rt_set_post_err(d, ret);
-	}
-}
-
-static void rt_rping_disconnect(struct rt_conn *c)
-{
-	mutex_lock(&c->lock);
-	if (c->id && !c->local_disconnect) {
-		c->local_disconnect = true;
-		rdma_disconnect(c->id);
-	}
-	mutex_unlock(&c->lock);
-}
-
-/* rping's client on a go-ahead. */
-static void rt_rping_client_recv(struct rt_data *d)
-{
-	bool bye = false, bad;
-
-	switch (d->rp_state) {
-	case RP_WAIT_GO1:
-		d->rp_state = RP_WAIT_GO2;
-		if (rt_ctl_send(d, d->laddr, d->lkey, d->size))
-			d->rp_state = RP_DONE;
-		return;
-	case RP_WAIT_GO2:
-		bad = memcmp(d->mbuf, d->lbuf, d->size);
-		spin_lock_bh(&d->lock);
-		d->rp_bad += bad;
-		d->rp_done++;
-		spin_unlock_bh(&d->lock);
-		if (d->rp_done < d->pings)
-			rt_rping_ping(d);
-		else
-			bye = true;
-		break;
-	default:
-		spin_lock_bh(&d->lock);
-		d->unexpected++;
-		spin_unlock_bh(&d->lock);
-		bye = true;
-		break;
-	}
-	if (bye) {
-		d->rp_state = RP_DONE;
-		rt_rping_disconnect(d->c);
-	}
-}
-
-/* rping's server on an advertisement of the client's source or sink. */
-static void rt_rping_server_recv(struct rt_data *d, const struct rt_adv *a,
-				 u32 len)
-{
-	u64 raddr = be64_to_cpu(a->addr);
-	u32 rkey = be32_to_cpu(a->rkey), rlen = be32_to_cpu(a->len);
-	struct ib_rdma_wr wr;
-	struct ib_sge sge;
-	int ret;
-
-	if (len != sizeof(*a) || (d->rp_state != RP_WAIT_SRC &&
-				  d->rp_state != RP_WAIT_SINK)) {
-		spin_lock_bh(&d->lock);
-		d->unexpected++;
-		spin_unlock_bh(&d->lock);
-		return;
-	}
-	if (rt_data_register(d))
-		return;
-	if (d->rp_state == RP_WAIT_SRC) {
-		d->rp_len = min(rlen, d->size);
-		/* The sink of a Read is lbuf's STag (iWARP). */
-		rt_rdma_wr(&wr, &sge, &d->rp_read_cqe, IB_WR_RDMA_READ,
-			   d->ldma, d->rp_len, d->lkey, raddr, rkey);
-		d->rp_state = RP_READING;
-	} else {
-		rt_rdma_wr(&wr, &sge, &d->rp_write_cqe, IB_WR_RDMA_WRITE,
-			   d->ldma, min(d->rp_len, rlen), d->lkey, raddr, rkey);
-		d->rp_state = RP_WRITING;
-	}
-	ret = rt_post_send(d, &wr.wr, NULL);
-	if (ret)
-		rt_set_post_err(d, ret);
-}
-
-static struct rt_data *rt_rping_wc(struct rt_data *d, struct ib_wc *wc)
-{
-	if (wc->status) {
-		rt_record_wc_err(d, wc);
-		return NULL;
-	}
-	return READ_ONCE(d->dead) ? NULL : d;
-}
-
-static void rt_rping_read_done(struct ib_cq *cq, struct ib_wc *wc)
-{
-	struct rt_data *d = rt_rping_wc(container_of(wc->wr_cqe, struct rt_data,
-						     rp_read_cqe), wc);
-	bool bad = true;
-	u8 *want;
-
-	if (!d)
-		return;
-	/* What rping's client sends for this ping, byte for byte. */
-	want = kvmalloc(d->rp_len, GFP_KERNEL);
-	if (want) {
-		rt_rping_fill(want, d->rp_len, d->rp_done);
-		bad = memcmp(want, d->lbuf, d->rp_len);
-		kvfree(want);
-	}
-	spin_lock_bh(&d->lock);
-	d->reads++;
-	d->rp_bad += bad;
-	spin_unlock_bh(&d->lock);
-	d->rp_state = RP_WAIT_SINK;
-	rt_ctl_send(d, 0, 0, 0);
-}
-
-static void rt_rping_write_done(struct ib_cq *cq, struct ib_wc *wc)
-{
-	struct rt_data *d = rt_rping_wc(container_of(wc->wr_cqe, struct rt_data,
-						     rp_write_cqe), wc);
-
-	if (!d)
-		return;
-	spin_lock_bh(&d->lock);
-	d->writes++;
-	d->rp_done++;
-	spin_unlock_bh(&d->lock);
-	d->rp_state = RP_WAIT_SRC;
-	rt_ctl_send(d, 0, 0, 0);
-}
-
-/* ---- receives ---- */
 
 /* The peer's advertisement: the first receive of the data protocol. */
 static void rt_take_adv(struct rt_data *d, const struct rt_adv *a, u32 len)
@@ -679,26 +413,6 @@ static void rt_take_adv(struct rt_data *d, const struct rt_adv *a, u32 len)
 		d->unexpected++;
 	}
 	spin_unlock_bh(&d->lock);
-}
-
-/* Reply to a receive of @len, in echo mode. */
-static void rt_echo(struct rt_data *d, enum rt_echo how, u32 len, u32 wlen)
-{
-	struct ib_rdma_wr w;
-	struct ib_send_wr s;
-	struct ib_sge wsge, ssge;
-
-	rt_send_wr(&s, &ssge, &d->err_cqe, d->sdma, len,
-		   d->pd->local_dma_lkey);
-	if (how == RT_ECHO_WRITE) {
-		rt_rdma_wr(&w, &wsge, &d->err_cqe, IB_WR_RDMA_WRITE, d->sdma,
-			   wlen, d->pd->local_dma_lkey, d->peer_addr,
-			   d->peer_rkey);
-		w.wr.next = &s;
-		rt_post_send(d, &w.wr, NULL);
-	} else {
-		rt_post_send(d, &s, NULL);
-	}
 }
 
 /*
@@ -805,8 +519,6 @@ void rt_data_established(struct rt_conn *c)
 	if (ret)
 		rt_set_post_err(d, ret);
 }
-
-/* ---- commands ---- */
 
 /* Post @wr (a chain of @n signalled requests on op_cqe) and wait. */
 static int rt_op(struct rt_data *d, struct ib_send_wr *wr, int n)
@@ -970,138 +682,6 @@ static int rt_cmd_ready(struct rt_data *d)
 	return d->peer ? 0 : -ENOTCONN;
 }
 
-/* ---- bench ---- */
-
-/* One ping-pong: post @wr, wait for the peer's echo. */
-static int rt_bench_rtt(struct rt_data *d, struct ib_send_wr *wr)
-{
-	int ret;
-
-	reinit_completion(&d->bench_rx);
-	ret = rt_post_send(d, wr, NULL);
-	if (ret)
-		return ret;
-	if (!wait_for_completion_timeout(&d->bench_rx,
-					 msecs_to_jiffies(RT_OP_TIMEOUT_MS)))
-		return -ETIMEDOUT;
-	return READ_ONCE(d->dead) ? -ENOTCONN : 0;
-}
-
-static int rt_bench_lat(struct rt_data *d, bool write, u32 len, u32 iters)
-{
-	struct ib_rdma_wr w;
-	struct ib_send_wr s;
-	struct ib_sge wsge, ssge;
-	u32 i;
-	int ret = 0;
-
-	rt_pat_fill(d->sbuf, len, 1);
-	rt_send_wr(&s, &ssge, &d->err_cqe, d->sdma,
-		   write ? RT_NOTICE_LEN : len, d->pd->local_dma_lkey);
-	rt_rdma_wr(&w, &wsge, &d->err_cqe, IB_WR_RDMA_WRITE, d->sdma, len,
-		   d->pd->local_dma_lkey, d->peer_addr, d->peer_rkey);
-	w.wr.next = &s;
-	for (i = 0; i < iters && !ret; i++)
-		ret = rt_bench_rtt(d, write ? &w.wr : &s);
-	return ret;
-}
-
-/* @iters Writes of @len, RT_BW_WINDOW in flight, then a ping-pong. */
-static int rt_bench_bw(struct rt_data *d, u32 len, u32 iters)
-{
-	struct ib_rdma_wr w;
-	struct ib_send_wr s;
-	struct ib_sge wsge, ssge;
-	u32 i;
-	int ret = 0;
-
-	rt_pat_fill(d->sbuf, len, 1);
-	rt_rdma_wr(&w, &wsge, &d->bw_cqe, IB_WR_RDMA_WRITE, d->sdma, len,
-		   d->pd->local_dma_lkey, d->peer_addr, d->peer_rkey);
-	d->op_status = 0;
-	atomic_set(&d->bw_out, 0);
-	for (i = 0; i < iters && !ret; i++) {
-		if (!wait_event_timeout(d->wq,
-					atomic_read(&d->bw_out) < RT_BW_WINDOW ||
-					READ_ONCE(d->dead),
-					msecs_to_jiffies(RT_OP_TIMEOUT_MS)))
-			return -ETIMEDOUT;
-		if (d->op_status)
-			return -EIO;
-		atomic_inc(&d->bw_out);
-		ret = rt_post_send(d, &w.wr, NULL);
-		if (ret)
-			atomic_dec(&d->bw_out);
-	}
-	if (ret)
-		return ret;
-	if (!wait_event_timeout(d->wq, !atomic_read(&d->bw_out) ||
-				READ_ONCE(d->dead),
-				msecs_to_jiffies(RT_OP_TIMEOUT_MS)))
-		return -ETIMEDOUT;
-	if (d->op_status)
-		return -EIO;
-	/* Every Write is placed once the Send after them is echoed. */
-	rt_send_wr(&s, &ssge, &d->err_cqe, d->sdma, RT_NOTICE_LEN,
-		   d->pd->local_dma_lkey);
-	return rt_bench_rtt(d, &s);
-}
-
-static int rt_cmd_bench(struct rt_data *d, const char *what, u32 len,
-			u32 iters)
-{
-	u64 t0;
-	int ret;
-
-	if (!d->peer)
-		return -EAGAIN;
-	if (len > d->peer_len || !iters)
-		return -EINVAL;
-	spin_lock_bh(&d->lock);
-	d->bench = true;
-	d->bench_ns = 0;
-	spin_unlock_bh(&d->lock);
-	t0 = ktime_get_ns();
-	if (!strcmp(what, "lat_send"))
-		ret = rt_bench_lat(d, false, len, iters);
-	else if (!strcmp(what, "lat_write"))
-		ret = rt_bench_lat(d, true, len, iters);
-	else if (!strcmp(what, "bw"))
-		ret = rt_bench_bw(d, len, iters);
-	else
-		ret = -EINVAL;
-	spin_lock_bh(&d->lock);
-	d->bench = false;
-	if (!ret) {
-		d->bench_ns = ktime_get_ns() - t0;
-		d->bench_iters = iters;
-		d->bench_bytes = (u64)len * iters;
-	}
-	spin_unlock_bh(&d->lock);
-	return ret;
-}
-
-static int rt_cmd_echo(struct rt_data *d, char **argv, int argc)
-{
-	enum rt_echo e;
-	u32 len = 0;
-
-	if (!strcmp(argv[0], "off"))
-		e = RT_ECHO_OFF;
-	else if (!strcmp(argv[0], "send"))
-		e = RT_ECHO_SEND;
-	else if (!strcmp(argv[0], "write") && argc == 2 &&
-		 !kstrtou32(argv[1], 0, &len) && len <= d->peer_len)
-		e = RT_ECHO_WRITE;
-	else
-		return -EINVAL;
-	spin_lock_bh(&d->lock);
-	d->echo = e;
-	d->echo_len = len;
-	spin_unlock_bh(&d->lock);
-	return 0;
-}
-
 /*
  * argv[0] is the command, argv[1] the connection's name (@c):
  *   ready CONN, expect CONN send|write LEN SEED, send CONN LEN SEED,
@@ -1152,13 +732,6 @@ int rt_data_cmd(struct rt_conn *c, char **argv, int argc)
 	return -EINVAL;
 }
 
-static const char *const rt_rp_names[] = {
-	[RP_IDLE] = "idle", [RP_WAIT_GO1] = "wait-go1",
-	[RP_WAIT_GO2] = "wait-go2", [RP_DONE] = "done",
-	[RP_WAIT_SRC] = "wait-src", [RP_READING] = "reading",
-	[RP_WAIT_SINK] = "wait-sink", [RP_WRITING] = "writing",
-};
-
 /* One line of the data file; rt_lock held. */
 void rt_data_show(struct seq_file *m, struct rt_conn *c)
 {
@@ -1179,7 +752,7 @@ void rt_data_show(struct seq_file *m, struct rt_conn *c)
 	if (d->rping)
 		seq_printf(m, " rping=%s pings=%u rp_state=%s rp_bad=%u",
 			   d->rping == RT_RPING_CLIENT ? "client" : "server",
-			   d->rp_done, rt_rp_names[d->rp_state], d->rp_bad);
+			   d->rp_done, rt_rping_state_name(d->rp_state), d->rp_bad);
 	seq_printf(m, " bench_ns=%llu bench_iters=%u bench_bytes=%llu\n",
 		   d->bench_ns, d->bench_iters, d->bench_bytes);
 	spin_unlock_bh(&d->lock);
