@@ -134,12 +134,16 @@ listening_in() {
 }
 
 # rt_data_wait NAME FIELD VALUE [SECONDS]: until FIELD is VALUE, or the
-# connection reports a post error (adv_err), whichever comes first.
+# connection reports a post error (adv_err), whichever comes first. (An
+# active connection has no data line until its route is resolved.)
 rt_data_wait() {
 	local i=0
 	while [ $i -lt $((${4:-60} * 10)) ]; do
 		[ "$(rt_data_field "$1" "$2")" = "$3" ] && return 0
-		[ "$(rt_data_field "$1" adv_err)" = 0 ] || return 1
+		case $(rt_data_field "$1" adv_err) in
+		"" | 0) ;;
+		*) return 1 ;;
+		esac
 		sleep 0.1
 		i=$((i + 1))
 	done
@@ -162,8 +166,10 @@ kernel_rping_client() {
 	check "$n: rping -s listens on $port" listening_in b $port
 	check "$n: connect (rping client, $size B, $pings pings)" \
 		rt connect $n 192.0.2.2 $port data=$size rping=client pings=$pings
-	rt_data_wait $n.0 pings $pings 240
-	rt_data_skip_if_missing $n.0 $pid
+	if ! rt_data_wait $n.0 pings $pings 240; then
+		rt_data_skip_if_missing $n.0 $pid
+		kill $pid 2>/dev/null
+	fi
 	wait $pid
 	check "$n: rping -s exits 0" [ $? -eq 0 ]
 	cat $log | cut -c1-100
@@ -184,8 +190,10 @@ kernel_rping_server() {
 	in_ns b timeout 300 rping -c -V -v -a 192.0.2.1 -p $port -S $size -C $pings >$log 2>&1 &
 	pid=$!
 	check "$n.0 established" rt_wait $n.0 ESTABLISHED 60
-	rt_data_wait $n.0 pings $pings 240
-	rt_data_skip_if_missing $n.0 $pid
+	if ! rt_data_wait $n.0 pings $pings 240; then
+		rt_data_skip_if_missing $n.0 $pid
+		kill $pid 2>/dev/null
+	fi
 	wait $pid
 	check "$n: rping -c -V exits 0" [ $? -eq 0 ]
 	cat $log | cut -c1-100
