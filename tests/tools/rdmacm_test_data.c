@@ -594,8 +594,17 @@ static int rt_cmd_write(struct rt_data *d, u32 len, u32 seed)
 }
 
 /* A Read of @len from the peer's mbuf into lbuf, checked against @seed. */
-static int rt_cmd_read(struct rt_data *d, u32 len, u32 seed)
+/*
+ * A Read of @len from the peer's mbuf into lbuf, checked against @seed;
+ * @bad asks for an access violation the peer must answer with a
+ * Terminate (RFC 5040, 7.2): "stag", an STag it never gave out, or
+ * "bounds", the first byte past its buffer.
+ */
+static int rt_cmd_read(struct rt_data *d, u32 len, u32 seed,
+		       const char *bad)
 {
+	u64 raddr = d->peer_addr;
+	u32 rkey = d->peer_rkey;
 	struct ib_rdma_wr w;
 	struct ib_sge sge;
 	int ret, off;
@@ -604,9 +613,15 @@ static int rt_cmd_read(struct rt_data *d, u32 len, u32 seed)
 		return -EAGAIN;
 	if (len > d->peer_len)
 		return -EMSGSIZE;
+	if (bad && !strcmp(bad, "bad=stag"))
+		rkey ^= 0x80000000U;
+	else if (bad && !strcmp(bad, "bad=bounds"))
+		raddr += d->peer_len;
+	else if (bad)
+		return -EINVAL;
 	memset(d->lbuf, 0, len);
 	rt_rdma_wr(&w, &sge, &d->op_cqe, IB_WR_RDMA_READ, d->ldma, len,
-		   d->lkey, d->peer_addr, d->peer_rkey);
+		   d->lkey, raddr, rkey);
 	ret = rt_op(d, &w.wr, 1);
 	if (ret)
 		return ret;
@@ -685,7 +700,8 @@ static int rt_cmd_ready(struct rt_data *d)
 /*
  * argv[0] is the command, argv[1] the connection's name (@c):
  *   ready CONN, expect CONN send|write LEN SEED, send CONN LEN SEED,
- *   write CONN LEN SEED, fill CONN LEN SEED, read CONN LEN SEED,
+ *   write CONN LEN SEED, fill CONN LEN SEED,
+ *   read CONN LEN SEED [bad=stag|bounds],
  *   drain CONN, echo CONN off|send|write [LEN],
  *   bench CONN lat_send|lat_write|bw LEN ITERS
  * Called under rt_mutex.
@@ -716,6 +732,9 @@ int rt_data_cmd(struct rt_conn *c, char **argv, int argc)
 			return -EINVAL;
 		return rt_cmd_bench(d, argv[2], len, seed);
 	}
+	if (!strcmp(cmd, "read") && argc == 5 && !kstrtou32(argv[2], 0, &len) &&
+	    !kstrtou32(argv[3], 0, &seed) && len && len <= d->size)
+		return rt_cmd_read(d, len, seed, argv[4]);
 	if (argc != 4 || kstrtou32(argv[2], 0, &len) ||
 	    kstrtou32(argv[3], 0, &seed) || !len || len > d->size)
 		return -EINVAL;
@@ -724,7 +743,7 @@ int rt_data_cmd(struct rt_conn *c, char **argv, int argc)
 	if (!strcmp(cmd, "write"))
 		return rt_cmd_write(d, len, seed);
 	if (!strcmp(cmd, "read"))
-		return rt_cmd_read(d, len, seed);
+		return rt_cmd_read(d, len, seed, NULL);
 	if (!strcmp(cmd, "fill")) {
 		rt_pat_fill(d->mbuf, len, seed);
 		return 0;
