@@ -36,10 +36,11 @@ busy() {
 	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat
 }
 
-# measure DEV TAG PORT: the figures on DEV into /tmp/bench.TAG, lines
-# "KEY VALUE"; 1 when DEV has no data path.
+# measure DEV TAG PORT [AS]: the figures on DEV (connection bTAG,
+# listener LTAG) into /tmp/bench.AS (default TAG), lines "KEY VALUE"; 1
+# when DEV has no data path.
 measure() {
-	local dev=$1 tag=$2 port=$3 c=b$2 l=L$2 s ns t0 t1 it out=/tmp/bench.$2
+	local dev=$1 tag=$2 port=$3 c=b$2 l=L$2 s ns t0 t1 it out=/tmp/bench.${4:-$2}
 	: >$out
 	check "$tag: listen on siw0" rt ns:b listen $l 192.0.2.2 $port mode=accept data=$SIZE
 	check "$tag: connect from $dev" rt connect $c 192.0.2.2 $port data=$SIZE
@@ -98,7 +99,7 @@ else
 	what="siw/siw: madcm has no data path yet"
 	check "rdma link add siwa (standing in for madcm)" \
 		/bin/rdma link add siwa type siw netdev veth0
-	measure siwa madcm 7803
+	measure siwa siw2 7803 madcm
 	/bin/rdma link delete siwa
 fi
 
