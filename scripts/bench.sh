@@ -1,7 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # make bench: every benchmark in one boot of the stock kernel (QEMU, TCG):
-# tests/vm/bench/*.sh (MAD against ib_core's MAD layer on rxe, RMPP, CM).
+# tests/vm/bench/*.sh (MAD against ib_core's MAD layer on rxe, RMPP, CM),
+# then those of tests/vm/bench/siw/*.sh in a boot of the siw test kernel
+# (tests/vm/run-siw.sh): the RNIC's data path against siw's
+# (MADCM_BENCH_SIW=0 leaves that boot out).
 # Prints one table and writes it, tab-separated with a header line, to
 # $MADCM_CACHE/bench/results.tsv (or $MADCM_BENCH_OUT):
 #   name  madcm  reference  ratio  unit
@@ -17,10 +20,16 @@ mkdir -p "$(dirname "$out")"
 set +e
 MADCM_VM_DIR=$vmdir MADCM_VM_LAYER=bench tests/vm/run.sh tests/vm/bench/*.sh
 rc=$?
+logs=("$vmdir/test.log.txt")
+if [ "${MADCM_BENCH_SIW:-1}" != 0 ]; then
+	rm -f "$vmdir-siw"/*/test.log.txt
+	MADCM_VM_DIR=$vmdir-siw tests/vm/run-siw.sh tests/vm/bench/siw/*.sh || rc=1
+	logs+=("$vmdir-siw"/*/test.log.txt)
+fi
 set -e
 {
 	printf 'name\tmadcm\treference\tratio\tunit\n'
-	sed -n 's/^=== BENCH //p' "$vmdir/test.log.txt"
+	sed -n 's/^=== BENCH //p' "${logs[@]}"
 } >"$out.tmp"
 mv "$out.tmp" "$out"
 echo

@@ -172,13 +172,19 @@ void rt_batch_kick(struct rt_conn *c)
 	spin_unlock_bh(&rt_lock);
 }
 
-/* A PD, a CQ and an RC QP on the id's device; c->lock held. */
-static int rt_conn_resources(struct rt_conn *c, struct rdma_cm_id *id)
+/*
+ * A PD, a CQ and an RC QP on the id's device, and what @o asks for data
+ * (buffers, MRs, receives posted); c->lock held.
+ */
+static int rt_conn_resources(struct rt_conn *c, struct rdma_cm_id *id,
+			     const struct rt_dopts *o)
 {
+	u32 depth = o->size ? RT_DATA_WR : RT_QP_WR;
 	struct ib_qp_init_attr qa = {};
 	int ret;
 
-	c->pd = ib_alloc_pd(id->device, 0);
+	c->pd = ib_alloc_pd(id->device, o->size && o->mr == RT_MR_GLOBAL ?
+			    IB_PD_UNSAFE_GLOBAL_RKEY : 0);
 	if (IS_ERR(c->pd)) {
 		ret = PTR_ERR(c->pd);
 		c->pd = NULL;
@@ -186,7 +192,8 @@ static int rt_conn_resources(struct rt_conn *c, struct rdma_cm_id *id)
 		return ret;
 	}
 	atomic_inc(&rt_cnt.pds);
-	c->cq = ib_alloc_cq(id->device, c, 2 * RT_QP_WR, 0, IB_POLL_WORKQUEUE);
+	c->cq = ib_alloc_cq(id->device, c, 2 * depth + 1, 0,
+			    IB_POLL_WORKQUEUE);
 	if (IS_ERR(c->cq)) {
 		ret = PTR_ERR(c->cq);
 		c->cq = NULL;
@@ -198,8 +205,8 @@ static int rt_conn_resources(struct rt_conn *c, struct rdma_cm_id *id)
 	qa.recv_cq = c->cq;
 	qa.qp_type = IB_QPT_RC;
 	qa.sq_sig_type = IB_SIGNAL_REQ_WR;
-	qa.cap.max_send_wr = RT_QP_WR;
-	qa.cap.max_recv_wr = RT_QP_WR;
+	qa.cap.max_send_wr = depth;
+	qa.cap.max_recv_wr = depth;
 	qa.cap.max_send_sge = 1;
 	qa.cap.max_recv_sge = 1;
 	ret = rdma_create_qp(id, c->pd, &qa);
@@ -209,12 +216,18 @@ static int rt_conn_resources(struct rt_conn *c, struct rdma_cm_id *id)
 	}
 	c->qp = id->qp;
 	atomic_inc(&rt_cnt.qps);
-	return 0;
+	if (!o->size)
+		return 0;
+	ret = rt_data_create(c, o);
+	if (ret)
+		rt_set_error(c, "data", ret);
+	return ret;
 }
 
 /* Give back the QP, CQ and PD, once the id is gone (or never had them). */
 static void rt_conn_release(struct rt_conn *c)
 {
+	rt_data_stop(c);
 	if (c->qp) {
 		ib_destroy_qp(c->qp);
 		c->qp = NULL;
@@ -225,6 +238,8 @@ static void rt_conn_release(struct rt_conn *c)
 		c->cq = NULL;
 		atomic_dec(&rt_cnt.cqs);
 	}
+	/* No work request is left to use the buffers or the MRs. */
+	rt_data_destroy(c);
 	if (c->pd) {
 		ib_dealloc_pd(c->pd);
 		c->pd = NULL;
@@ -283,7 +298,7 @@ static int rt_conn_event(struct rt_conn *c, struct rdma_cm_id *id,
 			rt_set_error(c, "resolve_route", ret);
 		break;
 	case RDMA_CM_EVENT_ROUTE_RESOLVED:
-		ret = rt_conn_resources(c, id);
+		ret = rt_conn_resources(c, id, &c->batch->dopts);
 		if (ret)
 			break;
 		rt_conn_param(&p, id->device, c->batch->pdata,
@@ -294,6 +309,7 @@ static int rt_conn_event(struct rt_conn *c, struct rdma_cm_id *id,
 		break;
 	case RDMA_CM_EVENT_ESTABLISHED:
 		atomic_inc(&rt_cnt.established);
+		rt_data_established(c);
 		rt_batch_kick(c);
 		break;
 	default:
@@ -348,7 +364,7 @@ static int rt_conn_request(struct rt_listener *l, struct rdma_cm_id *id,
 		mutex_unlock(&c->lock);
 		return ret;
 	}
-	ret = rt_conn_resources(c, id);
+	ret = rt_conn_resources(c, id, &l->dopts);
 	if (!ret) {
 		rt_conn_param(&p, id->device, l->pdata, l->pdata_len,
 			      req->responder_resources, req->initiator_depth);
@@ -554,6 +570,7 @@ static void __exit rt_exit(void)
 	}
 	list_for_each_entry_safe(c, ct, &rt_conns, list) {
 		list_del(&c->list);
+		rt_data_free(c);
 		kfree(c);
 	}
 	list_for_each_entry_safe(b, bt, &rt_batches, list) {

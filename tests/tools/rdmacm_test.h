@@ -10,6 +10,8 @@
 #include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/seq_file.h>
+#include <linux/sizes.h>
 #include <linux/socket.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -28,6 +30,26 @@
 #define RT_MAX_COUNT	10000
 
 enum rt_kind { RT_LISTENER, RT_CONN };
+
+/* Data on a connection (rdmacm_test_data.c): none, or how. */
+enum rt_mr_mode { RT_MR_FRMR, RT_MR_GLOBAL };
+enum rt_rping_role { RT_RPING_NONE, RT_RPING_CLIENT, RT_RPING_SERVER };
+
+#define RT_DATA_MAX	SZ_1M		/* a buffer: 256 pages */
+#define RT_DATA_WR	64		/* a data connection's QP depth */
+#define RT_RECVS	2		/* receive buffers posted */
+#define RT_EXPECT_MAX	16
+#define RT_OP_TIMEOUT_MS 60000
+
+/* What a listen or connect command asks for its connections' data. */
+struct rt_dopts {
+	u32 size;			/* 0: no data */
+	enum rt_mr_mode mr;
+	enum rt_rping_role rping;
+	u32 pings;			/* rping client: how many */
+};
+
+struct rt_data;
 
 /* The first member of every id's context: what the context is. */
 struct rt_ctx {
@@ -50,6 +72,7 @@ struct rt_listener {
 	bool reject;
 	u8 pdata_len;
 	u8 pdata[RT_PDATA_MAX];
+	struct rt_dopts dopts;
 	unsigned int requests;		/* under rt_lock */
 	unsigned int removed;		/* DEVICE_REMOVAL seen */
 };
@@ -65,6 +88,7 @@ struct rt_batch {
 	u8 pdata_len;
 	u8 pdata[RT_PDATA_MAX];
 	unsigned int count, started;
+	struct rt_dopts dopts;
 	struct rt_conn *cur;		/* the work's own */
 	struct work_struct work;
 };
@@ -81,6 +105,7 @@ struct rt_conn {
 	struct ib_pd *pd;
 	struct ib_cq *cq;
 	struct ib_qp *qp;
+	struct rt_data *data;		/* NULL: no data */
 	bool terminal;			/* a terminal event came */
 	bool local_disconnect;
 	struct work_struct destroy_work;
@@ -118,6 +143,15 @@ void rt_batch_work(struct work_struct *work);
 void rt_batch_kick(struct rt_conn *c);
 void rt_listener_free(struct rt_listener *l);
 void rt_conn_destroy(struct rt_conn *c);
+
+/* rdmacm_test_data.c: buffers, MRs, operations, rping, bench. */
+int rt_data_create(struct rt_conn *c, const struct rt_dopts *o);
+void rt_data_established(struct rt_conn *c);
+void rt_data_stop(struct rt_conn *c);
+void rt_data_destroy(struct rt_conn *c);
+void rt_data_free(struct rt_conn *c);
+int rt_data_cmd(struct rt_conn *c, char **argv, int argc);
+void rt_data_show(struct seq_file *m, struct rt_conn *c);
 
 void rt_debugfs_create(void);
 void rt_debugfs_remove(void);

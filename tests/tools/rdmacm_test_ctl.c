@@ -10,6 +10,7 @@
 #include <linux/nsproxy.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 #include "rdmacm_test.h"
 
@@ -25,6 +26,7 @@ struct rt_opts {
 	u8 pdata_len;
 	u8 pdata[RT_PDATA_MAX];
 	const char *src;
+	struct rt_dopts dopts;
 };
 
 static int rt_parse_opts(char **argv, int argc, struct rt_opts *o)
@@ -34,6 +36,7 @@ static int rt_parse_opts(char **argv, int argc, struct rt_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->backlog = 16;
 	o->count = 1;
+	o->dopts.pings = 1;
 	for (i = 0; i < argc; i++) {
 		char *val = strchr(argv[i], '=');
 
@@ -64,10 +67,33 @@ static int rt_parse_opts(char **argv, int argc, struct rt_opts *o)
 				return -EINVAL;
 		} else if (!strcmp(argv[i], "src")) {
 			o->src = val;
+		} else if (!strcmp(argv[i], "data")) {
+			if (kstrtou32(val, 0, &o->dopts.size) ||
+			    o->dopts.size > RT_DATA_MAX)
+				return -EINVAL;
+		} else if (!strcmp(argv[i], "mr")) {
+			if (!strcmp(val, "global"))
+				o->dopts.mr = RT_MR_GLOBAL;
+			else if (strcmp(val, "frmr"))
+				return -EINVAL;
+		} else if (!strcmp(argv[i], "rping")) {
+			if (!strcmp(val, "client"))
+				o->dopts.rping = RT_RPING_CLIENT;
+			else if (!strcmp(val, "server"))
+				o->dopts.rping = RT_RPING_SERVER;
+			else
+				return -EINVAL;
+		} else if (!strcmp(argv[i], "pings")) {
+			if (kstrtou32(val, 0, &o->dopts.pings) ||
+			    !o->dopts.pings)
+				return -EINVAL;
 		} else {
 			return -EINVAL;
 		}
 	}
+	/* rping and the data commands need buffers. */
+	if (o->dopts.rping && !o->dopts.size)
+		return -EINVAL;
 	return 0;
 }
 
@@ -146,6 +172,7 @@ static int cmd_listen(struct net *net, char **argv, int argc)
 	l->reject = o->reject;
 	l->pdata_len = o->pdata_len;
 	memcpy(l->pdata, o->pdata, o->pdata_len);
+	l->dopts = o->dopts;
 
 	id = rdma_create_id(net, rt_cm_handler, &l->ctx, RDMA_PS_TCP,
 			    IB_QPT_RC);
@@ -219,6 +246,7 @@ static int cmd_connect(struct net *net, char **argv, int argc)
 	b->count = o->count;
 	b->pdata_len = o->pdata_len;
 	memcpy(b->pdata, o->pdata, o->pdata_len);
+	b->dopts = o->dopts;
 	INIT_WORK(&b->work, rt_batch_work);
 	spin_lock_bh(&rt_lock);
 	list_add_tail(&b->list, &rt_batches);
@@ -267,6 +295,24 @@ static int cmd_destroy(char **argv, int argc)
 	return 0;
 }
 
+/* The data commands (rdmacm_test_data.c): "VERB CONN ARGS...". */
+static int cmd_data(char **argv, int argc)
+{
+	struct rt_conn *c;
+
+	if (argc < 2)
+		return -EINVAL;
+	c = rt_conn_find(argv[1]);
+	if (!c)
+		return -ENOENT;
+	return rt_data_cmd(c, argv, argc);
+}
+
+static const char *const rt_data_verbs[] = {
+	"ready", "expect", "send", "write", "read", "fill", "drain", "echo",
+	"bench",
+};
+
 static int rt_exec(struct net *net, char *line)
 {
 	char *argv[16], *p = line, *tok;
@@ -291,6 +337,9 @@ static int rt_exec(struct net *net, char *line)
 		return cmd_disconnect(argv, argc);
 	if (!strcmp(argv[0], "destroy"))
 		return cmd_destroy(argv, argc);
+	if (match_string(rt_data_verbs, ARRAY_SIZE(rt_data_verbs),
+			 argv[0]) >= 0)
+		return cmd_data(argv, argc);
 	return -EINVAL;
 }
 
@@ -394,6 +443,20 @@ static int listeners_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(listeners);
 
+/* One line per connection opened with data=. */
+static int data_show(struct seq_file *m, void *v)
+{
+	struct rt_conn *c;
+
+	spin_lock_bh(&rt_lock);
+	list_for_each_entry(c, &rt_conns, list)
+		if (c->data)
+			rt_data_show(m, c);
+	spin_unlock_bh(&rt_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(data);
+
 static int counters_show(struct seq_file *m, void *v)
 {
 	int created = atomic_read(&rt_cnt.ids_created);
@@ -428,6 +491,7 @@ void rt_debugfs_create(void)
 	debugfs_create_file("conns", 0400, rt_dir, NULL, &conns_fops);
 	debugfs_create_file("listeners", 0400, rt_dir, NULL, &listeners_fops);
 	debugfs_create_file("counters", 0400, rt_dir, NULL, &counters_fops);
+	debugfs_create_file("data", 0400, rt_dir, NULL, &data_fops);
 }
 
 void rt_debugfs_remove(void)

@@ -50,6 +50,13 @@ copy_prog "$(command -v ip)" /bin/ip
 copy_prog "$(command -v tc)" /bin/tc
 copy_prog "$(command -v rdma)" /bin/rdma
 copy_prog "$(command -v kmod)" /bin/kmod
+# rdma-core's rping (rdmacm-utils), the data path's reference peer.
+# Its threads end with pthread_exit, for which glibc loads libgcc_s.
+if command -v rping >/dev/null; then
+	copy_prog "$(command -v rping)" /bin/rping
+	gcc_s=$(gcc -print-file-name=libgcc_s.so.1)
+	[ -e "$gcc_s" ] && cp -L "$gcc_s" "$root/lib/x86_64-linux-gnu/libgcc_s.so.1"
+fi
 for b in "${MADCM_VM_BINDIR:-/nonexistent}"/*; do
 	[ -x "$b" ] && copy_prog "$b" "/bin/$(basename "$b")"
 done

@@ -25,7 +25,15 @@ PEER_REJ_STATUS=-104
 
 # veth0 in init_net, veth1 in namespace b.
 rdmacm_siw_net() {
+	local i=0
 	load_modules veth
+	# A namespace deleted by the script before goes away in the
+	# background, with its end of the pair and so veth0.
+	while { /bin/ip link show veth0 || /bin/ip netns list | grep -qw b; } >/dev/null 2>&1 &&
+		[ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	/bin/ip netns add b || fail "netns b"
 	/bin/ip link add veth0 type veth peer name veth1 netns b || fail "veth"
 	/bin/ip -n b link set lo up

@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: GPL-2.0
+# vm-timeout: 1500
+# The RNIC data path's benchmark (issue 18, 7; not a test), on the siw
+# test kernel: the in-kernel ULP on a device on veth0 (init_net) against
+# the in-kernel ULP on siw0 (veth1, namespace b), measured by the ULP
+# (madcm_rdmacm_test.ko's bench command):
+#   Send latency: a Send of N bytes echoed by a Send of N bytes, half the
+#     round trip;
+#   Write latency: a Write of N bytes and a 4-octet Send, echoed the same
+#     way, half the round trip;
+#   Write bandwidth: 8 MiB in Writes of N bytes, 16 in flight, ended by
+#     an echoed Send (so every byte is placed);
+#   CPU per byte: the guest's busy time (/proc/stat, both ends, both
+#     CPUs) over the bandwidth run, per byte moved.
+# First on siwa (siw: the reference), then on m0 (madcm) in the same
+# boot, veth pair and peer; rows of make bench's table, madcm/siw. While
+# madcm has no data path (its first Send is refused with -EOPNOTSUPP)
+# a second siwa run stands in, and the rows say so: siw/siw.
+. /tests/common.sh
+. /tests/rdmacm.sh
+. /tests/rdmacm-siw.sh
+. /tests/rdmacm-data.sh
+
+LAT_SIZES="8 64 512"
+LAT_ITERS=${BENCH_LAT_ITERS:-100}
+BW_SIZES="4096 65536 1048576"
+BW_BYTES=$((${BENCH_BW_MIB:-8} << 20))
+SIZE=1048576
+
+load_modules madcm madcm_rdmacm_test
+rdmacm_siw_net
+setup_siw
+
+# busy: the guest's busy time so far, in USER_HZ ticks (all CPUs).
+busy() {
+	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat
+}
+
+# measure DEV TAG PORT [AS]: the figures on DEV (connection bTAG,
+# listener LTAG) into /tmp/bench.AS (default TAG), lines "KEY VALUE"; 1
+# when DEV has no data path.
+measure() {
+	local dev=$1 tag=$2 port=$3 c=b$2 l=L$2 s ns t0 t1 it out=/tmp/bench.${4:-$2}
+	: >$out
+	check "$tag: listen on siw0" rt ns:b listen $l 192.0.2.2 $port mode=accept data=$SIZE
+	check "$tag: connect from $dev" rt connect $c 192.0.2.2 $port data=$SIZE
+	check "$tag: established" rt_wait $c.0 ESTABLISHED 60
+	if ! rt ready $c.0; then
+		rt_data_line $c.0
+		rt_data_field $c.0 adv_err >$out.err
+		rt disconnect $c.0
+		rt_wait_gone $c.0 60
+		rt unlisten $l
+		return 1
+	fi
+	check "$tag: the peer's advertisement" rt ready $l.0
+	check "$tag: on $dev" [ "$(rt_field $c.0 dev)" = $dev ]
+	for s in $LAT_SIZES; do
+		check "$tag: echo Sends" rt echo $l.0 send
+		check "$tag: Send latency $s B" rt bench $c.0 lat_send $s $LAT_ITERS
+		ns=$(rt_data_field $c.0 bench_ns)
+		echo "lat_send_$s $(awk -v n=$ns -v i=$LAT_ITERS 'BEGIN { printf "%.1f", n / i / 2 / 1000 }')" >>$out
+		check "$tag: echo Writes" rt echo $l.0 write $s
+		check "$tag: Write latency $s B" rt bench $c.0 lat_write $s $LAT_ITERS
+		ns=$(rt_data_field $c.0 bench_ns)
+		echo "lat_write_$s $(awk -v n=$ns -v i=$LAT_ITERS 'BEGIN { printf "%.1f", n / i / 2 / 1000 }')" >>$out
+	done
+	check "$tag: echo Sends" rt echo $l.0 send
+	for s in $BW_SIZES; do
+		it=$((BW_BYTES / s))
+		t0=$(busy)
+		check "$tag: Write bandwidth $s B" rt bench $c.0 bw $s $it
+		t1=$(busy)
+		ns=$(rt_data_field $c.0 bench_ns)
+		echo "bw_$s $(awk -v n=$ns -v b=$BW_BYTES 'BEGIN { printf "%.1f", b / n * 1000 }')" >>$out
+		# USER_HZ is 100: a tick is 10 ms.
+		echo "cpu_$s $(awk -v t=$((t1 - t0)) -v b=$BW_BYTES 'BEGIN { printf "%.2f", t * 1e7 / b }')" >>$out
+	done
+	rt_data_line $c.0
+	check "$tag: no data error" rt_data_clean $c.0
+	check "$tag: disconnect" rt disconnect $c.0
+	check "$tag: gone" rt_wait_gone $c.0 60
+	check "$tag: peer gone" rt_wait_gone $l.0 60
+	check "$tag: unlisten" rt unlisten $l
+	cat $out
+}
+
+check "rdma link add siwa (siw, the reference)" /bin/rdma link add siwa type siw netdev veth0
+measure siwa siw 7801
+/bin/rdma link delete siwa
+what=madcm
+if /bin/rdma link add m0 type madcm netdev veth0 && measure m0 madcm 7802; then
+	/bin/rdma link delete m0
+else
+	/bin/rdma link delete m0 2>/dev/null
+	# Only a refused Send (-EOPNOTSUPP) means "no data path yet".
+	check "madcm: no data path yet, nothing else wrong" \
+		[ "$(cat /tmp/bench.madcm.err 2>/dev/null)" = -95 ]
+	what="siw/siw: madcm has no data path yet"
+	check "rdma link add siwa (standing in for madcm)" \
+		/bin/rdma link add siwa type siw netdev veth0
+	measure siwa siw2 7803 madcm
+	/bin/rdma link delete siwa
+fi
+
+# row KEY NAME UNIT: madcm's figure, siw's and madcm/siw.
+row() {
+	local m r
+	m=$(sed -n "s/^$1 //p" /tmp/bench.madcm)
+	r=$(sed -n "s/^$1 //p" /tmp/bench.siw)
+	[ -n "$m" ] && [ -n "$r" ] || { fail "no figure for $1"; return; }
+	bench_row "rnic: $2 [$what]" "$m" "$r" \
+		"$(awk -v m=$m -v r=$r 'BEGIN { if (r > 0) printf "%.2f", m / r; else print "-" }')" "$3"
+}
+for s in $LAT_SIZES; do
+	row lat_send_$s "Send latency, $s B" us
+	row lat_write_$s "RDMA Write latency, $s B" us
+done
+for s in $BW_SIZES; do
+	row bw_$s "RDMA Write bandwidth, $s B" MB/s
+	row cpu_$s "CPU per byte, RDMA Write $s B" ns/B
+done
+
+check "every id destroyed, no PD, CQ or QP left" rt_all_released 0
+check "rmmod madcm_rdmacm_test" rmmod madcm_rdmacm_test
+teardown_siw
+/bin/ip netns del b
+check "rmmod madcm" rmmod madcm
+finish
