@@ -403,12 +403,15 @@ static void madcm_rnic_flush_locked(struct madcm_rnic_qp *qp,
  * @qp: the QP, @qp->lock held
  * @due: what is due once the lock is dropped
  *
- * Every outstanding work request completes once (madcm_rnic_flush_locked()).
+ * The send work requests over already at the head of the queue complete
+ * first with their own status (madcm_rnic_sq_retire()), then every
+ * other outstanding one once (madcm_rnic_flush_locked()).
  */
 void madcm_rnic_qp_error_locked(struct madcm_rnic_qp *qp,
 				struct madcm_rnic_due *due)
 {
 	lockdep_assert_held(&qp->lock);
+	madcm_rnic_sq_retire(qp, due);
 	if (qp->state != IB_QPS_ERR) {
 		qp->state = IB_QPS_ERR;
 		madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_QP_ERROR);
