@@ -75,10 +75,10 @@ cat $VERBS/log
 check "verbs: no failed check" sh -c "! grep -q FAIL $VERBS/log"
 check "verbs: the checks ran" [ "$(grep -c '^ok:' $VERBS/log)" -ge 30 ]
 
-# Counters: the consumer's checks flushed 5 + 2 WRs, then 4 into a CQ of 2.
+# Counters: the consumer's checks flushed 6 + 2 WRs, then 4 into a CQ of 2.
 /bin/rdma statistic show link m0/1
 check "rdma statistic lists conn_offloaded" [ -n "$(rnic_stat conn_offloaded)" ]
-check "wr_flushed 11" [ "$(rnic_stat wr_flushed)" = 11 ]
+check "wr_flushed 12" [ "$(rnic_stat wr_flushed)" = 12 ]
 check "cq_overflow 2" [ "$(rnic_stat cq_overflow)" = 2 ]
 check "qp_error 2" [ "$(rnic_stat qp_error)" = 2 ]
 
