@@ -28,9 +28,10 @@ rdmacm_siw_net() {
 	local i=0
 	load_modules veth
 	# A namespace deleted by the script before goes away in the
-	# background, with its end of the pair and so veth0.
+	# background, with its end of the pair and so veth0: after siw's
+	# sockets of a data run (57, 58) that took more than 10 s once.
 	while { /bin/ip link show veth0 || /bin/ip netns list | grep -qw b; } >/dev/null 2>&1 &&
-		[ $i -lt 100 ]; do
+		[ $i -lt 600 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
