@@ -328,6 +328,9 @@ static int irdma_cm_check_connect(const struct madcm_cm_connect_attr *attr)
 		return -EINVAL;
 	if (attr->mpa_rev != IETF_MPA_V1 && attr->mpa_rev != IETF_MPA_V2)
 		return -EINVAL;
+	/* Only RFC 6581's revision 2 frames can ask for peer-to-peer. */
+	if (attr->peer_to_peer && attr->mpa_rev != IETF_MPA_V2)
+		return -EINVAL;
 	if (attr->private_data_len && !attr->private_data)
 		return -EINVAL;
 	if (attr->vlan_id != IRDMA_NO_VLAN && attr->vlan_id >= VLAN_N_VID)

@@ -374,7 +374,8 @@ static bool irdma_cm_mpa_hdr_bad(const struct irdma_cm_node *node)
  *
  * The frame may arrive in any number of segments (irdma_cm_mpa_want()
  * says how much is missing). Once all of it is in, irdma_parse_mpa()
- * judges it; a refused frame resets the connection. A header with the
+ * judges it; a refused frame resets the connection, and so does a frame
+ * asking for markers (other than a reject). A header with the
  * wrong key or a private data length above 512 is judged at once, so
  * that a peer sending something else is refused without delay.
  */
@@ -389,6 +390,14 @@ void irdma_cm_mpa_rcv(struct irdma_cm_node *node)
 	if (irdma_cm_mpa_want(node) && !irdma_cm_mpa_hdr_bad(node))
 		return;
 	ret = irdma_parse_mpa(node, node->rx_buf, &type, node->rx_len);
+	/*
+	 * RFC 5044 7.1: a frame with M set asks us to insert markers into
+	 * what we send, which we cannot do; neither role goes on (a reject
+	 * needs no markers, so it is still reported as such).
+	 */
+	if (!ret && type != IRDMA_MPA_REQUEST_REJECT &&
+	    (node->mpa_opts & IRDMA_MPA_OPT_PEER_MARKERS))
+		ret = irdma_mpa_refuse(IRDMA_MPA_REJ_MARKERS);
 	trace_madcm_cm_mpa_rx(node, (const struct ietf_mpa_v1 *)node->rx_buf,
 			      node->rx_len, ret);
 	node->rx_len = 0;

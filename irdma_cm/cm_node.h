@@ -193,6 +193,8 @@ enum irdma_mpa_opt_bits {
 	IRDMA_MPA_OPT_MARKERS = BIT(2),	/* the M flag we send */
 	IRDMA_MPA_OPT_PEER_CRC = BIT(3),	/* the C flag the peer sent */
 	IRDMA_MPA_OPT_PEER_MARKERS = BIT(4),	/* the M flag the peer sent */
+	/* A responder answering a revision 2 request that had S clear. */
+	IRDMA_MPA_OPT_PLAIN_V2 = BIT(5),
 };
 
 /* The events a node can deliver: each has its own preallocated slot. */

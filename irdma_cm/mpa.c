@@ -135,9 +135,13 @@ void irdma_build_mpa_v2(struct irdma_cm_node *cm_node, void *start_addr,
  * Builds the header for @cm_node->mpa_frame_rev after checking that the
  * frame can be built: a known key and revision, private data that fits
  * the 512 bytes of RFC 5044 together with the 4 bytes of IRD/ORD for
- * revision 2, and room for the header in @mpa.
+ * revision 2, and room for the header in @mpa. A reply or reject to a
+ * revision 2 request without RFC 6581 data (S clear; IRDMA_MPA_OPT_PLAIN_V2)
+ * is a revision 2 frame without them too: the request offers the enhanced
+ * connection setup, the reply only answers an offer.
  *
- * Return: the header length (20 for revision 1, 24 for revision 2); the
+ * Return: the header length (20 for revision 1 and for a plain revision 2
+ * reply, 24 for revision 2); the
  * private data follows it. -EINVAL for an unknown key or revision or
  * private data without an address, -EMSGSIZE for private data that does
  * not fit, -ENOSPC when @mpa is too small. Nothing is written on error.
@@ -146,6 +150,7 @@ int irdma_cm_build_mpa_frame(struct irdma_cm_node *cm_node,
 			     struct irdma_kmem_info *mpa, u8 mpa_key)
 {
 	u32 hdr_len, rtr_len;
+	bool plain;
 
 	if (mpa_key != MPA_KEY_REQUEST && mpa_key != MPA_KEY_REPLY &&
 	    mpa_key != MPA_KEY_REJECT)
@@ -163,6 +168,14 @@ int irdma_cm_build_mpa_frame(struct irdma_cm_node *cm_node,
 	default:
 		return -EINVAL;
 	}
+	/* RFC 6581: a reply carries IRD/ORD only when the request did. */
+	plain = cm_node->mpa_frame_rev == IETF_MPA_V2 &&
+		mpa_key != MPA_KEY_REQUEST &&
+		(cm_node->mpa_opts & IRDMA_MPA_OPT_PLAIN_V2);
+	if (plain) {
+		hdr_len = sizeof(struct ietf_mpa_v1);
+		rtr_len = 0;
+	}
 
 	if (cm_node->pdata.size && !cm_node->pdata.addr)
 		return -EINVAL;
@@ -171,7 +184,7 @@ int irdma_cm_build_mpa_frame(struct irdma_cm_node *cm_node,
 	if (!mpa->addr || mpa->size < hdr_len)
 		return -ENOSPC;
 
-	if (cm_node->mpa_frame_rev == IETF_MPA_V2)
+	if (cm_node->mpa_frame_rev == IETF_MPA_V2 && !plain)
 		irdma_build_mpa_v2(cm_node, mpa->addr, mpa_key);
 	else
 		irdma_build_mpa_v1(cm_node, mpa->addr, mpa_key);
@@ -345,7 +358,9 @@ int irdma_negotiate_mpa_v2_ird_ord(struct irdma_cm_node *cm_node,
  * no IRD/ORD is negotiated. Otherwise, with RFC 6581 data present,
  * irdma_negotiate_mpa_v2_ird_ord() runs; without it (revision 1, or
  * revision 2 with S clear) no RTR message is used and IRD/ORD are not
- * exchanged.
+ * exchanged; an initiator that asked for the peer-to-peer model refuses
+ * such a reply (it cannot agree to the model), and a responder answers
+ * such a revision 2 request without RFC 6581 data too.
  *
  * On success @cm_node takes the frame's revision, the peer's private data
  * (the IRD/ORD words excluded), its M and C flags and the negotiated
@@ -410,6 +425,12 @@ int irdma_parse_mpa(struct irdma_cm_node *cm_node, const u8 *buf, u32 *type,
 			if (ret)
 				return ret;
 		} else {
+			/*
+			 * A reply without RFC 6581 data cannot agree to the
+			 * peer-to-peer model (RFC 6581 section 4) we asked for.
+			 */
+			if (!responder && (cm_node->mpa_opts & IRDMA_MPA_OPT_P2P))
+				return irdma_mpa_refuse(IRDMA_MPA_REJ_NO_PEER_TO_PEER);
 			cm_node->send_rdma0_op = IRDMA_RTR_NONE;
 			cm_node->mpav2_ird_ord = IETF_NO_IRD_ORD;
 		}
@@ -423,7 +444,10 @@ int irdma_parse_mpa(struct irdma_cm_node *cm_node, const u8 *buf, u32 *type,
 
 	cm_node->mpa_frame_rev = mpa_frame->rev;
 	cm_node->mpa_opts &= ~(IRDMA_MPA_OPT_PEER_CRC |
-			       IRDMA_MPA_OPT_PEER_MARKERS);
+			       IRDMA_MPA_OPT_PEER_MARKERS |
+			       IRDMA_MPA_OPT_PLAIN_V2);
+	if (responder && mpa_frame->rev == IETF_MPA_V2 && !enhanced)
+		cm_node->mpa_opts |= IRDMA_MPA_OPT_PLAIN_V2;
 	if (mpa_frame->flags & IETF_MPA_FLAGS_CRC)
 		cm_node->mpa_opts |= IRDMA_MPA_OPT_PEER_CRC;
 	if (mpa_frame->flags & IETF_MPA_FLAGS_MARKERS)

@@ -30,6 +30,7 @@ static const struct {
 	[IRDMA_MPA_REJ_NO_PEER_TO_PEER] = { "no_peer_to_peer", -EOPNOTSUPP },
 	[IRDMA_MPA_REJ_RTR_MISMATCH] = { "rtr_mismatch", -ENOPROTOOPT },
 	[IRDMA_MPA_REJ_IRD_TOO_SMALL] = { "ird_too_small", -ENOBUFS },
+	[IRDMA_MPA_REJ_MARKERS] = { "markers", -EOPNOTSUPP },
 };
 
 static atomic64_t irdma_mpa_reject_counts[IRDMA_MPA_REJ_NR];

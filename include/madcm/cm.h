@@ -224,7 +224,7 @@ struct madcm_cm_listen_attr {
  * @ird: inbound RDMA Read depth wanted
  * @ord: outbound RDMA Read depth wanted
  * @mpa_rev: MPA revision offered (1 or 2)
- * @peer_to_peer: ask for RFC 6581's peer-to-peer model
+ * @peer_to_peer: ask for RFC 6581's peer-to-peer model (needs @mpa_rev 2)
  * @rtr_caps: RTR types we can send (MADCM_CM_RTR_*)
  * @crc: ask for FPDU CRCs
  * @offload_qp: the QP to hand the stream to once the MPA exchange is over

@@ -115,7 +115,10 @@ static void cm_rtr_follows_the_reply(struct kunit *test)
 	cm_expect_drained(test, fix->core[0]);
 }
 
-/* A reply asking for markers: no RTR can be sent; the connection resets. */
+/*
+ * A reply asking for markers (RFC 5044 7.1: markers in what we send) is
+ * refused when it arrives: no RTR is attempted, the connection resets.
+ */
 static void cm_rtr_refused_with_markers(struct kunit *test)
 {
 	struct cm_fix *fix = cm_fix_create(test, 1, true, &cm_test_quiet_cfg, 2);
@@ -160,7 +163,7 @@ static void cm_rtr_refused_with_markers(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, cm_raw_recv_data(test, &raw, &seg, NULL, 0));
 	KUNIT_EXPECT_TRUE(test, seg.flags & IRDMA_TCP_RST);
 	KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_RTR_SENT), 0);
-	KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_RTR_FAIL), 1);
+	KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_MPA_BAD), 1);
 	cm_expect_drained(test, fix->core[0]);
 }
 
