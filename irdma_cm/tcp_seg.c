@@ -48,6 +48,7 @@ static const char * const seg_err_names[IRDMA_SEG_ERR_MAX] = {
 	[IRDMA_SEG_TCP_CSUM] = "bad_tcp_csum",
 	[IRDMA_SEG_TCP_OPTION] = "bad_tcp_option",
 	[IRDMA_SEG_BAD_ADDR] = "bad_address",
+	[IRDMA_SEG_IP6_EXTHDR] = "bad_ipv6_ext_header",
 };
 
 /**

@@ -66,6 +66,8 @@
  * @IRDMA_SEG_TCP_CSUM: bad TCP checksum
  * @IRDMA_SEG_TCP_OPTION: a malformed TCP option
  * @IRDMA_SEG_BAD_ADDR: a multicast, broadcast or unspecified address
+ * @IRDMA_SEG_IP6_EXTHDR: an IPv6 extension header chain this node does not
+ *	take: Hop-by-Hop not first, or a Routing header with segments left
  * @IRDMA_SEG_ERR_MAX: number of reasons
  */
 enum irdma_cm_seg_err {
@@ -84,6 +86,7 @@ enum irdma_cm_seg_err {
 	IRDMA_SEG_TCP_CSUM,
 	IRDMA_SEG_TCP_OPTION,
 	IRDMA_SEG_BAD_ADDR,
+	IRDMA_SEG_IP6_EXTHDR,
 	IRDMA_SEG_ERR_MAX
 };
 
