@@ -59,8 +59,9 @@
  * @IRDMA_SEG_IP_LEN: IP total/payload length beyond the frame or below the
  *	headers
  * @IRDMA_SEG_IP_CSUM: bad IPv4 header checksum
- * @IRDMA_SEG_IP_FRAGMENT: an IPv4 fragment (the CM never sends any)
- * @IRDMA_SEG_NOT_TCP: not TCP (IPv6 extension headers included)
+ * @IRDMA_SEG_IP_FRAGMENT: an IPv4 or IPv6 fragment (the host reassembles
+ *	IPv4 ones before the CM's hook sees them)
+ * @IRDMA_SEG_NOT_TCP: not TCP
  * @IRDMA_SEG_TRUNC_TCP: shorter than the TCP header it announces
  * @IRDMA_SEG_TCP_DOFF: TCP data offset below 5
  * @IRDMA_SEG_TCP_CSUM: bad TCP checksum
