@@ -21,7 +21,7 @@ kos=("$@")
 # Stock modules the VM scripts use.
 MODS="ib_core ib_uverbs ib_umad ib_cm iw_cm rdma_cm rdma_ucm rdma_rxe
 crc32_generic veth sch_netem virtio_pci virtio_net af_packet ipv6 8021q
-nf_tables"
+nf_tables crc32c_generic"
 moddir=$STOCK_MODDIR
 if [ -n "${MADCM_VM_KERNEL_DIR:-}" ]; then
 	# A custom test kernel (tests/vm/run.sh): all of it is built in.
