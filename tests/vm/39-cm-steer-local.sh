@@ -14,7 +14,8 @@
 . /tests/common.sh
 
 modprobe madcm_cm_ctl || { echo "modprobe madcm_cm_ctl failed"; exit 1; }
-load_modules veth nf_tables
+# libcrc32c (for nf_tables) asks the crypto API for crc32c: load it first.
+load_modules veth crc32c_generic nf_tables
 for n in a r c; do /bin/ip netns add $n || fail "netns $n"; done
 /bin/ip link add veth0 netns a type veth peer name veth1 netns r || fail "veth0"
 /bin/ip link add veth2 netns r type veth peer name veth3 netns c || fail "veth2"
