@@ -48,6 +48,7 @@ static const char * const seg_err_names[IRDMA_SEG_ERR_MAX] = {
 	[IRDMA_SEG_TCP_CSUM] = "bad_tcp_csum",
 	[IRDMA_SEG_TCP_OPTION] = "bad_tcp_option",
 	[IRDMA_SEG_BAD_ADDR] = "bad_address",
+	[IRDMA_SEG_IP6_EXTHDR] = "bad_ipv6_ext_header",
 };
 
 /**
@@ -191,13 +192,60 @@ static enum irdma_cm_seg_err parse_ipv4(const u8 *buf, u32 avail,
 	return IRDMA_SEG_OK;
 }
 
+/*
+ * RFC 8200 4: walk the extension headers in the @plen octets after the
+ * IPv6 header (@next names the first) up to TCP. Hop-by-Hop Options may
+ * only come first; Destination Options and a Routing header with no
+ * segments left are passed over (a Routing header with segments left
+ * names another node); a Fragment header means a fragment the host did
+ * not reassemble. Each header's length is checked against @plen before
+ * it is used. On success *@ext is the chain's length.
+ */
+static enum irdma_cm_seg_err skip_ipv6_ext(const u8 *p, u32 plen, u8 next,
+					   u32 *ext)
+{
+	u32 off = 0, len;
+	bool first = true;
+
+	for (;;) {
+		switch (next) {
+		case IPPROTO_TCP:
+			*ext = off;
+			return IRDMA_SEG_OK;
+		case NEXTHDR_HOP:
+			if (!first)
+				return IRDMA_SEG_IP6_EXTHDR;
+			break;
+		case NEXTHDR_DEST:
+		case NEXTHDR_ROUTING:
+			break;
+		case NEXTHDR_FRAGMENT:
+			return IRDMA_SEG_IP_FRAGMENT;
+		default:
+			return IRDMA_SEG_NOT_TCP;
+		}
+		/* Next Header, Hdr Ext Len, and (Routing) Segments Left. */
+		if (plen - off < 8)
+			return IRDMA_SEG_IP_LEN;
+		len = ((u32)p[off + 1] + 1) * 8;
+		if (plen - off < len)
+			return IRDMA_SEG_IP_LEN;
+		if (next == NEXTHDR_ROUTING && p[off + 3])
+			return IRDMA_SEG_IP6_EXTHDR;
+		next = p[off];
+		off += len;
+		first = false;
+	}
+}
+
 static enum irdma_cm_seg_err parse_ipv6(const u8 *buf, u32 avail,
 					struct irdma_cm_seg *seg,
 					const u8 **l4, u32 *l4_len)
 {
 	const struct ipv6hdr *ip6h = (const struct ipv6hdr *)buf;
+	enum irdma_cm_seg_err err;
 	__be32 flow;
-	u32 plen;
+	u32 plen, ext;
 
 	if (avail < sizeof(*ip6h))
 		return IRDMA_SEG_TRUNC_IP;
@@ -206,9 +254,9 @@ static enum irdma_cm_seg_err parse_ipv6(const u8 *buf, u32 avail,
 	plen = be16_to_cpu(get_unaligned(&ip6h->payload_len));
 	if (plen > avail - sizeof(*ip6h))
 		return IRDMA_SEG_IP_LEN;
-	/* Extension headers are not followed: the CM never sends any. */
-	if (ip6h->nexthdr != IPPROTO_TCP)
-		return IRDMA_SEG_NOT_TCP;
+	err = skip_ipv6_ext(buf + sizeof(*ip6h), plen, ip6h->nexthdr, &ext);
+	if (err != IRDMA_SEG_OK)
+		return err;
 
 	memcpy(&seg->src.ip, &ip6h->saddr, sizeof(seg->src.ip));
 	memcpy(&seg->dst.ip, &ip6h->daddr, sizeof(seg->dst.ip));
@@ -220,8 +268,8 @@ static enum irdma_cm_seg_err parse_ipv6(const u8 *buf, u32 avail,
 	seg->tos = be32_to_cpu(flow & IPV6_TCLASS_MASK) >> IPV6_TCLASS_SHIFT;
 	seg->flow_label = be32_to_cpu(flow & IPV6_FLOWLABEL_MASK);
 	seg->ttl = ip6h->hop_limit;
-	*l4 = buf + sizeof(*ip6h);
-	*l4_len = plen;
+	*l4 = buf + sizeof(*ip6h) + ext;
+	*l4_len = plen - ext;
 	return IRDMA_SEG_OK;
 }
 
@@ -245,8 +293,9 @@ static bool tcp_csum_ok(const struct irdma_cm_seg *seg, const u8 *tcp,
  * @seg: filled in when the frame is accepted; @seg->payload then points
  *	into @frame
  *
- * Accepts Ethernet II with at most one 802.1Q tag, IPv4 without options
- * or fragments or IPv6 without extension headers, and TCP with valid
+ * Accepts Ethernet II with at most one 802.1Q tag, IPv4 (not a fragment)
+ * or IPv6 (Hop-by-Hop first, Destination Options and Routing headers with
+ * no segments left are passed over; no fragments), and TCP with valid
  * checksums and well-formed options. No byte beyond @len is read.
  *
  * Context: Any context.

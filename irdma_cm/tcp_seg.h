@@ -59,13 +59,16 @@
  * @IRDMA_SEG_IP_LEN: IP total/payload length beyond the frame or below the
  *	headers
  * @IRDMA_SEG_IP_CSUM: bad IPv4 header checksum
- * @IRDMA_SEG_IP_FRAGMENT: an IPv4 fragment (the CM never sends any)
- * @IRDMA_SEG_NOT_TCP: not TCP (IPv6 extension headers included)
+ * @IRDMA_SEG_IP_FRAGMENT: an IPv4 or IPv6 fragment (the host reassembles
+ *	IPv4 ones before the CM's hook sees them)
+ * @IRDMA_SEG_NOT_TCP: not TCP
  * @IRDMA_SEG_TRUNC_TCP: shorter than the TCP header it announces
  * @IRDMA_SEG_TCP_DOFF: TCP data offset below 5
  * @IRDMA_SEG_TCP_CSUM: bad TCP checksum
  * @IRDMA_SEG_TCP_OPTION: a malformed TCP option
  * @IRDMA_SEG_BAD_ADDR: a multicast, broadcast or unspecified address
+ * @IRDMA_SEG_IP6_EXTHDR: an IPv6 extension header chain this node does not
+ *	take: Hop-by-Hop not first, or a Routing header with segments left
  * @IRDMA_SEG_ERR_MAX: number of reasons
  */
 enum irdma_cm_seg_err {
@@ -84,6 +87,7 @@ enum irdma_cm_seg_err {
 	IRDMA_SEG_TCP_CSUM,
 	IRDMA_SEG_TCP_OPTION,
 	IRDMA_SEG_BAD_ADDR,
+	IRDMA_SEG_IP6_EXTHDR,
 	IRDMA_SEG_ERR_MAX
 };
 

@@ -129,8 +129,8 @@ int irdma_cm_netdev_attach(struct net_device *dev,
 	for (i = 0; i < ARRAY_SIZE(nd->hooks); i++) {
 		nd->hooks[i].hook = irdma_cm_nd_hook;
 		nd->hooks[i].priv = nd;
-		nd->hooks[i].hooknum = NF_INET_PRE_ROUTING;
-		nd->hooks[i].priority = INT_MIN;
+		nd->hooks[i].hooknum = NF_INET_LOCAL_IN;
+		nd->hooks[i].priority = IRDMA_CM_ND_HOOK_PRIO;
 		nd->hooks[i].pf = i ? NFPROTO_IPV6 : NFPROTO_IPV4;
 	}
 	ret = nf_register_net_hooks(nd->net, nd->hooks, ARRAY_SIZE(nd->hooks));

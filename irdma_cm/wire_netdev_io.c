@@ -2,13 +2,18 @@
 /*
  * The netdev backend's data path (the device lifetime is wire_netdev.c).
  *
- * Receive: a netfilter hook at PRE_ROUTING, first in line, looks each TCP
- * segment arriving on the device (or on a VLAN device above it) up in the
- * steering table. A segment the CM owns is taken (NF_STOLEN) and handed
- * to the CM as a whole Ethernet frame; everything else goes on to the
- * host stack untouched. So the host never answers, with a RST or
- * otherwise, on a 4-tuple the CM owns, and the CM never sees a segment
- * that is not its own.
+ * Receive: a netfilter hook at LOCAL_IN, last in line before conntrack's
+ * confirmation, looks each TCP segment arriving on the device (or on a
+ * VLAN device above it) up in the steering table. By then the host has
+ * routed the packet to itself (a forwarded or bridged packet never gets
+ * here, so a wildcard listener takes nothing addressed to another
+ * machine), applied rp_filter and its firewall's input chains (a rule
+ * that drops a port drops it for the CM too), and reassembled IPv4
+ * fragments. A segment the CM owns is taken (NF_STOLEN) and handed to the
+ * CM as a whole Ethernet frame; everything else goes on to the host stack
+ * untouched. So the host never answers, with a RST or otherwise, on a
+ * 4-tuple the CM owns, and the CM never sees a segment that is not its
+ * own.
  *
  * Ports: a listener's port, and the local port of an active connection,
  * are reserved in the host stack by a bound (not listening) kernel
@@ -422,6 +427,35 @@ static void nd_deliver(struct irdma_cm_netdev *nd, struct sk_buff *skb,
 	}
 }
 
+/*
+ * The offset of the TCP header behind the IPv6 header and its extension
+ * headers, with the rules of the CM's parser (irdma_cm_parse_seg()):
+ * Hop-by-Hop first only, Destination Options, a Routing header with no
+ * segments left; no fragment. False if the packet is no such segment.
+ */
+static bool nd_ipv6_tcp(struct sk_buff *skb, u8 next, u32 *thoff)
+{
+	u32 off = skb_network_offset(skb) + sizeof(struct ipv6hdr);
+	bool first = true;
+	u8 _h[4];
+	const u8 *h;
+
+	while (next != IPPROTO_TCP) {
+		if ((next == NEXTHDR_HOP && !first) ||
+		    (next != NEXTHDR_HOP && next != NEXTHDR_DEST &&
+		     next != NEXTHDR_ROUTING))
+			return false;
+		h = skb_header_pointer(skb, off, sizeof(_h), _h);
+		if (!h || (next == NEXTHDR_ROUTING && h[3]))
+			return false;
+		next = h[0];
+		off += ((u32)h[1] + 1) * 8;
+		first = false;
+	}
+	*thoff = off - skb_network_offset(skb);
+	return true;
+}
+
 /* Read the addresses and ports of a TCP segment; false if it is none. */
 static bool nd_tuple(struct sk_buff *skb, u8 pf, struct irdma_cm_addr *loc,
 		     struct irdma_cm_addr *rem)
@@ -441,9 +475,8 @@ static bool nd_tuple(struct sk_buff *skb, u8 pf, struct irdma_cm_addr *loc,
 	} else {
 		const struct ipv6hdr *ip6h = ipv6_hdr(skb);
 
-		if (ip6h->nexthdr != IPPROTO_TCP)
+		if (!nd_ipv6_tcp(skb, ip6h->nexthdr, &thoff))
 			return false;
-		thoff = sizeof(*ip6h);
 		loc->ip = ip6h->daddr;
 		rem->ip = ip6h->saddr;
 	}
@@ -456,7 +489,7 @@ static bool nd_tuple(struct sk_buff *skb, u8 pf, struct irdma_cm_addr *loc,
 }
 
 /**
- * irdma_cm_nd_hook() - the PRE_ROUTING hook: steal the CM's segments
+ * irdma_cm_nd_hook() - the LOCAL_IN hook: steal the CM's segments
  * @priv: the struct irdma_cm_netdev
  * @skb: the packet
  * @state: the hook's state

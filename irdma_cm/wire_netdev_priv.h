@@ -77,6 +77,13 @@ static inline struct irdma_cm_netdev *nd_of(struct irdma_cm_core *core)
 	return irdma_cm_core_priv(core);
 }
 
+/*
+ * The steering hook's place at LOCAL_IN, for IPv4 and IPv6 alike: after
+ * every filter chain (any nftables priority below it), before conntrack
+ * confirms an entry (NF_IP_PRI_CONNTRACK_CONFIRM, INT_MAX).
+ */
+#define IRDMA_CM_ND_HOOK_PRIO	(INT_MAX - 1)
+
 /* wire_netdev_io.c */
 extern const struct irdma_cm_wire_ops irdma_cm_nd_wire_ops;
 unsigned int irdma_cm_nd_hook(void *priv, struct sk_buff *skb,

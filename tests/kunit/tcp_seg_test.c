@@ -11,6 +11,10 @@
 #include <net/ipv6.h>
 #include "irdma_cm/tcp_seg.h"
 
+#define EXPECT_EXT_REFUSED(err) \
+	KUNIT_EXPECT_STREQ(test, irdma_cm_seg_err_name(irdma_cm_parse_seg(f, len, &got)), \
+			   irdma_cm_seg_err_name(err))
+
 /* RFC 1071: the 16-bit one's-complement sum of a byte string. */
 static u32 rfc1071_add(u32 sum, const u8 *p, u32 len)
 {
@@ -608,6 +612,104 @@ static void build_parse_round_trip(struct kunit *test)
 	}
 }
 
+/*
+ * Insert @ext (a chain of IPv6 extension headers, @ext_len octets) between
+ * the IPv6 header and the TCP header of the untagged IPv6 frame @f of
+ * @len octets: Next Header becomes @first, Payload Length grows by
+ * @ext_len. The TCP checksum stays valid: RFC 8200 8.1's pseudo-header
+ * counts the upper-layer length only. Returns the new length.
+ */
+static u32 insert_ext(u8 *f, u32 len, u8 first, const u8 *ext, u32 ext_len)
+{
+	const u32 ip = 14, l4 = ip + 40;
+
+	memmove(f + l4 + ext_len, f + l4, len - l4);
+	memcpy(f + l4, ext, ext_len);
+	put16(f + ip + 4, (f[ip + 4] << 8 | f[ip + 5]) + ext_len);
+	f[ip + 6] = first;
+	return len + ext_len;
+}
+
+/*
+ * RFC 8200 4: a TCP segment behind Hop-by-Hop Options (0, first only),
+ * Destination Options (60) or a Routing header (43) whose Segments Left is
+ * 0 is still a TCP segment for this node; Hdr Ext Len counts 8-octet units
+ * after the first 8. A Fragment header (44) is a fragment the host has
+ * not reassembled; No Next Header (59) carries no TCP.
+ */
+static void parse_ipv6_extension_headers(struct kunit *test)
+{
+	static const struct frame_case v6 = { "v6", false, false, IRDMA_TCP_ACK, false, false, 100 };
+	/* Next Header TCP, Hdr Ext Len 0, PadN (1) of 4 octets. */
+	static const u8 dst8[8] = { 6, 0, 1, 4, 0, 0, 0, 0 };
+	/* Hop-by-Hop -> Destination Options (16 octets) -> TCP. */
+	static const u8 hbh_dst[24] = { 60, 0, 1, 4, 0, 0, 0, 0,
+					6, 1, 1, 12 };
+	/* Routing type 2 (RFC 6275), Segments Left 0, one address. */
+	static const u8 rh0[24] = { 6, 2, 2, 0 };
+	static const u8 rh1[24] = { 6, 2, 2, 1 };
+	/* Fragment: TCP, offset 0, M set. */
+	static const u8 frag[8] = { 6, 0, 0, 1, 0, 0, 0, 42 };
+	static const u8 none[8] = { 59, 0, 1, 4 };
+	/* Hop-by-Hop after Destination Options: only first is allowed. */
+	static const u8 dst_hbh[16] = { 0, 0, 1, 4, 0, 0, 0, 0,
+					6, 0, 1, 4 };
+	/* Destination Options announcing 16 octets more than there are. */
+	static const u8 dst_long[8] = { 6, 2, 1, 4 };
+	u8 *f = kunit_kzalloc(test, FRAME_MAX, GFP_KERNEL);
+	u8 *payload = kunit_kzalloc(test, FRAME_MAX, GFP_KERNEL);
+	struct irdma_cm_seg want, got;
+	u32 len, cut;
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_ASSERT_NOT_NULL(test, payload);
+	case_seg(&v6, &want, payload);
+
+	len = insert_ext(f, spec_frame(&v6, f), 60, dst8, sizeof(dst8));
+	KUNIT_ASSERT_STREQ(test, irdma_cm_seg_err_name(irdma_cm_parse_seg(f, len, &got)),
+			   irdma_cm_seg_err_name(IRDMA_SEG_OK));
+	KUNIT_EXPECT_EQ(test, got.src.port, 49152);
+	KUNIT_EXPECT_EQ(test, got.dst.port, 5000);
+	KUNIT_EXPECT_EQ(test, got.seq, T_SEQ);
+	KUNIT_ASSERT_EQ(test, got.payload_len, 100);
+	KUNIT_EXPECT_EQ(test, memcmp(got.payload, payload, 100), 0);
+	/* Every prefix cut into the chain or the segment is refused. */
+	for (cut = 14 + 40; cut < len; cut++) {
+		u8 *p = kunit_kmalloc(test, cut, GFP_KERNEL);
+
+		KUNIT_ASSERT_NOT_NULL(test, p);
+		memcpy(p, f, cut);
+		KUNIT_EXPECT_NE_MSG(test, irdma_cm_parse_seg(p, cut, &got),
+				    IRDMA_SEG_OK, "cut at %u", cut);
+		kunit_kfree(test, p);
+	}
+
+	len = insert_ext(f, spec_frame(&v6, f), 0, hbh_dst, sizeof(hbh_dst));
+	KUNIT_ASSERT_EQ(test, irdma_cm_parse_seg(f, len, &got), IRDMA_SEG_OK);
+	KUNIT_EXPECT_EQ(test, got.payload_len, 100);
+	KUNIT_EXPECT_EQ(test, memcmp(got.payload, payload, 100), 0);
+
+	len = insert_ext(f, spec_frame(&v6, f), 43, rh0, sizeof(rh0));
+	KUNIT_ASSERT_EQ(test, irdma_cm_parse_seg(f, len, &got), IRDMA_SEG_OK);
+	KUNIT_EXPECT_EQ(test, got.payload_len, 100);
+
+	len = insert_ext(f, spec_frame(&v6, f), 43, rh1, sizeof(rh1));
+	EXPECT_EXT_REFUSED(IRDMA_SEG_IP6_EXTHDR);
+	len = insert_ext(f, spec_frame(&v6, f), 60, dst_hbh, sizeof(dst_hbh));
+	EXPECT_EXT_REFUSED(IRDMA_SEG_IP6_EXTHDR);
+	len = insert_ext(f, spec_frame(&v6, f), 44, frag, sizeof(frag));
+	EXPECT_EXT_REFUSED(IRDMA_SEG_IP_FRAGMENT);
+	len = insert_ext(f, spec_frame(&v6, f), 60, none, sizeof(none));
+	EXPECT_EXT_REFUSED(IRDMA_SEG_NOT_TCP);
+	/* 24 octets announced, 8 there: the TCP header read is not one. */
+	len = insert_ext(f, spec_frame(&v6, f), 60, dst_long, sizeof(dst_long));
+	KUNIT_EXPECT_NE(test, irdma_cm_parse_seg(f, len, &got), IRDMA_SEG_OK);
+	/* Announced past the payload length. */
+	len = insert_ext(f, spec_frame(&v6, f), 60, dst_long, sizeof(dst_long));
+	put16(f + 14 + 4, 8);
+	EXPECT_EXT_REFUSED(IRDMA_SEG_IP_LEN);
+}
+
 static void seg_counters(struct kunit *test)
 {
 	struct irdma_cm_seg_stats st = {};
@@ -630,6 +732,7 @@ static struct kunit_case tcp_seg_cases[] = {
 	KUNIT_CASE_PARAM(options_parse, opt_case_gen_params),
 	KUNIT_CASE(build_refuses_bad_requests),
 	KUNIT_CASE(build_parse_round_trip),
+	KUNIT_CASE(parse_ipv6_extension_headers),
 	KUNIT_CASE(seg_counters),
 	{}
 };

@@ -21,7 +21,10 @@ n=12
 for i in $(seq 1 $n); do
 	in_ns b mpa_peer server $((7000 + i)) -r 2 -p 0a0b -t 60 >/tmp/s$i.log 2>&1 &
 done
-sleep 1
+# Each server listens before its connect (a loaded host starts them late).
+for i in $(seq 1 $n); do
+	wait_for /tmp/s$i.log "peer: listening" 30 || fail "server $i listening"
+done
 for i in $(seq 1 $n); do
 	cm a connect veth0 n$i 192.0.2.1 192.0.2.2 $((7000 + i)) rev=2 pdata=$(printf '%04x' $i) ||
 		fail "connect n$i"

@@ -20,7 +20,8 @@ kos=("$@")
 
 # Stock modules the VM scripts use.
 MODS="ib_core ib_uverbs ib_umad ib_cm iw_cm rdma_cm rdma_ucm rdma_rxe
-crc32_generic veth sch_netem virtio_pci virtio_net af_packet ipv6 8021q"
+crc32_generic veth sch_netem virtio_pci virtio_net af_packet ipv6 8021q
+nf_tables crc32c_generic"
 moddir=$STOCK_MODDIR
 if [ -n "${MADCM_VM_KERNEL_DIR:-}" ]; then
 	# A custom test kernel (tests/vm/run.sh): all of it is built in.
@@ -50,6 +51,8 @@ copy_prog "$(command -v ip)" /bin/ip
 copy_prog "$(command -v tc)" /bin/tc
 copy_prog "$(command -v rdma)" /bin/rdma
 copy_prog "$(command -v kmod)" /bin/kmod
+# nft (nftables): a host firewall the CM's steering must obey (39).
+command -v nft >/dev/null && copy_prog "$(command -v nft)" /bin/nft
 # rdma-core's rping (rdmacm-utils), the data path's reference peer.
 # Its threads end with pthread_exit, for which glibc loads libgcc_s.
 if command -v rping >/dev/null; then

@@ -10,7 +10,9 @@
  * opts: -r REV (1|2)  -i IRD  -o ORD  -p HEX (private data to send)
  *       -P (peer-to-peer, RTR zero-length write)  -j (reject)
  *       -c (close first after the exchange; default: wait for EOF)
- *       -6 (IPv6)  -t SECONDS (timeout, default 20)
+ *       -6 (IPv6)  -D (IPv6: a Destination Options header, RFC 8200
+ *       4.6, with one PadN option, in every segment we send)
+ *       -t SECONDS (timeout, default 20)
  *       -x MODE (hostile: see usage)
  * Prints "peer: ..." lines the scripts grep, exits 0 when the exchange
  * went as asked.
@@ -37,7 +39,7 @@
 #define F_ENHANCED 0x10	/* RFC 6581: IRD/ORD words lead the private data */
 #define MAX_PD 512
 
-static int rev = 2, ird = 8, ord = 8, p2p, reject, close_first, v6;
+static int rev = 2, ird = 8, ord = 8, p2p, reject, close_first, v6, dstopts;
 static int peer_ird = -1, peer_ord = -1;	/* from the request we received */
 static int timeout_s = 20;
 static unsigned char pd[MAX_PD];
@@ -234,7 +236,7 @@ int main(int argc, char **argv)
 		goto usage;
 	server = !strcmp(argv[1], "server");
 	optind = server ? 3 : 4;
-	while ((opt = getopt(argc, argv, "r:i:o:p:Pjc6t:x:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:i:o:p:Pjc6Dt:x:")) != -1) {
 		switch (opt) {
 		case 'r':
 			rev = atoi(optarg);
@@ -257,6 +259,9 @@ int main(int argc, char **argv)
 		case '6':
 			v6 = 1;
 			break;
+		case 'D':
+			dstopts = 1;
+			break;
 		case 't':
 			timeout_s = atoi(optarg);
 			break;
@@ -277,6 +282,13 @@ int main(int argc, char **argv)
 	if (fd < 0)
 		die("socket");
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (dstopts) {
+		/* Next Header (the kernel's), Hdr Ext Len 0, PadN of 4 octets. */
+		static const unsigned char dst[8] = { 0, 0, 1, 4 };
+
+		if (setsockopt(fd, IPPROTO_IPV6, IPV6_DSTOPTS, dst, sizeof(dst)))
+			die("IPV6_DSTOPTS");
+	}
 	if (v6) {
 		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
 
