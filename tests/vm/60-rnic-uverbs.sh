@@ -62,4 +62,14 @@ check "rdma link delete m0" /bin/rdma link delete m0
 check "rdma link delete m1" /bin/rdma link delete m1
 teardown_netns_pair
 check "rmmod madcm" rmmod madcm
+
+# rnic_uverbs=0: kernel verbs only, no uverbs device.
+check "modprobe madcm rnic_uverbs=0" modprobe madcm rnic_uverbs=0
+/bin/ip link add veth8 type veth peer name veth9
+check "rdma link add m0 (rnic_uverbs=0)" /bin/rdma link add m0 type madcm netdev veth8
+check "no uverbs device for m0" sh -c 'for d in /sys/class/infiniband_verbs/uverbs*; do
+	[ -e $d/ibdev ] && [ "$(cat $d/ibdev)" = m0 ] && exit 1; done; exit 0'
+check "rdma link delete m0" /bin/rdma link delete m0
+/bin/ip link del veth8
+check "rmmod madcm" rmmod madcm
 finish

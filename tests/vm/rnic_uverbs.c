@@ -76,6 +76,8 @@ struct conn {
 };
 
 static int timeout_s = 20;
+/* Run once the QP exists, before rdma_connect (a hostile case's rings). */
+static void (*before_connect)(void);
 
 static void die(const char *what)
 {
@@ -282,6 +284,8 @@ static void connect_to(struct conn *c, const char *addr, const char *port,
 	setup(c);
 	for (i = 0; i < recvs; i++)
 		post_recv(c, i);
+	if (before_connect)
+		before_connect();
 	if (rdma_connect(c->id, &p))
 		die("rdma_connect");
 }
@@ -579,6 +583,19 @@ static int expect(struct conn *c, enum ibv_wc_status st, const char *what)
 	return 1;
 }
 
+/* RQEs with 7 SGEs, before the server's first Send can come. */
+static void bad_rqes(void)
+{
+	int i;
+
+	find_rings();
+	for (i = 0; i < 4; i++) {
+		rq[i].id = 0x900 + i;
+		rq[i].num_sge = 7;
+		__atomic_store_n(&rq[i].flags, SIW_WQE_VALID, __ATOMIC_RELEASE);
+	}
+}
+
 static int hostile(const char *addr, const char *port, int which)
 {
 	struct siw_sqe e = { .id = 0x1234, .flags = SIW_WQE_SIGNALLED };
@@ -587,22 +604,18 @@ static int hostile(const char *addr, const char *port, int which)
 	pthread_t t;
 	int ok = 1, i;
 
+	if (which == 9)
+		before_connect = bad_rqes;
 	connect_to(&c, addr, port, which == 9 ? 0 : NRECV);
-	find_rings();
 	if (which == 9) {
-		/* RQEs with 7 SGEs: the server's first Send reaches one */
-		for (i = 0; i < 4; i++) {
-			rq[i].id = 0x900 + i;
-			rq[i].num_sge = 7;
-			__atomic_store_n(&rq[i].flags, SIW_WQE_VALID,
-					 __ATOMIC_RELEASE);
-		}
+		/* the server's first Send reaches an RQE with 7 SGEs */
 		ok = wait_event(&c, &wc) && wc.status == IBV_WC_LOC_QP_OP_ERR &&
 		     wc.wr_id == 0x900;
 		printf("rnic_uverbs: RQE with 7 SGEs: %s\n",
 		       ibv_wc_status_str(wc.status));
 		goto out;
 	}
+	find_rings();
 	if (!take_info(&c))
 		return 1;
 	e.opcode = SIW_OP_WRITE;
@@ -640,7 +653,8 @@ static int hostile(const char *addr, const char *port, int which)
 		     expect(&c, IBV_WC_LOC_PROT_ERR, "SGE past its MR");
 		break;
 	case 4:
-		e.sge[0].lkey = c.mr->lkey ^ 0x100;
+		/* the key byte differs: no such STag */
+		e.sge[0].lkey = c.mr->lkey ^ 0x5a;
 		put_sqe(0, &e);
 		ok = !doorbell(&c, NULL) &&
 		     expect(&c, IBV_WC_LOC_PROT_ERR, "wrong lkey");
