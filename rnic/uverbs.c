@@ -186,12 +186,12 @@ static bool madcm_rnic_fetch(void *slot, u16 *slot_flags, void *copy,
 	smp_rmb();
 	memcpy(copy, slot, size);
 	*copy_flags = flags;
-	/*
-	 * The copy is done before the process may reuse the slot, and the
-	 * slot is free before the next one is looked at: libsiw rings the
-	 * doorbell only when it sees this one taken.
-	 */
+	/* the copy is done before the process may reuse the slot */
 	smp_mb();
+	/*
+	 * and the slot is free before the next one is looked at: libsiw
+	 * rings the doorbell only when it sees this one taken
+	 */
 	smp_store_mb(*slot_flags, 0);
 	return true;
 }
@@ -478,6 +478,7 @@ bool madcm_rnic_ucqe_put(struct siw_cqe *ring, u32 size, u32 idx,
 		flags |= SIW_WQE_REM_INVAL;
 	}
 	cqe->qp_id = wc->qp ? wc->qp->qp_num : 0;
+	/* the fields before the flags that hand the CQE to the process */
 	smp_wmb();
 	WRITE_ONCE(cqe->flags, flags);
 	return true;

@@ -5,8 +5,9 @@
 # (namespace a) and m1 on veth1 (namespace b); rnic_uverbs (tests/vm)
 # connects over rdma_cm and runs RDMA Write, RDMA Read back, Send and an
 # inline Send back, every byte checked on both sides, then rping -V runs
-# between the two. siw.ko is not in the stock kernel: the module
-# notifier's refusal is checked in tests/vm/siw (the siw kernel).
+# between the two. siw.ko and such a device exclude each other (checked
+# with tests/tools/siw.ko, a module of that name: the stock kernel has no
+# siw); rnic_uverbs=0 gives a kernel-verbs-only device, next to siw.
 . /tests/common.sh
 
 BIN=/bin/rnic_uverbs
@@ -57,9 +58,21 @@ if [ -x /bin/rping ]; then
 	tail -3 /tmp/uv-rping-s.log
 fi
 
-check "no oops, BUG or WARNING" sh -c '! dmesg | grep -E "BUG|WARNING|Oops|general protection|KASAN"'
+# siw.ko and a device speaking its ABI exclude each other. The stock
+# kernel has no siw: tests/tools/siw.ko is a module of that name.
+check "siw refused while m0 and m1 speak its ABI" sh -c '! modprobe siw'
+check "madcm said why (siw)" sh -c 'dmesg | grep -q "madcm: siw refused"'
 check "rdma link delete m0" /bin/rdma link delete m0
 check "rdma link delete m1" /bin/rdma link delete m1
+check "siw loads once no device speaks its ABI" modprobe siw
+check "rdma link add refused while siw is loaded" \
+	sh -c '! /bin/ip netns exec a /bin/rdma link add m0 type madcm netdev veth0'
+check "madcm said why (link add)" sh -c 'dmesg | grep -q "madcm: siw.ko is loaded"'
+check "rmmod siw" rmmod siw
+check "rdma link add m0 once siw is gone" \
+	in_ns a /bin/rdma link add m0 type madcm netdev veth0
+check "rdma link delete m0 again" /bin/rdma link delete m0
+check "no oops, BUG or WARNING" sh -c '! dmesg | grep -E "BUG|WARNING|Oops|general protection|KASAN"'
 teardown_netns_pair
 check "rmmod madcm" rmmod madcm
 
@@ -69,6 +82,8 @@ check "modprobe madcm rnic_uverbs=0" modprobe madcm rnic_uverbs=0
 check "rdma link add m0 (rnic_uverbs=0)" /bin/rdma link add m0 type madcm netdev veth8
 check "no uverbs device for m0" sh -c 'for d in /sys/class/infiniband_verbs/uverbs*; do
 	[ -e $d/ibdev ] && [ "$(cat $d/ibdev)" = m0 ] && exit 1; done; exit 0'
+check "siw loads next to a kernel-verbs-only device" modprobe siw
+check "rmmod siw" rmmod siw
 check "rdma link delete m0" /bin/rdma link delete m0
 /bin/ip link del veth8
 check "rmmod madcm" rmmod madcm
