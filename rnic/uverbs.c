@@ -115,6 +115,7 @@ void madcm_rnic_uverbs_unclaim(struct madcm_rnic_dev *dev)
 	mutex_unlock(&madcm_rnic_siw_lock);
 }
 
+#ifdef CONFIG_MODULES
 static int madcm_rnic_module_event(struct notifier_block *nb,
 				   unsigned long state, void *data)
 {
@@ -166,6 +167,17 @@ void madcm_rnic_uverbs_exit(void)
 {
 	unregister_module_notifier(&madcm_rnic_module_nb);
 }
+#else
+/* No loadable modules: no siw.ko to watch for (a built-in siw is not seen). */
+int madcm_rnic_uverbs_init(void)
+{
+	return 0;
+}
+
+void madcm_rnic_uverbs_exit(void)
+{
+}
+#endif
 
 /* ---- ring entries: fetched once, then checked ---- */
 

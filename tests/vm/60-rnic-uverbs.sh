@@ -34,11 +34,14 @@ check "m0 reports ABI 1" sh -c 'for d in /sys/class/infiniband_verbs/uverbs*; do
 	[ "$(cat $d/ibdev)" = m0 ] && grep -qx 1 $d/abi_version && exit 0; done; exit 1'
 
 # Data: rnic_uverbs client (a) against its server (b).
-in_ns b $BIN server 192.0.2.2 $PORT 1 >/tmp/uv-server.log 2>&1 &
+in_ns b $BIN server 192.0.2.2 $PORT 2 >/tmp/uv-server.log 2>&1 &
 spid=$!
 check "the server listens" wait_for /tmp/uv-server.log listening 10
 check "client: $ROUNDS rounds of Write, Read, Send, inline Send" \
 	in_ns a $BIN client 192.0.2.2 $PORT $ROUNDS
+# As perftest's ib_write_bw: 128 Writes outstanding, one in 50 signaled.
+check "client: 500 Writes of 4 KiB, 128 outstanding, mostly unsignaled" \
+	in_ns a env RNIC_UVERBS_BURST=500 $BIN client 192.0.2.2 $PORT 5
 wait $spid
 src=$?
 cat /tmp/uv-server.log

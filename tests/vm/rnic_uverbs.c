@@ -447,6 +447,52 @@ static int round_trip(struct conn *c, uint32_t iter, uint32_t wlen,
 	return 1;
 }
 
+/*
+ * As perftest's ib_write_bw: up to SQ_N Writes of 4 KiB outstanding, one
+ * in 50 signaled (the others complete silently, in order, with it).
+ */
+static int burst(struct conn *c, int n)
+{
+	int posted = 0, done = 0;
+	struct ibv_wc wc;
+
+	fill(c->buf, BUF_LEN, 7, 1);
+	while (done < n) {
+		while (posted < n && posted - done < SQ_N) {
+			int sig = posted % 50 == 49 || posted == n - 1;
+
+			struct ibv_sge sge = {
+				.addr = (uintptr_t)c->buf + (posted % 16) * 4096,
+				.length = 4096, .lkey = c->mr->lkey,
+			};
+			struct ibv_send_wr wr = {
+				.wr_id = posted, .sg_list = &sge, .num_sge = 1,
+				.opcode = IBV_WR_RDMA_WRITE,
+				.send_flags = sig ? IBV_SEND_SIGNALED : 0,
+			}, *bad;
+
+			wr.wr.rdma.remote_addr = c->peer.addr +
+						 (posted % 16) * 4096;
+			wr.wr.rdma.rkey = c->peer.rkey;
+			if (ibv_post_send(c->qp, &wr, &bad)) {
+				printf("rnic_uverbs: burst: post %d failed\n",
+				       posted);
+				return 0;
+			}
+			posted++;
+		}
+		if (!wait_poll(c->scq, &wc) || wc.status != IBV_WC_SUCCESS) {
+			printf("rnic_uverbs: burst: %s at wr_id %" PRIu64
+			       " (posted %d, done %d)\n",
+			       ibv_wc_status_str(wc.status), wc.wr_id, posted,
+			       done);
+			return 0;
+		}
+		done = wc.wr_id + 1;
+	}
+	return 1;
+}
+
 static int client(const char *addr, const char *port, int iters)
 {
 	struct conn c = {};
@@ -455,6 +501,10 @@ static int client(const char *addr, const char *port, int iters)
 	connect_to(&c, addr, port, NRECV);
 	if (!take_info(&c))
 		return 1;
+	if (getenv("RNIC_UVERBS_BURST")) {
+		ok = burst(&c, atoi(getenv("RNIC_UVERBS_BURST")));
+		printf("rnic_uverbs: burst of Writes %s\n", ok ? "ok" : "FAILED");
+	}
 	for (i = 0; ok && i < iters; i++)
 		ok = round_trip(&c, i, 1 + (i * 4099) % BUF_LEN,
 				(i * 97) % (MSG_LEN - sizeof(struct msg)));
