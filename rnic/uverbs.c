@@ -667,7 +667,7 @@ err:
 
 /**
  * madcm_rnic_uqp_destroy() - a user QP's rings go
- * @qp: the QP, out of the data path
+ * @qp: the QP, out of the data path (or a kernel QP: nothing to do)
  */
 void madcm_rnic_uqp_destroy(struct madcm_rnic_qp *qp)
 {

@@ -683,7 +683,16 @@ static int madcm_rnic_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	cur = qp->state;
 	qp->sq.head = qp->sq.tail;
 	qp->rq.head = qp->rq.tail;
+	/*
+	 * The send side forgets its work too: the stream's end may still
+	 * reach the QP (the CM's detach work, madcm_rnic_qp_set_error()),
+	 * and nothing before the new head may run or complete again.
+	 */
+	madcm_rnic_qp_tx_reset(qp);
 	qp->state = IB_QPS_ERR;
+	/* a user QP's rings leave the data path (their memory goes later) */
+	qp->usq = NULL;
+	qp->urq = NULL;
 	spin_unlock_irqrestore(&qp->lock, flags);
 	if (madcm_rnic_connected(cur))
 		madcm_rnic_iw_qp_disconnect(qp, true);
@@ -694,8 +703,7 @@ static int madcm_rnic_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	xa_erase_irq(&dev->qps, ibqp->qp_num);
 	madcm_rnic_qp_tcp_destroy(qp);
 	madcm_rnic_qp_tx_destroy(qp);
-	if (qp->usq)
-		madcm_rnic_uqp_destroy(qp);
+	madcm_rnic_uqp_destroy(qp);
 	kvfree(qp->swqe);
 	kvfree(qp->rwqe);
 	atomic_dec(&dev->n_qp);
