@@ -421,6 +421,18 @@ static int rv_destroy_fn(void *arg)
 	return 0;
 }
 
+/* destroy_qp emptied the queues (and waits for iw_cm's references). */
+static bool rv_emptied(struct madcm_rnic_qp *qp)
+{
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	ret = qp->state == IB_QPS_ERR && qp->sq.head == qp->sq.tail;
+	spin_unlock_irqrestore(&qp->lock, flags);
+	return ret;
+}
+
 /*
  * No completion follows a destroyed QP, also when the stream's end (the
  * CM's detach work: madcm_rnic_qp_set_error(), which retires the send
@@ -461,14 +473,8 @@ static void destroyed_qp_completes_nothing(struct kunit *test)
 	fx->qp = NULL;
 	KUNIT_ASSERT_FALSE(test, IS_ERR(kthread_run(rv_destroy_fn, &d,
 						    "rv_destroy")));
-	for (i = 0; i < 5000; i++) {
-		spin_lock_irqsave(&qp->lock, flags);
-		if (qp->state == IB_QPS_ERR && qp->sq.head == qp->sq.tail)
-			i = 5000;
-		spin_unlock_irqrestore(&qp->lock, flags);
-		if (i < 5000)
-			msleep(1);
-	}
+	for (i = 0; i < 5000 && !rv_emptied(qp); i++)
+		usleep_range(1000, 2000);
 	/* what the stream's end does then */
 	spin_lock_irqsave(&qp->lock, flags);
 	madcm_rnic_sq_retire(qp, &due);
