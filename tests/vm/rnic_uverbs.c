@@ -26,7 +26,6 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -373,7 +372,7 @@ out:
 	return bad;
 }
 
-static int server(const char *addr, const char *port, int count)
+static int run_server(const char *addr, const char *port, int count)
 {
 	struct rdma_addrinfo *res = addrinfo(addr, port, 1);
 	struct rdma_cm_id *lid;
@@ -451,7 +450,7 @@ static int round_trip(struct conn *c, uint32_t iter, uint32_t wlen,
  * As perftest's ib_write_bw: up to SQ_N Writes of 4 KiB outstanding, one
  * in 50 signaled (the others complete silently, in order, with it).
  */
-static int burst(struct conn *c, int n)
+static int write_burst(struct conn *c, int n)
 {
 	int posted = 0, done = 0;
 	struct ibv_wc wc;
@@ -482,10 +481,9 @@ static int burst(struct conn *c, int n)
 			posted++;
 		}
 		if (!wait_poll(c->scq, &wc) || wc.status != IBV_WC_SUCCESS) {
-			printf("rnic_uverbs: burst: %s at wr_id %" PRIu64
-			       " (posted %d, done %d)\n",
-			       ibv_wc_status_str(wc.status), wc.wr_id, posted,
-			       done);
+			printf("rnic_uverbs: burst: %s at wr_id %llu (posted %d, done %d)\n",
+			       ibv_wc_status_str(wc.status),
+			       (unsigned long long)wc.wr_id, posted, done);
 			return 0;
 		}
 		done = wc.wr_id + 1;
@@ -493,7 +491,7 @@ static int burst(struct conn *c, int n)
 	return 1;
 }
 
-static int client(const char *addr, const char *port, int iters)
+static int run_client(const char *addr, const char *port, int iters)
 {
 	struct conn c = {};
 	int i, ok = 1;
@@ -502,7 +500,7 @@ static int client(const char *addr, const char *port, int iters)
 	if (!take_info(&c))
 		return 1;
 	if (getenv("RNIC_UVERBS_BURST")) {
-		ok = burst(&c, atoi(getenv("RNIC_UVERBS_BURST")));
+		ok = write_burst(&c, atoi(getenv("RNIC_UVERBS_BURST")));
 		printf("rnic_uverbs: burst of Writes %s\n", ok ? "ok" : "FAILED");
 	}
 	for (i = 0; ok && i < iters; i++)
@@ -646,7 +644,7 @@ static void bad_rqes(void)
 	}
 }
 
-static int hostile(const char *addr, const char *port, int which)
+static int run_hostile(const char *addr, const char *port, int which)
 {
 	struct siw_sqe e = { .id = 0x1234, .flags = SIW_WQE_SIGNALLED };
 	struct conn c = {};
@@ -799,11 +797,11 @@ int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc == 5 && !strcmp(argv[1], "server"))
-		return server(argv[2], argv[3], atoi(argv[4]));
+		return run_server(argv[2], argv[3], atoi(argv[4]));
 	if (argc == 5 && !strcmp(argv[1], "client"))
-		return client(argv[2], argv[3], atoi(argv[4]));
+		return run_client(argv[2], argv[3], atoi(argv[4]));
 	if (argc == 5 && !strcmp(argv[1], "hostile"))
-		return hostile(argv[2], argv[3], atoi(argv[4]));
+		return run_hostile(argv[2], argv[3], atoi(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "exit"))
 		return exit_now(argv[2], argv[3]);
 	fprintf(stderr, "usage: rnic_uverbs server|client|hostile|exit ADDR PORT [N]\n");
