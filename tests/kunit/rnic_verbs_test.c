@@ -14,7 +14,10 @@
  * which flushes the rest).
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/etherdevice.h>
+#include <linux/kthread.h>
 #include <linux/netdevice.h>
 #include <linux/scatterlist.h>
 #include <rdma/ib_verbs.h>
@@ -404,6 +407,85 @@ static void qp_by_number(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, madcm_rnic_qp_get(fx->dev, qpn));
 }
 
+struct rv_destroyer {
+	struct ib_qp *qp;
+	struct completion done;
+};
+
+static int rv_destroy_fn(void *arg)
+{
+	struct rv_destroyer *d = arg;
+
+	ib_destroy_qp(d->qp);
+	complete(&d->done);
+	return 0;
+}
+
+/* destroy_qp emptied the queues (and waits for iw_cm's references). */
+static bool rv_emptied(struct madcm_rnic_qp *qp)
+{
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	ret = qp->state == IB_QPS_ERR && qp->sq.head == qp->sq.tail;
+	spin_unlock_irqrestore(&qp->lock, flags);
+	return ret;
+}
+
+/*
+ * No completion follows a destroyed QP, also when the stream's end (the
+ * CM's detach work: madcm_rnic_qp_set_error(), which retires the send
+ * queue) reaches the QP while destroy_qp waits for iw_cm's references:
+ * the send queue was emptied, and nothing before its new head may be
+ * completed again (its slots hold old, finished work requests).
+ */
+static void destroyed_qp_completes_nothing(struct kunit *test)
+{
+	struct rv_fixture *fx = test->priv;
+	struct madcm_rnic_qp *qp = to_madcm_rnic_qp(fx->qp);
+	struct ib_send_wr send = {
+		.wr_id = 100, .opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+	struct madcm_rnic_due due = {};
+	struct rv_destroyer d;
+	struct ib_wc wc;
+	unsigned long flags;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, madcm_rnic_qp_to_rts(qp), 0);
+	/* every slot but the last: signaled, run (no stream needed), polled */
+	for (i = 0; i < 7; i++) {
+		KUNIT_ASSERT_EQ(test, rv_post_inv(fx->qp, fx->mr->rkey, i), 0);
+		wc = rv_poll_one(test, fx->cq);
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	}
+	/* a Send waits for the stream in the last slot */
+	KUNIT_ASSERT_EQ(test, ib_post_send(fx->qp, &send, NULL), 0);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(fx->cq, 1, &wc), 0);
+
+	/* iw_cm's reference holds destroy_qp after it emptied the queues */
+	KUNIT_ASSERT_PTR_EQ(test, madcm_rnic_qp_get(fx->dev, fx->qp->qp_num),
+			    qp);
+	d.qp = fx->qp;
+	init_completion(&d.done);
+	fx->qp = NULL;
+	KUNIT_ASSERT_FALSE(test, IS_ERR(kthread_run(rv_destroy_fn, &d,
+						    "rv_destroy")));
+	for (i = 0; i < 5000 && !rv_emptied(qp); i++)
+		usleep_range(1000, 2000);
+	/* what the stream's end does then */
+	spin_lock_irqsave(&qp->lock, flags);
+	madcm_rnic_sq_retire(qp, &due);
+	KUNIT_EXPECT_EQ(test, qp->sq.head, qp->sq.tail);
+	spin_unlock_irqrestore(&qp->lock, flags);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(fx->cq, 1, &wc), 0);
+
+	madcm_rnic_qp_put(qp);
+	wait_for_completion(&d.done);
+}
+
 static struct kunit_case rnic_verbs_cases[] = {
 	KUNIT_CASE(rts_only_from_init_or_rtr),
 	KUNIT_CASE(fast_register_then_invalidate),
@@ -413,6 +495,7 @@ static struct kunit_case rnic_verbs_cases[] = {
 	KUNIT_CASE(invalidate_needs_the_current_key),
 	KUNIT_CASE(fast_register_of_another_pds_mr_fails),
 	KUNIT_CASE(qp_by_number),
+	KUNIT_CASE(destroyed_qp_completes_nothing),
 	{}
 };
 
