@@ -1,0 +1,127 @@
+# SPDX-License-Identifier: GPL-2.0
+# rdma-core's applications between the two guests of run2.sh, for
+# tests/vm/pair/3x-apps-*.sh; source after common.sh and ib.sh (it
+# sources pair.sh). Each guest puts one iWARP RNIC on its eth0, the one
+# its kernel has (run2.sh's MADCM_PAIR_KERNEL_A/B):
+#   stock kernel: a madcm device, "rdma link add m0 type madcm netdev
+#                 eth0", which libibverbs sees through siw's user ABI
+#                 (madcm's rnic_uverbs; Documentation/rnic_uverbs.rst);
+#   siw kernel (or stock with siw.ko, run2.sh's siwko): a soft-iWARP
+#                 device, "rdma link add s0 type siw netdev eth0".
+# APPS_DEV (madcm, siw or rxe) overrides the choice.
+#
+# The programs are rdma-core's and perftest's, unmodified: a run passes
+# when the program exits 0 and printed its own success output, on both
+# guests. Every program runs in both roles: the server on guest a and the
+# client on guest b, then the other way round.
+
+PAIR_RXE=0
+. /tests/pair.sh
+if [ "$PAIR_KERNEL" = stock ]; then
+	APPS_DEV=${APPS_DEV:-madcm}
+else
+	APPS_DEV=${APPS_DEV:-siw}
+fi
+# The barrier number of the next run (pair_barrier: 1 to 76).
+APPS_N=1
+APPS_TIMEOUT=${APPS_TIMEOUT:-180}
+
+# apps_setup: the wire, the RNIC (DEV), and both guests' RNICs usable by
+# libibverbs; when one is not, the script fails here, naming the guest
+# and the device, rather than running programs that cannot start (their
+# peers would wait out every timeout).
+apps_setup() {
+	local mine theirs
+	pair_setup
+	case $APPS_DEV in
+	madcm)
+		DEV=m0
+		/bin/rdma link add m0 type madcm netdev eth0 ||
+			fail "rdma link add m0 type madcm netdev eth0"
+		;;
+	siw)
+		DEV=s0
+		# Debian's kernel with siw.ko (run2.sh's siwko).
+		[ -e /sys/module/siw ] || load_modules siw
+		/bin/rdma link add s0 type siw netdev eth0 ||
+			fail "rdma link add s0 type siw netdev eth0"
+		;;
+	rxe)
+		DEV=rxe0
+		load_modules rdma_rxe
+		/bin/rdma link add rxe0 type rxe netdev eth0 ||
+			fail "rdma link add rxe0 type rxe netdev eth0"
+		;;
+	*)
+		fail "APPS_DEV=$APPS_DEV: madcm, siw or rxe"
+		finish
+		;;
+	esac
+	echo "guest $ROLE ($PAIR_KERNEL kernel): $APPS_DEV device $DEV"
+	/bin/rdma link show
+	# The peer learns this guest's verdict from an address of its own.
+	if [ $ROLE = a ]; then mine=91 theirs=92; else mine=92 theirs=91; fi
+	if ibv_devinfo -d $DEV >/tmp/devinfo 2>&1; then
+		ok "libibverbs opens $DEV"
+		/bin/ip addr add 192.0.2.$mine/24 dev eth0
+	else
+		cat /tmp/devinfo
+		fail "libibverbs does not open $DEV ($APPS_DEV, guest $ROLE): no user verbs on it"
+	fi
+	grep -E 'hca_id|transport|state|active_mtu' /tmp/devinfo
+	pair_barrier 0
+	if ! ping -c 1 -W 2 192.0.2.$theirs >/dev/null 2>&1; then
+		fail "the peer's RNIC is not usable by libibverbs (see guest $([ $ROLE = a ] && echo b || echo a)'s log)"
+	fi
+	if [ "$failures" -ne 0 ]; then
+		apps_teardown
+		finish
+	fi
+}
+
+apps_teardown() {
+	/bin/rdma link delete $DEV || fail "rdma link delete $DEV"
+	pair_teardown
+}
+
+# apps_run NAME SERVER_ROLE SERVER_COMMAND CLIENT_COMMAND: one run of a
+# program pair: SERVER_COMMAND on guest SERVER_ROLE, started before both
+# guests meet at a barrier, CLIENT_COMMAND on the other after it. Sets
+# SIDE (server or client), RC (the exit status; 124 when it timed out)
+# and OUT (the program's output, also printed).
+apps_run() {
+	local name=$1 srole=$2 scmd=$3 ccmd=$4 pid
+	OUT=/tmp/$name.out
+	APPS_N=$((APPS_N + 1))
+	if [ $ROLE = "$srole" ]; then
+		SIDE=server
+		echo "$name: server on $DEV: $scmd"
+		timeout "$APPS_TIMEOUT" sh -c "$scmd" >$OUT 2>&1 &
+		pid=$!
+		pair_barrier $APPS_N
+		wait $pid
+		RC=$?
+	else
+		SIDE=client
+		pair_barrier $APPS_N
+		# The server had the barrier's time at least to listen.
+		sleep 1
+		echo "$name: client on $DEV: $ccmd"
+		timeout "$APPS_TIMEOUT" sh -c "$ccmd" >$OUT 2>&1
+		RC=$?
+	fi
+	sed "s/^/$name $SIDE: /" $OUT
+	check "$name $SIDE on $APPS_DEV: exit status 0 (got $RC)" [ $RC -eq 0 ]
+}
+
+# apps_expect DESCRIPTION EXTENDED_REGEX [COUNT]: this side's output of
+# the last run has a line matching (COUNT of them, when given).
+apps_expect() {
+	local n
+	n=$(grep -cE "$2" $OUT)
+	if [ -n "${3:-}" ]; then
+		check "$1 ($n lines, want $3)" [ "$n" -eq "$3" ]
+	else
+		check "$1" [ "$n" -gt 0 ]
+	fi
+}
