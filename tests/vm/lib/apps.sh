@@ -22,8 +22,8 @@ if [ "$PAIR_KERNEL" = stock ]; then
 else
 	APPS_DEV=${APPS_DEV:-siw}
 fi
-# The barrier number of the next run (pair_barrier: 1 to 76).
-APPS_N=1
+# The last barrier number used (pair_barrier takes 0 to 76; two a run).
+APPS_N=0
 APPS_TIMEOUT=${APPS_TIMEOUT:-180}
 
 # apps_setup: the wire, the RNIC (DEV), and both guests' RNICs usable by
@@ -84,31 +84,49 @@ apps_teardown() {
 	pair_teardown
 }
 
-# apps_run NAME SERVER_ROLE SERVER_COMMAND CLIENT_COMMAND: one run of a
-# program pair: SERVER_COMMAND on guest SERVER_ROLE, started before both
+# apps_run NAME SERVER_ROLE SERVER_COMMAND CLIENT_COMMAND [stays]: one
+# run of a program pair: SERVER_COMMAND on guest SERVER_ROLE, started before both
 # guests meet at a barrier, CLIENT_COMMAND on the other after it. Sets
 # SIDE (server or client), RC (the exit status; 124 when it timed out)
-# and OUT (the program's output, also printed).
+# and OUT (the program's output, also printed). With "stays" the server
+# is one that serves until it is stopped (cmtime's): the
+# client tells it at a second barrier when it is done, and the server
+# passes (RC 0) when it is still serving then; it is stopped.
 apps_run() {
-	local name=$1 srole=$2 scmd=$3 ccmd=$4 pid
+	local name=$1 srole=$2 scmd=$3 ccmd=$4 stays=${5:-} pid
 	OUT=/tmp/$name.out
-	APPS_N=$((APPS_N + 1))
+	APPS_N=$((APPS_N + 2))
 	if [ $ROLE = "$srole" ]; then
 		SIDE=server
 		echo "$name: server on $DEV: $scmd"
-		timeout "$APPS_TIMEOUT" sh -c "$scmd" >$OUT 2>&1 &
+		timeout "$APPS_TIMEOUT" sh -c "exec $scmd" >$OUT 2>&1 &
 		pid=$!
-		pair_barrier $APPS_N
-		wait $pid
-		RC=$?
+		pair_barrier $((APPS_N - 1))
+		if [ "$stays" = stays ]; then
+			pair_barrier $APPS_N
+			if kill -0 $pid 2>/dev/null; then
+				kill $pid
+				wait $pid
+				RC=0
+			else
+				wait $pid
+				RC=$?
+				echo "$name: the server ended before the client was done"
+				[ $RC -ne 0 ] || RC=1
+			fi
+		else
+			wait $pid
+			RC=$?
+		fi
 	else
 		SIDE=client
-		pair_barrier $APPS_N
+		pair_barrier $((APPS_N - 1))
 		# The server had the barrier's time at least to listen.
 		sleep 1
 		echo "$name: client on $DEV: $ccmd"
-		timeout "$APPS_TIMEOUT" sh -c "$ccmd" >$OUT 2>&1
+		timeout "$APPS_TIMEOUT" sh -c "exec $ccmd" >$OUT 2>&1
 		RC=$?
+		[ "$stays" = stays ] && pair_barrier $APPS_N
 	fi
 	sed "s/^/$name $SIDE: /" $OUT
 	check "$name $SIDE on $APPS_DEV: exit status 0 (got $RC)" [ $RC -eq 0 ]
