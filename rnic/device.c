@@ -235,6 +235,8 @@ static void madcm_rnic_release(struct madcm_rnic_dev *dev)
 		}
 	}
 	madcm_cm_put_core(dev->core);
+	if (dev->uverbs)
+		madcm_rnic_uverbs_unclaim(dev);
 	WARN_ON(!xa_empty(&dev->qps));
 	WARN_ON(!xa_empty(&dev->mrs));
 	xa_destroy(&dev->qps);
@@ -319,8 +321,12 @@ static struct madcm_rnic_dev *madcm_rnic_find(struct net_device *netdev)
  * suites, which have no rdma tool).
  *
  * Context: Process context; takes the RTNL lock.
+ * With rnic_uverbs=Y the device speaks soft-iWARP's user ABI (driver
+ * RDMA_DRIVER_SIW, rnic/uverbs.c), which it cannot while siw.ko is loaded.
+ *
  * Return: 0; -EINVAL for a net_device that is not Ethernet; -EEXIST when a
- * madcm RNIC runs over @netdev already; or another negative errno.
+ * madcm RNIC runs over @netdev already; -EBUSY while siw.ko is loaded
+ * (rnic_uverbs=Y); or another negative errno.
  */
 int madcm_rnic_newlink(const char *name, struct net_device *netdev)
 {
@@ -366,6 +372,16 @@ int madcm_rnic_newlink(const char *name, struct net_device *netdev)
 	ib_set_device_ops(ibdev, &madcm_rnic_verbs_ops);
 	ib_set_device_ops(ibdev, &madcm_rnic_mr_ops);
 	ib_set_device_ops(ibdev, &madcm_rnic_dev_ops);
+	if (madcm_rnic_uverbs_on) {
+		/* soft-iWARP's user ABI: never next to siw.ko */
+		ret = madcm_rnic_uverbs_claim();
+		if (ret)
+			goto err_core;
+		dev->uverbs = true;
+		ib_set_device_ops(ibdev, &madcm_rnic_uverbs_ops);
+		/* libsiw's doorbell: POST_SEND with no work request */
+		ibdev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND);
+	}
 	ret = ib_device_set_netdev(ibdev, netdev, 1);
 	if (ret)
 		goto err_core;
@@ -477,16 +493,23 @@ int madcm_rnic_init(void)
 {
 	int ret;
 
-	ret = ib_register_client(&madcm_rnic_client);
+	ret = madcm_rnic_uverbs_init();
 	if (ret)
 		return ret;
+	ret = ib_register_client(&madcm_rnic_client);
+	if (ret)
+		goto err_uverbs;
 	ret = register_netdevice_notifier(&madcm_rnic_netdev_nb);
-	if (ret) {
-		ib_unregister_client(&madcm_rnic_client);
-		return ret;
-	}
+	if (ret)
+		goto err_client;
 	rdma_link_register(&madcm_rnic_link_ops);
 	return 0;
+
+err_client:
+	ib_unregister_client(&madcm_rnic_client);
+err_uverbs:
+	madcm_rnic_uverbs_exit();
+	return ret;
 }
 
 /**
@@ -512,6 +535,7 @@ void madcm_rnic_exit(void)
 	}
 	unregister_netdevice_notifier(&madcm_rnic_netdev_nb);
 	ib_unregister_client(&madcm_rnic_client);
+	madcm_rnic_uverbs_exit();
 }
 
 MODULE_ALIAS_RDMA_LINK("madcm");

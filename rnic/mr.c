@@ -9,10 +9,17 @@
  * the REG_MR work request makes it valid with the request's key and
  * access rights, LOCAL_INV makes it invalid again (RFC 5040 "STag";
  * the send queue in verbs.c runs both in order with the QP's other work).
+ * A user MR (reg_user_mr) pins the process's pages (ib_umem_get()); the
+ * data path reaches them page by page, only inside the MR, only with
+ * its rights, and never after dereg_mr took the STag out of the table.
+ * Neither a DMA MR nor a user MR can be invalidated (only STags of
+ * fast-registration MRs, RFC 5040 6.10; IBTA vol. 1 10.6.5).
  */
+#include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <rdma/ib_umem.h>
 #include <rdma/ib_verbs.h>
 #include "rnic/rnic.h"
 
@@ -80,12 +87,85 @@ static struct ib_mr *madcm_rnic_alloc_mr(struct ib_pd *pd,
 	return &mr->ibmr;
 }
 
+static int madcm_rnic_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+
+/* The pinned pages of @umem, in order; its first @npages. */
+static int madcm_rnic_umem_pages(struct ib_umem *umem, struct page **pages,
+				 u32 npages)
+{
+	struct sg_page_iter it;
+	u32 n = 0;
+
+	for_each_sgtable_page(&umem->sgt_append.sgt, &it, 0) {
+		if (n == npages)
+			break;
+		pages[n++] = sg_page_iter_page(&it);
+	}
+	return n == npages ? 0 : -EFAULT;
+}
+
 static struct ib_mr *madcm_rnic_reg_user_mr(struct ib_pd *pd, u64 start,
 					    u64 length, u64 virt, int access,
 					    struct ib_udata *udata)
 {
-	/* User verbs come with the user ABI (issue 19). */
-	return ERR_PTR(-EOPNOTSUPP);
+	struct madcm_rnic_dev *dev = to_madcm_rnic(pd->device);
+	struct siw_uresp_reg_mr resp = {};
+	struct madcm_rnic_mr *mr;
+	struct ib_umem *umem;
+	unsigned long flags;
+	u64 npages;
+	int ret;
+
+	/* optional rights may be ignored; the others must be ours */
+	access &= ~IB_ACCESS_OPTIONAL;
+	if (access & ~MADCM_RNIC_ACCESS)
+		return ERR_PTR(-EOPNOTSUPP);
+	if (!length || virt > U64_MAX - length || start > U64_MAX - length)
+		return ERR_PTR(-EINVAL);
+	npages = DIV_ROUND_UP((start & ~PAGE_MASK) + length, PAGE_SIZE);
+	if (npages > U32_MAX)
+		return ERR_PTR(-EINVAL);
+	umem = ib_umem_get(pd->device, start, length, access);
+	if (IS_ERR(umem))
+		return ERR_CAST(umem);
+	mr = madcm_rnic_mr_new(pd, 0);
+	if (IS_ERR(mr)) {
+		ret = PTR_ERR(mr);
+		goto err_umem;
+	}
+	ret = -ENOMEM;
+	mr->upages = kvmalloc_array(npages, sizeof(*mr->upages), GFP_KERNEL);
+	if (!mr->upages)
+		goto err_mr;
+	ret = madcm_rnic_umem_pages(umem, mr->upages, npages);
+	if (ret)
+		goto err_mr;
+	mr->umem = umem;
+	mr->uoff = start & ~PAGE_MASK;
+	mr->ibmr.iova = virt;
+	mr->ibmr.length = length;
+	mr->ibmr.page_size = PAGE_SIZE;
+	if (udata && udata->outlen) {
+		resp.stag = mr->ibmr.lkey;
+		ret = ib_copy_to_udata(udata, &resp,
+				       min(udata->outlen, sizeof(resp)));
+		if (ret)
+			goto err_mr;
+	}
+	/* Last: the data path may use it from here on. */
+	xa_lock_irqsave(&dev->mrs, flags);
+	mr->access = access;
+	mr->npages = npages;
+	mr->valid = true;
+	xa_unlock_irqrestore(&dev->mrs, flags);
+	return &mr->ibmr;
+
+err_mr:
+	mr->umem = NULL;
+	madcm_rnic_dereg_mr(&mr->ibmr, NULL);
+err_umem:
+	ib_umem_release(umem);
+	return ERR_PTR(ret);
 }
 
 static int madcm_rnic_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
@@ -93,7 +173,10 @@ static int madcm_rnic_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	struct madcm_rnic_dev *dev = to_madcm_rnic(ibmr->device);
 	struct madcm_rnic_mr *mr = to_madcm_rnic_mr(ibmr);
 
+	/* Once out of the table, no access reaches the MR (it holds it). */
 	xa_erase_irq(&dev->mrs, mr->index);
+	ib_umem_release(mr->umem);
+	kvfree(mr->upages);
 	kfree(mr->pages);
 	kfree(mr);
 	atomic_dec(&dev->n_mr);
@@ -132,7 +215,7 @@ enum ib_wc_status madcm_rnic_mr_fastreg(struct madcm_rnic_qp *qp,
 	enum ib_wc_status status = IB_WC_SUCCESS;
 	unsigned long flags;
 
-	if (mr->dma || mr->ibmr.pd != qp->ibqp.pd ||
+	if (mr->dma || mr->umem || mr->ibmr.pd != qp->ibqp.pd ||
 	    wqe->key >> 8 != mr->index || wqe->access & ~MADCM_RNIC_ACCESS)
 		return IB_WC_LOC_PROT_ERR;
 	xa_lock_irqsave(&dev->mrs, flags);
@@ -160,7 +243,7 @@ enum ib_wc_status madcm_rnic_mr_invalidate(struct madcm_rnic_qp *qp, u32 stag)
 
 	xa_lock_irqsave(&dev->mrs, flags);
 	mr = xa_load(&dev->mrs, stag >> 8);
-	if (mr && !mr->dma && mr->ibmr.pd == qp->ibqp.pd &&
+	if (mr && !mr->dma && !mr->umem && mr->ibmr.pd == qp->ibqp.pd &&
 	    mr->ibmr.rkey == stag) {
 		mr->valid = false;
 		status = IB_WC_SUCCESS;
@@ -231,6 +314,26 @@ static void madcm_rnic_mr_copy(struct madcm_rnic_mr *mr, u64 addr, u8 *buf,
 			memcpy(kva, buf, len);
 		else
 			memcpy(buf, kva, len);
+		return;
+	}
+	if (mr->upages) {
+		/* the pinned user pages; page 0 holds ibmr.iova at uoff */
+		off = addr - mr->ibmr.iova + mr->uoff;
+		while (len) {
+			idx = off >> PAGE_SHIFT;
+			if (WARN_ON_ONCE(idx >= mr->npages))
+				return;
+			n = min_t(u64, len, PAGE_SIZE - offset_in_page(off));
+			kva = kmap_local_page(mr->upages[idx]);
+			if (to_mr)
+				memcpy(kva + offset_in_page(off), buf, n);
+			else
+				memcpy(buf, kva + offset_in_page(off), n);
+			kunmap_local(kva);
+			buf += n;
+			off += n;
+			len -= n;
+		}
 		return;
 	}
 	psize = mr->ibmr.page_size;
@@ -330,9 +433,11 @@ int madcm_rnic_mr_copy_from(struct madcm_rnic_qp *qp, u32 stag, u64 addr,
  * @stag: the Invalidate STag
  *
  * RFC 5040 section 6.10: the STag must name a valid fast-registration MR
- * of the QP's PD (a DMA MR cannot be invalidated), with its current key.
+ * of the QP's PD (a DMA or user MR cannot be invalidated), with its
+ * current key.
  *
- * Return: 0 (now invalid), or -ENOENT / -EPERM / -EACCES (a DMA MR).
+ * Return: 0 (now invalid), or -ENOENT / -EPERM / -EACCES (a DMA or user
+ * MR).
  */
 int madcm_rnic_mr_remote_invalidate(struct madcm_rnic_qp *qp, u32 stag)
 {
@@ -347,7 +452,7 @@ int madcm_rnic_mr_remote_invalidate(struct madcm_rnic_qp *qp, u32 stag)
 		ret = -ENOENT;
 	else if (mr->ibmr.pd != qp->ibqp.pd)
 		ret = -EPERM;
-	else if (mr->dma)
+	else if (mr->dma || mr->umem)
 		ret = -EACCES;
 	else
 		mr->valid = false;

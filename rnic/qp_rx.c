@@ -198,6 +198,9 @@ static bool madcm_rnic_rx_open_msg(struct madcm_rnic_qp *qp)
 	u32 i;
 
 	spin_lock_irqsave(&qp->lock, flags);
+	/* a user QP's receives are taken from its ring when needed */
+	if (qp->urq && qp->state != IB_QPS_ERR && qp->rq.head == qp->rq.tail)
+		madcm_rnic_urq_fetch_locked(qp);
 	if (qp->state != IB_QPS_ERR && qp->rq.head != qp->rq.tail) {
 		rx->rq_head = qp->rq.head;
 		rx->rwqe = qp->rwqe[qp->rq.head % qp->rq.size];
@@ -243,6 +246,15 @@ static void madcm_rnic_rx_hdr_send(struct madcm_rnic_qp *qp)
 		if (rx->msg_rtr)
 			rx->rwqe_len = 0;
 		rx->msg_open = true;
+		if (!rx->msg_rtr && rx->rwqe.status != IB_WC_SUCCESS) {
+			/* a user RQE refused at fetch: a local error */
+			madcm_rnic_rx_fail_rwqe(qp, rx->rwqe.status);
+			madcm_rnic_rx_fail(qp, MADCM_RNIC_CNT_RX_RQ_ERR,
+					   RDMAP_TERM_LAYER_RDMAP,
+					   MADCM_TERM_RDMAP_ETYPE_CATASTROPHIC,
+					   0, false);
+			return;
+		}
 	} else if (seg->mo != rx->msg_len) {
 		madcm_rnic_rx_fail_untagged(qp, MADCM_RNIC_CNT_RX_HDR_ERR,
 					    MADCM_TERM_DDP_U_INVALID_MO);

@@ -194,6 +194,20 @@ static void tx_fail(struct madcm_rnic_qp *qp, struct madcm_rnic_swqe *wqe,
 {
 	wqe->done = true;
 	wqe->status = status;
+	madcm_rnic_qp_local_error_locked(qp, due);
+}
+
+/**
+ * madcm_rnic_qp_local_error_locked() - a local error ends the QP
+ * @qp: the QP, @qp->lock held
+ * @due: what is due once the lock is dropped
+ *
+ * The QP enters ERROR (madcm_rnic_qp_error_locked()) and the peer is
+ * told with a Terminate (Local Catastrophic Error), once per stream.
+ */
+void madcm_rnic_qp_local_error_locked(struct madcm_rnic_qp *qp,
+				      struct madcm_rnic_due *due)
+{
 	tx_term_build(qp, RDMAP_TERM_LAYER_RDMAP, MADCM_TERM_RDMAP_ETYPE_CATASTROPHIC,
 		      MADCM_TERM_RDMAP_UNSPECIFIED, NULL, 0);
 	madcm_rnic_qp_error_locked(qp, due);
@@ -243,6 +257,9 @@ static enum ib_wc_status tx_check(struct madcm_rnic_qp *qp,
 		    wqe->opcode == IB_WR_RDMA_READ_WITH_INV;
 	u32 i;
 
+	/* a user SQE refused at fetch (rnic/uverbs.c) fails in its turn */
+	if (wqe->status != IB_WC_SUCCESS)
+		return wqe->status;
 	switch (wqe->opcode) {
 	case IB_WR_REG_MR:
 	case IB_WR_LOCAL_INV:
@@ -480,28 +497,45 @@ static enum tx_step tx_read_resp(struct madcm_rnic_qp *qp,
  * A Terminate first (then nothing more); in RTS, Read Responses before
  * the send queue; until TCP has no room, ORD or a fence holds the send
  * queue, or nothing is left. Completes what is over, in order.
+ *
+ * A user QP's SQEs are fetched from its ring first, and again while
+ * completing made room and the ring holds more: libsiw rings the
+ * doorbell only when the kernel took its previous SQE, so the kernel
+ * must not leave one behind when it has room. Each round completes work
+ * (bounded by TCP's room and the ORD) or fetches into free slots, so
+ * the loop ends however the process fills the ring.
  */
 void madcm_rnic_qp_tx_run_locked(struct madcm_rnic_qp *qp,
 				 struct madcm_rnic_due *due)
 {
 	enum tx_step step;
+	u32 head, tail;
 
 	lockdep_assert_held(&qp->lock);
-	for (;;) {
-		if (qp->term_len)
-			step = tx_term_send(qp, due);
-		else if (qp->state != IB_QPS_RTS)
-			step = TX_WAIT;
-		else if (qp->irq_head != qp->irq_tail)
-			step = tx_read_resp(qp, due);
-		else if (qp->sq_next != qp->sq.tail)
-			step = tx_sq_step(qp, due);
-		else
-			step = TX_WAIT;
-		if (step == TX_WAIT)
-			break;
-	}
-	madcm_rnic_sq_retire(qp, due);
+	do {
+		head = qp->sq.head;
+		tail = qp->sq.tail;
+		if (qp->usq && qp->state != IB_QPS_ERR)
+			madcm_rnic_usq_fetch_locked(qp);
+		for (;;) {
+			if (qp->term_len)
+				step = tx_term_send(qp, due);
+			else if (qp->state != IB_QPS_RTS)
+				step = TX_WAIT;
+			else if (qp->irq_head != qp->irq_tail)
+				step = tx_read_resp(qp, due);
+			else if (qp->sq_next != qp->sq.tail)
+				step = tx_sq_step(qp, due);
+			else
+				step = TX_WAIT;
+			if (step == TX_WAIT)
+				break;
+		}
+		madcm_rnic_sq_retire(qp, due);
+	} while (qp->usq && qp->state != IB_QPS_ERR &&
+		 (qp->sq.head != head || qp->sq.tail != tail) &&
+		 qp->sq.tail - qp->sq.head < qp->sq.size &&
+		 madcm_rnic_usq_pending(qp));
 }
 
 /**

@@ -21,6 +21,7 @@
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/iw_cm.h>
+#include <rdma/siw-abi.h>
 #include <madcm/cm.h>
 #include <madcm/cm_offload.h>
 #include "rnic/ddp.h"
@@ -38,6 +39,8 @@
 #define MADCM_RNIC_MAX_IRD	32
 #define MADCM_RNIC_MAX_ORD	32
 #define MADCM_RNIC_MAX_INLINE	64
+/* A user QP's inline data: siw's ABI carries up to 80 octets in an SQE. */
+#define MADCM_RNIC_MAX_UINLINE	SIW_MAX_INLINE
 
 struct madcm_rnic_qp;
 struct madcm_rnic_swqe;
@@ -131,6 +134,7 @@ enum madcm_rnic_counter {
  *	(bounded by MADCM_RNIC_TCP_DEV_SNDBUF)
  * @tcp_ooo_mem: tcp: what their out-of-order queues are charged
  *	(bounded by MADCM_RNIC_TCP_DEV_OOO)
+ * @uverbs: the device speaks soft-iWARP's user ABI (rnic/uverbs.c)
  */
 struct madcm_rnic_dev {
 	struct ib_device ibdev;
@@ -154,6 +158,7 @@ struct madcm_rnic_dev {
 	/* tcp: rnic/qp_tcp.c's device-wide budgets */
 	atomic_long_t tcp_snd_mem;
 	atomic_long_t tcp_ooo_mem;
+	bool uverbs;
 };
 
 static inline struct madcm_rnic_dev *to_madcm_rnic(struct ib_device *ibdev)
@@ -191,6 +196,10 @@ struct madcm_rnic_pd {
  * @tail: completions added (free running); @tail - @head <= @size
  * @notify: the armed notification: 0, IB_CQ_SOLICITED or IB_CQ_NEXT_COMP
  * @overflow: a completion was lost to a full ring (IB_EVENT_CQ_ERR sent)
+ * @uring: a user CQ: the ring of siw_cqe the process maps (@ring unused);
+ *	a slot belongs to the kernel while its flags are 0
+ * @uctrl: a user CQ: the notification word after the ring
+ * @umap: a user CQ: the mmap entry of @uring
  */
 struct madcm_rnic_cq {
 	struct ib_cq ibcq;
@@ -201,6 +210,9 @@ struct madcm_rnic_cq {
 	u32 tail;
 	u8 notify;
 	bool overflow;
+	struct siw_cqe *uring;
+	struct siw_cq_ctrl *uctrl;
+	struct rdma_user_mmap_entry *umap;
 };
 
 static inline struct madcm_rnic_cq *to_madcm_rnic_cq(struct ib_cq *ibcq)
@@ -220,6 +232,9 @@ static inline struct madcm_rnic_cq *to_madcm_rnic_cq(struct ib_cq *ibcq)
  * @pages: the page list map_mr_sg built (@max_pages entries)
  * @npages: pages in @pages
  * @max_pages: the most pages (alloc_mr's max_num_sg)
+ * @umem: a user MR (reg_user_mr): its pinned memory; NULL otherwise
+ * @upages: a user MR: its pages, in order (@npages of them)
+ * @uoff: a user MR: where ibmr.iova lies in its first page
  */
 struct madcm_rnic_mr {
 	struct ib_mr ibmr;
@@ -230,6 +245,9 @@ struct madcm_rnic_mr {
 	u64 *pages;
 	u32 npages;
 	u32 max_pages;
+	struct ib_umem *umem;
+	struct page **upages;
+	u32 uoff;
 };
 
 static inline struct madcm_rnic_mr *to_madcm_rnic_mr(struct ib_mr *ibmr)
@@ -256,6 +274,10 @@ static inline struct madcm_rnic_mr *to_madcm_rnic_mr(struct ib_mr *ibmr)
  * @status: tx: its completion status once @done
  * @reads_left: tx: RDMA READ: Read Requests without their response yet
  * @inline_data: tx: IB_SEND_INLINE: the bytes, copied at post time
+ *
+ * A user SQE becomes one of these when the kernel fetches it (rnic/
+ * uverbs.c); one that failed its checks there keeps the error in @status
+ * (not @done) and fails when the send queue reaches it.
  */
 struct madcm_rnic_swqe {
 	u64 wr_id;
@@ -273,7 +295,7 @@ struct madcm_rnic_swqe {
 	bool done;
 	enum ib_wc_status status;
 	u32 reads_left;
-	u8 inline_data[MADCM_RNIC_MAX_INLINE];
+	u8 inline_data[MADCM_RNIC_MAX_UINLINE];
 };
 
 /**
@@ -322,10 +344,13 @@ struct madcm_rnic_oreq {
  * @wr_id: the consumer's wr_id (or wr_cqe)
  * @num_sge: entries in @sge
  * @sge: the scatter list
+ * @status: IB_WC_SUCCESS, or why a user RQE failed its checks at fetch:
+ *	the receive completes with it when a Send reaches it
  */
 struct madcm_rnic_rwqe {
 	u64 wr_id;
 	u32 num_sge;
+	enum ib_wc_status status;
 	struct ib_sge sge[MADCM_RNIC_MAX_SGE];
 };
 
@@ -432,6 +457,11 @@ struct madcm_rnic_rx {
  * @tx_buf_size: tx: its size
  * @term_fpdu: tx: the Terminate message's FPDU
  * @rx: rx: the receive side of the data path (rnic/qp_rx.c)
+ * @usq: a user QP: the SQ ring of siw_sqe the process maps (@sq.size
+ *	slots; slot @sq.tail % @sq.size is the next to fetch)
+ * @urq: a user QP: the RQ ring of siw_rqe (@rq.size slots)
+ * @usq_map: the mmap entry of @usq
+ * @urq_map: the mmap entry of @urq
  */
 struct madcm_rnic_qp {
 	struct ib_qp ibqp;
@@ -475,6 +505,11 @@ struct madcm_rnic_qp {
 	u8 term_fpdu[MADCM_RNIC_TERM_FPDU_MAX];
 	/* rx: rnic/qp_rx.c, from the stream's rx_data only */
 	struct madcm_rnic_rx rx;
+	/* user QPs: rnic/uverbs.c */
+	struct siw_sqe *usq;
+	struct siw_rqe *urq;
+	struct rdma_user_mmap_entry *usq_map;
+	struct rdma_user_mmap_entry *urq_map;
 };
 
 static inline struct madcm_rnic_qp *to_madcm_rnic_qp(struct ib_qp *ibqp)
@@ -606,5 +641,36 @@ int madcm_rnic_qp_read_req(struct madcm_rnic_qp *qp, u32 sink_stag,
 int madcm_rnic_qp_read_done(struct madcm_rnic_qp *qp);
 void madcm_rnic_qp_terminate(struct madcm_rnic_qp *qp, u8 layer, u8 etype,
 			     u8 ecode, const void *hdr, u32 hdr_len);
+void madcm_rnic_qp_local_error_locked(struct madcm_rnic_qp *qp,
+				      struct madcm_rnic_due *due);
+
+/*
+ * rnic/uverbs.c: soft-iWARP's user ABI (include/uapi/rdma/siw-abi.h) on a
+ * madcm device, with the module parameter rnic_uverbs. The rings live in
+ * vmalloc_user memory the process maps and may change at any time: each
+ * entry is read once into a kernel copy, then checked.
+ */
+extern bool madcm_rnic_uverbs_on;
+extern const struct ib_device_ops madcm_rnic_uverbs_ops;
+int madcm_rnic_uverbs_init(void);
+void madcm_rnic_uverbs_exit(void);
+int madcm_rnic_uverbs_claim(void);
+void madcm_rnic_uverbs_unclaim(struct madcm_rnic_dev *dev);
+bool madcm_rnic_sqe_fetch(struct siw_sqe *slot, struct siw_sqe *copy);
+bool madcm_rnic_rqe_fetch(struct siw_rqe *slot, struct siw_rqe *copy);
+void madcm_rnic_sqe_to_wqe(const struct siw_sqe *sqe, u32 max_sge,
+			   struct madcm_rnic_swqe *wqe);
+void madcm_rnic_rqe_to_wqe(const struct siw_rqe *rqe, u32 max_sge,
+			   struct madcm_rnic_rwqe *wqe);
+bool madcm_rnic_ucqe_put(struct siw_cqe *ring, u32 size, u32 idx,
+			 const struct ib_wc *wc);
+bool madcm_rnic_ucq_notify(struct siw_cq_ctrl *ctrl, bool solicited);
+void madcm_rnic_usq_fetch_locked(struct madcm_rnic_qp *qp);
+bool madcm_rnic_usq_pending(struct madcm_rnic_qp *qp);
+void madcm_rnic_urq_fetch_locked(struct madcm_rnic_qp *qp);
+int madcm_rnic_ucq_create(struct madcm_rnic_cq *cq, struct ib_udata *udata);
+void madcm_rnic_ucq_destroy(struct madcm_rnic_cq *cq);
+int madcm_rnic_uqp_create(struct madcm_rnic_qp *qp, struct ib_udata *udata);
+void madcm_rnic_uqp_destroy(struct madcm_rnic_qp *qp);
 
 #endif /* _MADCM_RNIC_RNIC_H */

@@ -18,6 +18,7 @@
  */
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/uverbs_ioctl.h>
 #include "madcm_compat.h"
 #include "rnic/rnic.h"
 
@@ -34,8 +35,6 @@ static int madcm_rnic_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
 	struct madcm_rnic_dev *dev = to_madcm_rnic(ibpd->device);
 
-	if (udata)
-		return -EOPNOTSUPP;
 	if (atomic_inc_return(&dev->n_pd) > MADCM_RNIC_MAX_PD) {
 		atomic_dec(&dev->n_pd);
 		return -ENOMEM;
@@ -51,30 +50,39 @@ static int madcm_rnic_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 
 /* ---- completion queues ---- */
 
+/* A kernel CQ is a ring of ib_wc; a user CQ (@udata) one of siw_cqe. */
 static int madcm_rnic_cq_init(struct ib_cq *ibcq,
-			      const struct ib_cq_init_attr *attr, bool user)
+			      const struct ib_cq_init_attr *attr,
+			      struct ib_udata *udata)
 {
 	struct madcm_rnic_dev *dev = to_madcm_rnic(ibcq->device);
 	struct madcm_rnic_cq *cq = to_madcm_rnic_cq(ibcq);
+	int ret = -ENOMEM;
 
-	if (user || attr->flags)
+	if (attr->flags)
 		return -EOPNOTSUPP;
 	if (!attr->cqe || attr->cqe > MADCM_RNIC_MAX_CQE ||
 	    attr->comp_vector >= ibcq->device->num_comp_vectors)
 		return -EINVAL;
 	if (atomic_inc_return(&dev->n_cq) > MADCM_RNIC_MAX_CQ)
 		goto err_count;
-	cq->ring = kvcalloc(attr->cqe, sizeof(*cq->ring), GFP_KERNEL);
-	if (!cq->ring)
-		goto err_count;
 	spin_lock_init(&cq->lock);
 	cq->size = attr->cqe;
 	ibcq->cqe = attr->cqe;
+	if (udata) {
+		ret = madcm_rnic_ucq_create(cq, udata);
+		if (ret)
+			goto err_count;
+		return 0;
+	}
+	cq->ring = kvcalloc(attr->cqe, sizeof(*cq->ring), GFP_KERNEL);
+	if (!cq->ring)
+		goto err_count;
 	return 0;
 
 err_count:
 	atomic_dec(&dev->n_cq);
-	return -ENOMEM;
+	return ret;
 }
 
 #ifdef MADCM_HAVE_CREATE_CQ_ATTRS
@@ -82,7 +90,8 @@ static int madcm_rnic_create_cq(struct ib_cq *ibcq,
 				const struct ib_cq_init_attr *attr,
 				struct uverbs_attr_bundle *attrs)
 {
-	return madcm_rnic_cq_init(ibcq, attr, attrs);
+	return madcm_rnic_cq_init(ibcq, attr,
+				  attrs ? &attrs->driver_udata : NULL);
 }
 #else
 static int madcm_rnic_create_cq(struct ib_cq *ibcq,
@@ -97,6 +106,8 @@ static int madcm_rnic_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
 	struct madcm_rnic_cq *cq = to_madcm_rnic_cq(ibcq);
 
+	if (cq->uring)
+		madcm_rnic_ucq_destroy(cq);
 	kvfree(cq->ring);
 	atomic_dec(&to_madcm_rnic(ibcq->device)->n_cq);
 	return 0;
@@ -116,7 +127,17 @@ static bool madcm_rnic_cq_add(struct madcm_rnic_cq *cq, const struct ib_wc *wc,
 	unsigned long flags;
 
 	spin_lock_irqsave(&cq->lock, flags);
-	if (cq->tail - cq->head == cq->size) {
+	if (cq->uring) {
+		/* the process polls: a slot is free once it cleared it */
+		if (madcm_rnic_ucqe_put(cq->uring, cq->size, cq->tail, wc)) {
+			cq->tail++;
+			due = madcm_rnic_ucq_notify(cq->uctrl, solicited);
+		} else {
+			lost = true;
+			first_loss = !cq->overflow;
+			cq->overflow = true;
+		}
+	} else if (cq->tail - cq->head == cq->size) {
 		lost = true;
 		first_loss = !cq->overflow;
 		cq->overflow = true;
@@ -189,6 +210,9 @@ static int madcm_rnic_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc)
 	unsigned long flags;
 	int n = 0;
 
+	/* a user CQ is polled in the process's own mapping */
+	if (cq->uring)
+		return -EOPNOTSUPP;
 	spin_lock_irqsave(&cq->lock, flags);
 	while (n < num && cq->head != cq->tail) {
 		wc[n++] = cq->ring[cq->head % cq->size];
@@ -377,6 +401,11 @@ static void madcm_rnic_flush_locked(struct madcm_rnic_qp *qp,
 				    struct madcm_rnic_due *due)
 {
 	lockdep_assert_held(&qp->lock);
+	/* a user QP: what its rings hold is flushed too */
+	if (qp->usq)
+		madcm_rnic_usq_fetch_locked(qp);
+	if (qp->urq)
+		madcm_rnic_urq_fetch_locked(qp);
 	while (qp->sq.head != qp->sq.tail) {
 		struct madcm_rnic_swqe *wqe =
 			&qp->swqe[qp->sq.head % qp->sq.size];
@@ -421,13 +450,14 @@ void madcm_rnic_qp_error_locked(struct madcm_rnic_qp *qp,
 
 /* ---- queue pairs ---- */
 
-static int madcm_rnic_check_cap(const struct ib_qp_cap *cap)
+static int madcm_rnic_check_cap(const struct ib_qp_cap *cap, bool user)
 {
 	if (cap->max_send_wr > MADCM_RNIC_MAX_QP_WR ||
 	    cap->max_recv_wr > MADCM_RNIC_MAX_QP_WR ||
 	    cap->max_send_sge > MADCM_RNIC_MAX_SGE ||
 	    cap->max_recv_sge > MADCM_RNIC_MAX_SGE ||
-	    cap->max_inline_data > MADCM_RNIC_MAX_INLINE)
+	    cap->max_inline_data > (user ? MADCM_RNIC_MAX_UINLINE :
+					   MADCM_RNIC_MAX_INLINE))
 		return -EINVAL;
 	return 0;
 }
@@ -442,15 +472,20 @@ static int madcm_rnic_create_qp(struct ib_qp *ibqp,
 	u32 qpn;
 	int ret;
 
-	if (udata)
-		return -EOPNOTSUPP;	/* user QPs: issue 19 */
+	/* no SRQ (for user QPs neither) */
 	if (attr->qp_type != IB_QPT_RC || attr->create_flags || attr->srq)
 		return -EOPNOTSUPP;
 	if (!attr->send_cq || !attr->recv_cq)
 		return -EINVAL;
-	ret = madcm_rnic_check_cap(cap);
+	ret = madcm_rnic_check_cap(cap, udata);
 	if (ret)
 		return ret;
+	if (udata) {
+		/* a user ring has a slot at least; libsiw maps both */
+		cap->max_send_wr = max(cap->max_send_wr, 1U);
+		cap->max_recv_wr = max(cap->max_recv_wr, 1U);
+		cap->max_inline_data = MADCM_RNIC_MAX_UINLINE;
+	}
 	if (READ_ONCE(dev->dying))
 		return -ENODEV;
 	if (atomic_inc_return(&dev->n_qp) > MADCM_RNIC_MAX_QP) {
@@ -486,8 +521,17 @@ static int madcm_rnic_create_qp(struct ib_qp *ibqp,
 	if (ret < 0)
 		goto err_tx;
 	ibqp->qp_num = qpn;
+	if (udata) {
+		ret = madcm_rnic_uqp_create(qp, udata);
+		if (ret)
+			goto err_xa;
+	}
 	return 0;
 
+err_xa:
+	xa_erase_irq(&dev->qps, qpn);
+	madcm_rnic_qp_put(qp);
+	wait_for_completion(&qp->iw_free);
 err_tx:
 	madcm_rnic_qp_tx_destroy(qp);
 err_tcp:
@@ -650,6 +694,8 @@ static int madcm_rnic_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	xa_erase_irq(&dev->qps, ibqp->qp_num);
 	madcm_rnic_qp_tcp_destroy(qp);
 	madcm_rnic_qp_tx_destroy(qp);
+	if (qp->usq)
+		madcm_rnic_uqp_destroy(qp);
 	kvfree(qp->swqe);
 	kvfree(qp->rwqe);
 	atomic_dec(&dev->n_qp);
@@ -875,6 +921,19 @@ static int madcm_rnic_post_send(struct ib_qp *ibqp,
 		ret = -EINVAL;
 		goto out;
 	}
+	if (qp->usq) {
+		/*
+		 * A user QP's doorbell (libsiw): no work request, the SQ ring
+		 * holds them. Work requests from the kernel's command (their
+		 * addresses are the process's) are refused.
+		 */
+		if (wr) {
+			ret = -EINVAL;
+			goto out;
+		}
+		if (qp->state == IB_QPS_ERR)
+			madcm_rnic_flush_locked(qp, &due);
+	}
 	for (; wr; wr = wr->next) {
 		ret = madcm_rnic_check_send_wr(qp, wr);
 		if (ret)
@@ -909,7 +968,8 @@ static int madcm_rnic_post_recv(struct ib_qp *ibqp,
 	int ret = 0;
 
 	spin_lock_irqsave(&qp->lock, flags);
-	if (qp->state == IB_QPS_RESET) {
+	/* a user QP's receives are in its RQ ring */
+	if (qp->state == IB_QPS_RESET || qp->urq) {
 		ret = -EINVAL;
 		goto out;
 	}
@@ -927,6 +987,7 @@ static int madcm_rnic_post_recv(struct ib_qp *ibqp,
 		wqe = &qp->rwqe[qp->rq.tail % qp->rq.size];
 		wqe->wr_id = wr->wr_id;
 		wqe->num_sge = wr->num_sge;
+		wqe->status = IB_WC_SUCCESS;
 		memcpy(wqe->sge, wr->sg_list,
 		       wr->num_sge * sizeof(*wr->sg_list));
 		qp->rq.tail++;

@@ -27,6 +27,11 @@ export MADCM_KERNEL=6.1
 kdir=$("$MADCM_ROOT/scripts/build-test-kernel.sh" siw "$MADCM_ROOT/tests/vm/siw.config") ||
 	{ echo "vmtest-siw: 0 passed, 1 failed"; exit 1; }
 export MADCM_VM_KERNEL_DIR=$kdir MADCM_VM_LAYER=vmtest-siw
+# siw is built into that kernel: madcm must not speak siw's user ABI
+# there (Documentation/rnic_uverbs.rst), so every modprobe of madcm in
+# these boots takes rnic_uverbs=0 from the kernel command line (kmod
+# reads module options there); setup_siw checks it.
+export MADCM_VM_APPEND="madcm.rnic_uverbs=0${MADCM_VM_APPEND:+ $MADCM_VM_APPEND}"
 base=${MADCM_VM_DIR:-$MADCM_CACHE/vm-siw}
 
 scripts=("$@")

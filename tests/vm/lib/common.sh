@@ -112,6 +112,11 @@ wait_event() {
 # siw0 on veth1, 192.0.2.2. Only the custom siw kernel has siw.
 setup_siw() {
 	in_ns b /bin/rdma link add siw0 type siw netdev veth1 || fail "rdma link add siw0"
+	# madcm next to siw: kernel verbs only (run-siw.sh), never siw's ABI
+	if [ -e /sys/module/madcm/parameters/rnic_uverbs ]; then
+		grep -qx N /sys/module/madcm/parameters/rnic_uverbs ||
+			fail "madcm loaded next to siw with rnic_uverbs=Y"
+	fi
 }
 
 teardown_siw() {
