@@ -33,6 +33,9 @@ APPS_TIMEOUT=${APPS_TIMEOUT:-180}
 apps_setup() {
 	local mine theirs
 	pair_setup
+	# User verbs and rdma_cm's user interface (built in on the siw
+	# kernel, where modprobe finds them in modules.builtin).
+	load_modules ib_uverbs rdma_ucm
 	case $APPS_DEV in
 	madcm)
 		DEV=m0
@@ -41,8 +44,10 @@ apps_setup() {
 		;;
 	siw)
 		DEV=s0
-		# Debian's kernel with siw.ko (run2.sh's siwko).
-		[ -e /sys/module/siw ] || load_modules siw
+		# Debian's kernel with siw.ko (run2.sh's siwko). libcrc32c
+		# finds its crc32c only when it is loaded already: the
+		# kernel's own request_module has no /sbin/modprobe here.
+		[ -e /sys/module/siw ] || load_modules crc32c_generic siw
 		/bin/rdma link add s0 type siw netdev eth0 ||
 			fail "rdma link add s0 type siw netdev eth0"
 		;;
