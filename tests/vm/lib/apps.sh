@@ -89,6 +89,24 @@ apps_teardown() {
 	pair_teardown
 }
 
+# apps_wait_listen COMMAND PID: wait (up to 60 s) until the server PID,
+# started with COMMAND, has its rdma_cm id listening on the port COMMAND
+# names ("-p PORT"), as "rdma resource show cm_id" shows it, so that the
+# client never comes before the listener.
+apps_wait_listen() {
+	local port i
+	port=$(echo "$1" | sed -n 's/.* -p \([0-9][0-9]*\).*/\1/p')
+	[ -n "$port" ] || return 0
+	for i in $(seq 600); do
+		/bin/rdma resource show cm_id 2>/dev/null |
+			grep -qE "state LISTEN .*:$port( |\$)" && return 0
+		kill -0 "$2" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	echo "no rdma_cm id listening on port $port after 60 s:"
+	/bin/rdma resource show cm_id
+}
+
 # apps_run NAME SERVER_ROLE SERVER_COMMAND CLIENT_COMMAND [stays]: one
 # run of a program pair: SERVER_COMMAND on guest SERVER_ROLE, started before both
 # guests meet at a barrier, CLIENT_COMMAND on the other after it. Sets
@@ -106,6 +124,7 @@ apps_run() {
 		echo "$name: server on $DEV: $scmd"
 		timeout "$APPS_TIMEOUT" sh -c "exec $scmd" >$OUT 2>&1 &
 		pid=$!
+		apps_wait_listen "$scmd" $pid
 		pair_barrier $((APPS_N - 1))
 		if [ "$stays" = stays ]; then
 			pair_barrier $APPS_N
@@ -126,8 +145,6 @@ apps_run() {
 	else
 		SIDE=client
 		pair_barrier $((APPS_N - 1))
-		# The server had the barrier's time at least to listen.
-		sleep 1
 		echo "$name: client on $DEV: $ccmd"
 		timeout "$APPS_TIMEOUT" sh -c "exec $ccmd" >$OUT 2>&1
 		RC=$?
@@ -135,6 +152,11 @@ apps_run() {
 	fi
 	sed "s/^/$name $SIDE: /" $OUT
 	check "$name $SIDE on $APPS_DEV: exit status 0 (got $RC)" [ $RC -eq 0 ]
+}
+
+# apps_ip ROLE: the address of guest ROLE (a or b).
+apps_ip() {
+	[ "$1" = a ] && echo 192.0.2.1 || echo 192.0.2.2
 }
 
 # apps_expect DESCRIPTION EXTENDED_REGEX [COUNT]: this side's output of

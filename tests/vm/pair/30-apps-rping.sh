@@ -17,7 +17,7 @@ apps_setup
 # rping_run SERVER_ROLE PORT SIZE COUNT
 rping_run() {
 	local srole=$1 port=$2 size=$3 count=$4 srv
-	[ "$srole" = a ] && srv=192.0.2.1 || srv=192.0.2.2
+	srv=$(apps_ip "$srole")
 	apps_run rping-$srole-$size "$srole" \
 		"rping -s -v -V -a $srv -p $port -S $size -C $count" \
 		"rping -c -v -V -a $srv -p $port -S $size -C $count"

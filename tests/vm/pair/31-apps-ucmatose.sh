@@ -14,7 +14,7 @@ apps_setup
 # ucmatose_run SERVER_ROLE PORT SIZE
 ucmatose_run() {
 	local srole=$1 port=$2 size=$3 srv
-	[ "$srole" = a ] && srv=192.0.2.1 || srv=192.0.2.2
+	srv=$(apps_ip "$srole")
 	apps_run ucmatose-$srole-$size "$srole" \
 		"ucmatose -b $srv -p $port -c 4 -C 10 -S $size" \
 		"ucmatose -s $srv -p $port -c 4 -C 10 -S $size"

@@ -16,7 +16,7 @@ apps_setup
 # server_run SERVER_ROLE PORT
 server_run() {
 	local srole=$1 port=$2 srv
-	[ "$srole" = a ] && srv=192.0.2.1 || srv=192.0.2.2
+	srv=$(apps_ip "$srole")
 	apps_run rdma_server-$srole "$srole" \
 		"rdma_server -s $srv -p $port" \
 		"rdma_client -s $srv -p $port"

@@ -19,7 +19,7 @@ apps_setup
 # perf_run PROGRAM SERVER_ROLE PORT
 perf_run() {
 	local prog=$1 srole=$2 port=$3 srv opts
-	[ "$srole" = a ] && srv=192.0.2.1 || srv=192.0.2.2
+	srv=$(apps_ip "$srole")
 	opts="-R -F -d $DEV -p $port -s $SIZE -n $ITERS"
 	apps_run $prog-$srole "$srole" "$prog $opts" "$prog $opts $srv"
 	if [ $SIDE = client ]; then
