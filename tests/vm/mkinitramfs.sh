@@ -57,10 +57,14 @@ copy_prog "$(command -v kmod)" /bin/kmod
 # loads libgcc_s.
 for p in rping ucmatose rdma_server rdma_client cmtime \
 	ib_send_bw ib_write_bw ib_read_bw ib_send_lat ibv_devinfo; do
-	command -v $p >/dev/null && copy_prog "$(command -v $p)" /bin/$p
+	if command -v $p >/dev/null; then
+		copy_prog "$(command -v $p)" /bin/$p
+	fi
 done
 gcc_s=$(gcc -print-file-name=libgcc_s.so.1)
-[ -e "$gcc_s" ] && cp -L "$gcc_s" "$root/lib/x86_64-linux-gnu/libgcc_s.so.1"
+if [ -e "$gcc_s" ]; then
+	cp -L "$gcc_s" "$root/lib/x86_64-linux-gnu/libgcc_s.so.1"
+fi
 for b in "${MADCM_VM_BINDIR:-/nonexistent}"/*; do
 	[ -x "$b" ] && copy_prog "$b" "/bin/$(basename "$b")"
 done
