@@ -76,7 +76,7 @@ apps_setup() {
 	grep -E 'hca_id|transport|state|active_mtu' /tmp/devinfo
 	pair_barrier 0
 	if ! ping -c 1 -W 2 192.0.2.$theirs >/dev/null 2>&1; then
-		fail "the peer's RNIC is not usable by libibverbs (see guest $([ $ROLE = a ] && echo b || echo a)'s log)"
+		fail "the peer's RNIC is not usable by libibverbs (see its log)"
 	fi
 	if [ "$failures" -ne 0 ]; then
 		apps_teardown
@@ -108,11 +108,11 @@ apps_wait_listen() {
 }
 
 # apps_run NAME SERVER_ROLE SERVER_COMMAND CLIENT_COMMAND [stays]: one
-# run of a program pair: SERVER_COMMAND on guest SERVER_ROLE, started before both
-# guests meet at a barrier, CLIENT_COMMAND on the other after it. Sets
-# SIDE (server or client), RC (the exit status; 124 when it timed out)
-# and OUT (the program's output, also printed). With "stays" the server
-# is one that serves until it is stopped (cmtime's): the
+# run of a program pair: SERVER_COMMAND on guest SERVER_ROLE, listening
+# before both guests meet at a barrier, CLIENT_COMMAND on the other after
+# it. Sets SIDE (server or client), RC (the exit status; 124 when it
+# timed out) and OUT (the program's output, also printed). With "stays"
+# the server is one that serves until it is stopped (cmtime's): the
 # client tells it at a second barrier when it is done, and the server
 # passes (RC 0) when it is still serving then; it is stopped.
 apps_run() {

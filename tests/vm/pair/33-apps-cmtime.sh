@@ -5,8 +5,9 @@
 # once (resolve address and route, create QP, connect) and torn down
 # (disconnect, destroy), each step timed. The client exits 0 and prints
 # its table of steps, and no line of a failed step (rdma-core 44's cmtime
-# prints "failure creating qp" and the like, and goes on); the server (Debian's cmtime serves until it is
-# stopped) is still serving when the client is done.
+# prints "failure creating qp" and the like, and goes on); the server
+# (Debian's cmtime serves until it is stopped) is still serving when the
+# client is done.
 . /tests/common.sh
 . /tests/ib.sh
 . /tests/apps.sh
