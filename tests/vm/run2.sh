@@ -26,7 +26,7 @@
 #
 # Usage: tests/vm/run2.sh [SCRIPT...]
 # Environment: VMPAIR (space-separated script names), VM_TIMEOUT (seconds,
-# default 1200), MADCM_VM_DIR (this run's files; default $MADCM_CACHE/vm),
+# default the sum of the scripts' vm-timeout lines and 120), MADCM_VM_DIR (this run's files; default $MADCM_CACHE/vm),
 # MADCM_PAIR_KERNEL_A, MADCM_PAIR_KERNEL_B, MADCM_VM_LAYER (the closing
 # line's name). Ends with "vmpair: N passed, M failed" (", K skipped" when
 # some were).
@@ -72,6 +72,15 @@ if [ ${#scripts[@]} -eq 0 ]; then
 		scripts=(tests/vm/pair/[0-9]*.sh)
 	fi
 fi
+# The boot's time limit: what the scripts may take ("# vm-timeout:",
+# else the guest's 600 s), and two minutes to boot and power off.
+if [ -z "${VM_TIMEOUT:-}" ]; then
+	VM_TIMEOUT=120
+	for s in "${scripts[@]}"; do
+		t=$(sed -n 's/^# vm-timeout: \([0-9][0-9]*\)$/\1/p' "$s" | head -1)
+		VM_TIMEOUT=$((VM_TIMEOUT + ${t:-600}))
+	done
+fi
 initrd_stock=$vmdir/initramfs.cpio.gz
 if [ "$kern_a" = stock ] || [ "$kern_b" = stock ]; then
 	tests/vm/mkinitramfs.sh "$initrd_stock" test "${scripts[@]}" -- "${kos[@]}"
@@ -104,7 +113,7 @@ guest() {
 	siw) kernel=$siw_vmlinuz initrd=$initrd_siw mem=1536 ;;
 	siwko) initrd=$initrd_siwko ;;
 	esac
-	timeout --foreground -k 10 "${VM_TIMEOUT:-1200}" \
+	timeout --foreground -k 10 "$VM_TIMEOUT" \
 		qemu-system-x86_64 -machine pc -cpu max -smp 1 -m $mem \
 		-nographic -no-reboot -nodefaults -serial stdio \
 		-netdev "socket,id=n0,udp=127.0.0.1:$rport,localaddr=127.0.0.1:$lport" \

@@ -24,7 +24,7 @@ else
 fi
 # The last barrier number used (pair_barrier takes 0 to 76; two a run).
 APPS_N=0
-APPS_TIMEOUT=${APPS_TIMEOUT:-180}
+APPS_TIMEOUT=${APPS_TIMEOUT:-120}
 
 # apps_setup: the wire, the RNIC (DEV), and both guests' RNICs usable by
 # libibverbs; when one is not, the script fails here, naming the guest
