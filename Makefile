@@ -14,6 +14,9 @@
 #   make kunit        the KUnit suites under kunit.py, sanitizers on
 #   make vmtest       tests/vm/*.sh on Debian's stock kernel in QEMU
 #   make vmtest-siw   tests/vm/siw/*.sh on the custom siw test kernel
+#   make vmpair       tests/vm/pair/*.sh on two guests of the stock kernel
+#   make vmpair-mixed rdma-core's applications, madcm (stock kernel)
+#                     against siw (siw test kernel), both ways round
 #   make test         all of the above, one "N passed, M failed" line
 #   make run          boot the stock kernel, load madcm, show it working
 #   make bench        every benchmark in one boot; one table, also in
@@ -56,7 +59,7 @@ SYMVERSDIR ?= $(PREFIX)/lib/madcm/$(KRELEASE)
 # The kernel make dkms builds for: an installed one, the running by default.
 KVER ?= $(shell uname -r)
 
-.PHONY: all modules install clean check kunit vmtest vmtest-siw test run bench deps
+.PHONY: all modules install clean check kunit vmtest vmtest-siw vmpair vmpair-mixed test run bench deps
 .PHONY: install-module install-headers install-man man dkms dkms-remove
 
 all modules: deps
@@ -111,6 +114,12 @@ vmtest:
 
 vmtest-siw:
 	@tests/vm/run-siw.sh
+
+vmpair:
+	@tests/vm/run2.sh
+
+vmpair-mixed:
+	@tests/vm/run-mixed.sh
 
 test:
 	@scripts/test.sh

@@ -21,7 +21,7 @@ kos=("$@")
 # Stock modules the VM scripts use.
 MODS="ib_core ib_uverbs ib_umad ib_cm iw_cm rdma_cm rdma_ucm rdma_rxe
 crc32_generic veth sch_netem virtio_pci virtio_net af_packet ipv6 8021q
-nf_tables crc32c_generic"
+nf_tables crc32c_generic libcrc32c"
 moddir=$STOCK_MODDIR
 if [ -n "${MADCM_VM_KERNEL_DIR:-}" ]; then
 	# A custom test kernel (tests/vm/run.sh): all of it is built in.
@@ -53,12 +53,19 @@ copy_prog "$(command -v rdma)" /bin/rdma
 copy_prog "$(command -v kmod)" /bin/kmod
 # nft (nftables): a host firewall the CM's steering must obey (39).
 command -v nft >/dev/null && copy_prog "$(command -v nft)" /bin/nft
-# rdma-core's rping (rdmacm-utils), the data path's reference peer.
-# Its threads end with pthread_exit, for which glibc loads libgcc_s.
-if command -v rping >/dev/null; then
-	copy_prog "$(command -v rping)" /bin/rping
-	gcc_s=$(gcc -print-file-name=libgcc_s.so.1)
-	[ -e "$gcc_s" ] && cp -L "$gcc_s" "$root/lib/x86_64-linux-gnu/libgcc_s.so.1"
+# rdma-core's applications (rdmacm-utils, perftest, ibverbs-utils): rping,
+# the data path's reference peer, and the programs tests/vm/pair/3x-apps-*
+# run on the RNICs. rping's threads end with pthread_exit, for which glibc
+# loads libgcc_s.
+for p in rping ucmatose rdma_server rdma_client cmtime \
+	ib_send_bw ib_write_bw ib_read_bw ib_send_lat ibv_devinfo; do
+	if command -v $p >/dev/null; then
+		copy_prog "$(command -v $p)" /bin/$p
+	fi
+done
+gcc_s=$(gcc -print-file-name=libgcc_s.so.1)
+if [ -e "$gcc_s" ]; then
+	cp -L "$gcc_s" "$root/lib/x86_64-linux-gnu/libgcc_s.so.1"
 fi
 for b in "${MADCM_VM_BINDIR:-/nonexistent}"/*; do
 	[ -x "$b" ] && copy_prog "$b" "/bin/$(basename "$b")"

@@ -11,16 +11,40 @@
 # Each guest reports each script as run.sh's guests do; a script passes
 # when it passes in both, and is skipped when both skip it (not a pass).
 #
+# Each guest's kernel: MADCM_PAIR_KERNEL_A and MADCM_PAIR_KERNEL_B, one of
+#   stock  the default: Debian's kernel, madcm.ko and the test modules in
+#          the initramfs;
+#   siw    the custom test kernel of run-siw.sh (KASAN, lockdep),
+#          soft-iWARP and rxe built in, no madcm.ko;
+#   siwko  Debian's 6.1 kernel with siw.ko built out of tree from the same
+#          version's linux-source (scripts/build-siw-ko.sh), no madcm.ko:
+#          siw on the very kernel madcm runs on, for fair benchmarks.
+# A madcm device with the user ABI never shares a kernel with siw, hence
+# no madcm.ko beside siw. A guest's scripts find its kernel's name in
+# MADCM_PAIR_KERNEL. A pair with a siw guest is named after its kernels
+# (vmpair-stock-siw for a stock guest a and a siw guest b).
+#
 # Usage: tests/vm/run2.sh [SCRIPT...]
 # Environment: VMPAIR (space-separated script names), VM_TIMEOUT (seconds,
-# default 1200), MADCM_VM_DIR (this run's files; default $MADCM_CACHE/vm).
-# Ends with "vmpair: N passed, M failed" (", K skipped" when some were).
+# default the sum of the scripts' vm-timeout lines and 120), MADCM_VM_DIR (this run's files; default $MADCM_CACHE/vm),
+# MADCM_PAIR_KERNEL_A, MADCM_PAIR_KERNEL_B, MADCM_VM_LAYER (the closing
+# line's name). Ends with "vmpair: N passed, M failed" (", K skipped" when
+# some were).
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/common.sh"
 
 "$MADCM_ROOT/scripts/deps.sh" build vm
 load_kernel_env
-vmdir=${MADCM_VM_DIR:-$(vm_dir_default)}/pair
+kern_a=${MADCM_PAIR_KERNEL_A:-stock} kern_b=${MADCM_PAIR_KERNEL_B:-stock}
+pairname=pair
+for k in $kern_a $kern_b; do
+	case $k in
+	stock|siw|siwko) ;;
+	*) die "MADCM_PAIR_KERNEL_A/B: '$k' is not stock, siw or siwko" ;;
+	esac
+done
+[ "$kern_a$kern_b" = stockstock ] || pairname=pair-$kern_a-$kern_b
+vmdir=${MADCM_VM_DIR:-$(vm_dir_default)}/$pairname
 mkdir -p "$vmdir"
 
 cd "$MADCM_ROOT"
@@ -31,11 +55,14 @@ if [ "$KERNEL_LINE" != 6.1 ]; then
 	mkdir -p "$src"
 	git ls-files -co --exclude-standard | rsync -a --files-from=- . "$src/"
 fi
-say "building madcm.ko against $KVER"
-make -s -C "$src" KDIR="$STOCK_KDIR" CONFIG_DEBUG_INFO_BTF_MODULES= >"$vmdir/build.log" 2>&1 ||
-	{ cat "$vmdir/build.log" >&2; die "module build failed"; }
-kos=("$src/madcm.ko")
-for k in "$src"/samples/*.ko "$src"/tests/*/*.ko; do [ -e "$k" ] && kos+=("$k"); done
+kos=()
+if [ "$kern_a" = stock ] || [ "$kern_b" = stock ]; then
+	say "building madcm.ko against $KVER"
+	make -s -C "$src" KDIR="$STOCK_KDIR" CONFIG_DEBUG_INFO_BTF_MODULES= >"$vmdir/build.log" 2>&1 ||
+		{ cat "$vmdir/build.log" >&2; die "module build failed"; }
+	kos=("$src/madcm.ko")
+	for k in "$src"/samples/*.ko "$src"/tests/*/*.ko; do [ -e "$k" ] && kos+=("$k"); done
+fi
 
 scripts=("$@")
 if [ ${#scripts[@]} -eq 0 ]; then
@@ -45,28 +72,61 @@ if [ ${#scripts[@]} -eq 0 ]; then
 		scripts=(tests/vm/pair/[0-9]*.sh)
 	fi
 fi
-initrd=$vmdir/initramfs.cpio.gz
-tests/vm/mkinitramfs.sh "$initrd" test "${scripts[@]}" -- "${kos[@]}"
+# The boot's time limit: what the scripts may take ("# vm-timeout:",
+# else the guest's 600 s), and two minutes to boot and power off.
+if [ -z "${VM_TIMEOUT:-}" ]; then
+	VM_TIMEOUT=120
+	for s in "${scripts[@]}"; do
+		t=$(sed -n 's/^# vm-timeout: \([0-9][0-9]*\)$/\1/p' "$s" | head -1)
+		VM_TIMEOUT=$((VM_TIMEOUT + ${t:-600}))
+	done
+fi
+initrd_stock=$vmdir/initramfs.cpio.gz
+if [ "$kern_a" = stock ] || [ "$kern_b" = stock ]; then
+	tests/vm/mkinitramfs.sh "$initrd_stock" test "${scripts[@]}" -- "${kos[@]}"
+fi
+if [ "$kern_a" = siwko ] || [ "$kern_b" = siwko ]; then
+	[ "$KERNEL_LINE" = 6.1 ] || die "siwko: siw.ko is built for the 6.1 line only"
+	siw_ko=$(scripts/build-siw-ko.sh) || die "siw.ko did not build"
+	initrd_siwko=$vmdir/initramfs-siwko.cpio.gz
+	tests/vm/mkinitramfs.sh "$initrd_siwko" test "${scripts[@]}" -- "$siw_ko"
+fi
+if [ "$kern_a" = siw ] || [ "$kern_b" = siw ]; then
+	# The siw test kernel is built from the 6.1 source; everything the
+	# scripts need is built in, and madcm stays out of it.
+	siw_kdir=$(MADCM_KERNEL=6.1 scripts/build-test-kernel.sh siw tests/vm/siw.config) ||
+		die "the siw test kernel did not build"
+	siw_vmlinuz=$siw_kdir/arch/x86/boot/bzImage
+	initrd_siw=$vmdir/initramfs-siw.cpio.gz
+	MADCM_VM_KERNEL_DIR=$siw_kdir MADCM_VM_KVER=$(cat "$siw_kdir/include/config/kernel.release") \
+		tests/vm/mkinitramfs.sh "$initrd_siw" test "${scripts[@]}"
+fi
 
 # Two UDP ports on host loopback, one per guest.
 base=$((20000 + $$ % 20000))
 port_a=$base port_b=$((base + 1))
 guest() {
-	local role=$1 mac=$2 lport=$3 rport=$4
-	timeout --foreground -k 10 "${VM_TIMEOUT:-1200}" \
-		qemu-system-x86_64 -machine pc -cpu max -smp 1 -m 1024 \
+	local role=$1 kern=$2 mac=$3 lport=$4 rport=$5 kernel=$STOCK_VMLINUZ
+	local initrd=$initrd_stock mem=1024
+	case $kern in
+	# KASAN's shadow needs the room.
+	siw) kernel=$siw_vmlinuz initrd=$initrd_siw mem=1536 ;;
+	siwko) initrd=$initrd_siwko ;;
+	esac
+	timeout --foreground -k 10 "$VM_TIMEOUT" \
+		qemu-system-x86_64 -machine pc -cpu max -smp 1 -m $mem \
 		-nographic -no-reboot -nodefaults -serial stdio \
 		-netdev "socket,id=n0,udp=127.0.0.1:$rport,localaddr=127.0.0.1:$lport" \
 		-device "virtio-net-pci,netdev=n0,mac=$mac" \
-		-kernel "$STOCK_VMLINUZ" -initrd "$initrd" \
-		-append "console=ttyS0 loglevel=3 panic=-1 oops=panic rdinit=/init madcm_pair=$role" \
+		-kernel "$kernel" -initrd "$initrd" \
+		-append "console=ttyS0 loglevel=3 panic=-1 oops=panic rdinit=/init madcm_pair=$role MADCM_PAIR_KERNEL=$kern" \
 		</dev/null >"$vmdir/$role.log" 2>&1
 }
-say "booting two guests of $KVER (TCG), UDP $port_a <-> $port_b; logs: $vmdir/{a,b}.log"
+say "booting two guests (TCG), a: $kern_a, b: $kern_b ($KVER for stock), UDP $port_a <-> $port_b; logs: $vmdir/{a,b}.log"
 set +e
-guest a 52:54:00:12:34:0a $port_a $port_b &
+guest a "$kern_a" 52:54:00:12:34:0a $port_a $port_b &
 pid_a=$!
-guest b 52:54:00:12:34:0b $port_b $port_a &
+guest b "$kern_b" 52:54:00:12:34:0b $port_b $port_a &
 pid_b=$!
 wait $pid_a
 rc_a=$?
@@ -111,6 +171,8 @@ for r in a b; do
 done
 layer=vmpair
 [ "$KERNEL_LINE" = 6.1 ] || layer=vmpair-$KERNEL_LINE
+[ "$kern_a$kern_b" = stockstock ] || layer=$layer-$kern_a-$kern_b
+layer=${MADCM_VM_LAYER:-$layer}
 if [ "$skipped" -gt 0 ]; then
 	echo "$layer: $passed passed, $failed failed, $skipped skipped"
 else

@@ -12,10 +12,15 @@ esac
 PEER_LL=fe80::5054:ff:fe12:34$PEER_MAC_LAST
 echo "guest $ROLE: $ME, peer $PEER ($PEER_LL)"
 
+# The guest's kernel (run2.sh): "stock", Debian's, with madcm.ko; "siw",
+# the siw test kernel, or "siwko", Debian's with siw.ko: no madcm.ko.
+PAIR_KERNEL=${MADCM_PAIR_KERNEL:-stock}
+
 # The wire: virtio-net eth0 with the guest's addresses, rxe0 over it,
-# madcm and madcm_ibtest, and the peer reachable. PAIR_RXE=0 leaves rxe0
-# out, for a script that puts another RDMA device on eth0 (two devices on
-# one netdev would both claim its addresses in rdma_cm).
+# madcm and madcm_ibtest (on the stock kernel), and the peer reachable.
+# PAIR_RXE=0 leaves rxe0 out, for a script that puts another RDMA device
+# on eth0 (two devices on one netdev would both claim its addresses in
+# rdma_cm).
 PAIR_RXE=${PAIR_RXE:-1}
 pair_setup() {
 	local i
@@ -26,7 +31,7 @@ pair_setup() {
 	if [ "$PAIR_RXE" = 1 ]; then
 		/bin/rdma link add rxe0 type rxe netdev eth0 || fail "rdma link add rxe0"
 	fi
-	load_modules madcm madcm_ibtest
+	[ "$PAIR_KERNEL" != stock ] || load_modules madcm madcm_ibtest
 	for i in $(seq 120); do
 		ping -c 1 -W 1 $PEER >/dev/null 2>&1 && return 0
 	done
@@ -62,11 +67,11 @@ pair_netem() {
 }
 
 pair_teardown() {
-	rmmod madcm_ibtest || fail "rmmod madcm_ibtest"
+	[ "$PAIR_KERNEL" != stock ] || rmmod madcm_ibtest || fail "rmmod madcm_ibtest"
 	if [ "$PAIR_RXE" = 1 ]; then
 		/bin/rdma link delete rxe0 || fail "rdma link delete rxe0"
 	fi
-	rmmod madcm || fail "rmmod madcm"
+	[ "$PAIR_KERNEL" != stock ] || rmmod madcm || fail "rmmod madcm"
 	# IPv4 only: the next script needs the link-local address still.
 	/bin/ip -4 addr flush dev eth0
 }

@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0
+# vm-timeout: 1500
+# rdma-core's applications as benchmarks (figures, not tests) between the
+# two guests of run2.sh, each on the RNIC its kernel has
+# (tests/vm/lib/apps.sh). scripts/bench.sh runs it on two stock guests
+# (madcm against madcm) and on two siwko guests (siw against siw on the
+# same Debian kernel, siw.ko built from its source), the same wire, and
+# puts the figures side by side, madcm/siw:
+#   cmtime, CONNS (50) connections at once: connections per second through
+#     the connect step and through the disconnect step (CONNS over the
+#     step's total time), and through the whole cycle (every step, from
+#     create id to destroy);
+#   ib_send_lat -R, 64 B Sends: perftest's typical and average latency;
+#   ib_write_bw -R, 64 KiB Writes: perftest's average bandwidth.
+# Guest a serves, guest b is the client and prints each figure as
+#   === APPS NAME VALUE UNIT
+. /tests/common.sh
+. /tests/ib.sh
+. /tests/apps.sh
+
+CONNS=${BENCH_CMTIME_CONNS:-50}
+LAT_ITERS=${BENCH_LAT_ITERS:-2000}
+BW_ITERS=${BENCH_BW_ITERS:-2000}
+apps_setup
+
+figure() {
+	[ $SIDE = client ] || return 0
+	echo "=== APPS $1 $2 $3"
+}
+
+# cmtime: rows "STEP : total_ms max_ms min_us us_per_conn".
+apps_run cmtime a "cmtime -b 192.0.2.1 -p 7830 -c $CONNS" "cmtime -s 192.0.2.1 -p 7830 -c $CONNS" stays
+# A connection whose step failed would make the rates up: no figures then.
+apps_expect "cmtime $SIDE: no step failed" 'fail|error' 0
+if [ $SIDE = client ] && [ $RC -eq 0 ] && ! grep -qE 'fail|error' $OUT; then
+	step_ms() { sed -n "s/^$1 *: *\([0-9.]*\) .*/\1/p" $OUT; }
+	figure "cmtime-connect-rate" "$(awk -v n=$CONNS -v t="$(step_ms connect)" 'BEGIN { printf "%.1f", n * 1000 / t }')" conn/s
+	figure "cmtime-disconnect-rate" "$(awk -v n=$CONNS -v t="$(step_ms disconnect)" 'BEGIN { printf "%.1f", n * 1000 / t }')" conn/s
+	figure "cmtime-cycle-rate" "$(awk -v n=$CONNS '/^[a-z ]+: *[0-9.]+ / { split($0, f, ":"); split(f[2], v, " "); t += v[1] }
+		END { printf "%.1f", n * 1000 / t }' $OUT)" conn/s
+fi
+
+# perftest: the results row follows the "#bytes #iterations" header.
+apps_run ib_send_lat a "ib_send_lat -R -F -d $DEV -p 7831 -s 64 -n $LAT_ITERS" \
+	"ib_send_lat -R -F -d $DEV -p 7831 -s 64 -n $LAT_ITERS 192.0.2.1"
+if [ $SIDE = client ] && [ $RC -eq 0 ]; then
+	# bytes iterations t_min t_max t_typical t_avg ...
+	row=$(grep -E "^ *64 +$LAT_ITERS +[0-9]" $OUT | tail -1)
+	figure ib_send_lat-64B-typical "$(echo "$row" | awk '{ print $5 }')" us
+	figure ib_send_lat-64B-avg "$(echo "$row" | awk '{ print $6 }')" us
+fi
+apps_run ib_write_bw a "ib_write_bw -R -F -d $DEV -p 7832 -s 65536 -n $BW_ITERS" \
+	"ib_write_bw -R -F -d $DEV -p 7832 -s 65536 -n $BW_ITERS 192.0.2.1"
+if [ $SIDE = client ] && [ $RC -eq 0 ]; then
+	# bytes iterations BW_peak BW_average MsgRate
+	row=$(grep -E "^ *65536 +$BW_ITERS +[0-9]" $OUT | tail -1)
+	figure ib_write_bw-64KiB "$(echo "$row" | awk '{ print $4 }')" MB/s
+fi
+
+apps_teardown
+finish
