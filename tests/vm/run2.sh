@@ -11,12 +11,17 @@
 # Each guest reports each script as run.sh's guests do; a script passes
 # when it passes in both, and is skipped when both skip it (not a pass).
 #
-# Usage: tests/vm/run2.sh [SCRIPT...]
+# Usage: tests/vm/run2.sh [--run] [SCRIPT...]
+#   --run: tests/vm/demo/pair/*.sh, each guest's output shown as is, one
+#          after the other (make run).
 # Environment: VMPAIR (space-separated script names), VM_TIMEOUT (seconds,
 # default 1200), MADCM_VM_DIR (this run's files; default $MADCM_CACHE/vm).
 # Ends with "vmpair: N passed, M failed" (", K skipped" when some were).
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/common.sh"
+
+mode=test
+if [ "${1:-}" = --run ]; then mode=run; shift; fi
 
 "$MADCM_ROOT/scripts/deps.sh" build vm
 load_kernel_env
@@ -39,14 +44,16 @@ for k in "$src"/samples/*.ko "$src"/tests/*/*.ko; do [ -e "$k" ] && kos+=("$k");
 
 scripts=("$@")
 if [ ${#scripts[@]} -eq 0 ]; then
-	if [ -n "${VMPAIR:-}" ]; then
+	if [ $mode = run ]; then
+		scripts=(tests/vm/demo/pair/*.sh)
+	elif [ -n "${VMPAIR:-}" ]; then
 		for s in $VMPAIR; do scripts+=("tests/vm/pair/${s##*/}"); done
 	else
 		scripts=(tests/vm/pair/[0-9]*.sh)
 	fi
 fi
-initrd=$vmdir/initramfs.cpio.gz
-tests/vm/mkinitramfs.sh "$initrd" test "${scripts[@]}" -- "${kos[@]}"
+initrd=$vmdir/initramfs-$mode.cpio.gz
+tests/vm/mkinitramfs.sh "$initrd" $mode "${scripts[@]}" -- "${kos[@]}"
 
 # Two UDP ports on host loopback, one per guest.
 base=$((20000 + $$ % 20000))
@@ -78,6 +85,18 @@ passed=0 failed=0 skipped=0
 for r in a b; do
 	tr -d '\r' <"$vmdir/$r.log" >"$vmdir/$r.log.txt"
 done
+if [ $mode = run ]; then
+	for r in a b; do
+		sed -n '/^=== VMTEST START/,/^=== VMTEST DONE/p' "$vmdir/$r.log.txt" |
+			grep -v '^=== VMTEST DONE' |
+			sed "s/^=== VMTEST START \(.*\)/\n### \1, guest $r/"
+	done
+	for r in a b; do
+		grep -q '^=== VMTEST DONE' "$vmdir/$r.log.txt" ||
+			die "guest $r did not finish (qemu exit $([ $r = a ] && echo $rc_a || echo $rc_b))"
+	done
+	exit 0
+fi
 for s in "${scripts[@]}"; do
 	n=${s##*/} ok=1 skip=1
 	for r in a b; do
