@@ -14,12 +14,11 @@ DEV=
 
 # nvme_dev: the host's block device of the namespace, once it is there.
 nvme_dev() {
-	local i d
-	for i in $(seq 60); do
-		for d in /sys/class/nvme/nvme*; do
-			[ -e "$d/transport" ] && grep -q rdma "$d/transport" &&
-				[ -e /dev/$(basename "$d")n1 ] &&
-				{ echo /dev/$(basename "$d")n1; return 0; }
+	local n c
+	for n in $(seq 60); do
+		for c in /sys/class/nvme/nvme*; do
+			grep -qs rdma "$c/transport" || continue
+			[ -b "/dev/${c##*/}n1" ] && { echo "/dev/${c##*/}n1"; return 0; }
 		done
 		sleep 1
 	done
