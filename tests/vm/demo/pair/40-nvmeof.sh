@@ -11,7 +11,7 @@ PAIR_RXE=0
 
 NQN=nqn.2026-12.org.madcm:demo
 CFG=/sys/kernel/config/nvmet
-modprobe madcm
+modprobe -a virtio_pci virtio_net ib_core madcm
 /bin/ip link set eth0 up
 echo "--- rdma link add m0 type madcm netdev eth0"
 /bin/rdma link add m0 type madcm netdev eth0
