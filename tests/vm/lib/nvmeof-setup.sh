@@ -6,11 +6,13 @@
 # on $ME:4420 (configfs), on guest b connects to it with nvme-rdma
 # (nvme-cli) and sets DEV to the namespace's block device. nvmeof_down
 # undoes it all: disconnect, target down, rmmod, "rdma link delete",
-# rmmod madcm, checking that nothing is left.
+# rmmod madcm, checking that nothing is left. NVMEOF_RDEV=rxe0 runs it on
+# Debian's rxe (RoCE) over eth0 instead of m0 (a reference for make bench).
 
 NQN=nqn.2026-12.org.madcm:nvmeof-test
 CFG=/sys/kernel/config/nvmet
 DEV=
+RDEV=${NVMEOF_RDEV:-m0}
 
 # nvme_dev: the host's block device of the namespace, once it is there.
 nvme_dev() {
@@ -49,27 +51,38 @@ nvmeof_target_up() {
 nvmeof_host_up() {
 	load_modules nvme-rdma
 	mkdir -p /etc/nvme
-	echo nqn.2014-08.org.nvmexpress:uuid:$(cat /proc/sys/kernel/random/uuid) >/etc/nvme/hostnqn
+	# A host NQN and a host ID of one UUID: 6.12's nvme-fabrics refuses a
+	# host ID it knows under another NQN (nvme-cli's guess may be one).
+	HOSTID=$(cat /proc/sys/kernel/random/uuid)
+	echo "$HOSTID" >/etc/nvme/hostid
+	echo nqn.2014-08.org.nvmexpress:uuid:$HOSTID >/etc/nvme/hostnqn
 	# The admin queue and one I/O queue per CPU (nvme-rdma's limit), each
 	# a QP and a CQ on both sides.
 	check "nvme connect -t rdma -a $PEER -s 4420" \
-		nvme connect -t rdma -a $PEER -s 4420 -n $NQN -i 4
+		nvme connect -t rdma -a $PEER -s 4420 -n $NQN -i 4 \
+		--hostnqn=nqn.2014-08.org.nvmexpress:uuid:$HOSTID --hostid=$HOSTID
 	DEV=$(nvme_dev) || { fail "no namespace block device"; DEV=; }
 	nvme list 2>&1 | sed 's/^/  /'
 	[ -n "$DEV" ] &&
 		check "$DEV: 1 GiB" [ "$(cat /sys/block/${DEV#/dev/}/size)" = 2097152 ]
 }
 
+# nvmeof_up [BARRIER]: BARRIER (default 0) once the target is up.
 nvmeof_up() {
-	# Before pair_setup meets the peer: both guests skip, or neither.
-	load_modules virtio_pci virtio_net ib_core madcm
-	/bin/ip link set eth0 up
-	/bin/rdma link add m0 type madcm netdev eth0 ||
-		skip "no madcm RNIC: 'rdma link add m0 type madcm netdev eth0' failed"
+	if [ "$RDEV" = m0 ]; then
+		# Before pair_setup meets the peer: both guests skip, or neither.
+		load_modules virtio_pci virtio_net ib_core madcm
+		/bin/ip link set eth0 up
+		/bin/rdma link add m0 type madcm netdev eth0 ||
+			skip "no madcm RNIC: 'rdma link add m0 type madcm netdev eth0' failed"
+		PAIR_RXE=0
+	else
+		PAIR_RXE=1
+	fi
 	pair_setup
 	/bin/rdma link show
 	[ $ROLE = a ] && nvmeof_target_up
-	pair_barrier 0
+	pair_barrier "${1:-0}"
 	[ $ROLE = b ] && nvmeof_host_up
 }
 
@@ -99,12 +112,15 @@ nvmeof_down() {
 	fi
 	/bin/rdma resource show | sed 's/^/  /'
 	# CQs are not counted: ib_core keeps its CQ pool (ib_cq_pool_get,
-	# which nvme-rdma and nvmet-rdma use) until the device goes.
-	check "no PD, QP, MR, cm_id left on m0" sh -c \
-		"/bin/rdma resource show | awk '/m0/ { for (i = 3; i < NF; i += 2)
-			if (\$i != \"cq\" && \$(i + 1) != 0) exit 1 }'"
-	check "rdma link delete m0" /bin/rdma link delete m0
-	check "m0 is gone" sh -c "! /bin/rdma link show | grep -q m0"
+	# which nvme-rdma and nvmet-rdma use) until the device goes. (On
+	# rxe0, madcm's MAD layer holds QP0 and QP1 with their PD and CQs.)
+	if [ "$RDEV" = m0 ]; then
+		check "no PD, QP, MR, cm_id left on m0" sh -c \
+			"/bin/rdma resource show | awk '/ m0: / { for (i = 3; i < NF; i += 2)
+				if (\$i != \"cq\" && \$(i + 1) != 0) exit 1 }'"
+		check "rdma link delete m0" /bin/rdma link delete m0
+		check "m0 is gone" sh -c "! /bin/rdma link show | grep -q m0"
+	fi
 	pair_teardown
 	check "madcm unloaded" sh -c "! grep -q '^madcm ' /proc/modules"
 }

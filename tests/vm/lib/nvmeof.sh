@@ -12,7 +12,6 @@
 # VM's /init fails the script on one).
 . /tests/common.sh
 . /tests/ib.sh
-PAIR_RXE=0
 . /tests/pair.sh
 . /tests/nvmeof-setup.sh
 

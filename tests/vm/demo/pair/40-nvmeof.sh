@@ -39,7 +39,11 @@ pair_barrier 0
 if [ $ROLE = b ]; then
 	modprobe nvme-rdma
 	mkdir -p /etc/nvme
-	echo nqn.2014-08.org.nvmexpress:uuid:$(cat /proc/sys/kernel/random/uuid) >/etc/nvme/hostnqn
+	# A host NQN and a host ID of one UUID: 6.12's nvme-fabrics refuses a
+	# host ID it knows under another NQN (nvme-cli's guess may be one).
+	HOSTID=$(cat /proc/sys/kernel/random/uuid)
+	echo "$HOSTID" >/etc/nvme/hostid
+	echo nqn.2014-08.org.nvmexpress:uuid:$HOSTID >/etc/nvme/hostnqn
 	echo "--- nvme connect -t rdma -a $PEER -s 4420 -n $NQN"
 	nvme connect -t rdma -a $PEER -s 4420 -n $NQN
 	for i in $(seq 30); do [ -b /dev/nvme0n1 ] && break; sleep 1; done
