@@ -897,7 +897,13 @@ static void madcm_rnic_copy_send_wr(struct madcm_rnic_swqe *wqe,
 		wqe->inv_rkey = wr->ex.invalidate_rkey;
 		break;
 	case IB_WR_RDMA_READ_WITH_INV:
-		wqe->inv_rkey = wr->ex.invalidate_rkey;
+		/*
+		 * The STag invalidated is the Read's Data Sink (RDMAC verbs,
+		 * Read with Local Invalidate), its gather entry's: rdma_rw
+		 * fills ex.invalidate_rkey before it moves the MR's key on.
+		 */
+		wqe->inv_rkey = wr->num_sge ? wr->sg_list[0].lkey :
+					      wr->ex.invalidate_rkey;
 		fallthrough;
 	case IB_WR_RDMA_WRITE:
 	case IB_WR_RDMA_READ:

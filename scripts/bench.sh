@@ -8,7 +8,9 @@
 # (tests/vm/bench/pair/apps-bench.sh: cmtime, ib_send_lat, ib_write_bw)
 # on two guests of run2.sh, madcm against madcm on Debian's kernel, and
 # siw against siw on the same kernel with siw.ko (MADCM_BENCH_APPS=0
-# leaves those out; MADCM_BENCH_STOCK=0 the first boot).
+# leaves those out; MADCM_BENCH_STOCK=0 the first boot); then NVMe-oF
+# over madcm on two stock guests (tests/vm/bench/pair/40-nvmeof-bench.sh;
+# MADCM_BENCH_PAIR=0 leaves it out).
 # Prints one table and writes it, tab-separated with a header line, to
 # $MADCM_CACHE/bench/results.tsv (or $MADCM_BENCH_OUT):
 #   name  madcm  reference  ratio  unit
@@ -44,6 +46,11 @@ if [ "${MADCM_BENCH_APPS:-1}" != 0 ]; then
 	for f in "$vmdir-apps/pair/b.log.txt" "$vmdir-apps/pair-siwko-siwko/b.log.txt"; do
 		[ -e "$f" ] && apps+=("$f")
 	done
+fi
+if [ "${MADCM_BENCH_PAIR:-1}" != 0 ]; then
+	rm -f "$vmdir-pair"/pair/*.log.txt
+	MADCM_VM_DIR=$vmdir-pair tests/vm/run2.sh tests/vm/bench/pair/40-nvmeof-bench.sh || rc=1
+	logs+=("$vmdir-pair/pair/b.log.txt")
 fi
 set -e
 {

@@ -984,6 +984,74 @@ static void send_with_invalidate_invalidates_the_stag(struct kunit *test)
 }
 
 /*
+ * RDMA Read with Local Invalidate (the RDMAC verbs' Read with Invalidate;
+ * iWARP RNICs only, rdma_cap_read_inv()): the STag invalidated when the
+ * Read completes is the Read's own Data Sink, the STag of its gather
+ * entry. Posted as ib_core's rdma_rw posts it for an iWARP target's RDMA
+ * READ (nvmet-rdma, isert): REG_MR with a key one above the MR's former
+ * one, chained with the Read, whose ex.invalidate_rkey still names the
+ * former key. The Read completes, the bytes are placed, the Sink is
+ * invalid afterwards.
+ */
+static void read_with_invalidate_invalidates_the_data_sink(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	struct scatterlist sg;
+	struct ib_reg_wr reg = {
+		.wr = { .wr_id = 1, .opcode = IB_WR_REG_MR },
+		.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE,
+	};
+	struct ib_rdma_wr rd = {
+		.wr = {
+			.wr_id = 2,
+			.opcode = IB_WR_RDMA_READ_WITH_INV,
+			.send_flags = IB_SEND_SIGNALED,
+			.num_sge = 1,
+		},
+		.remote_addr = (u64)(uintptr_t)b->buf,
+		.rkey = b->pd->unsafe_global_rkey,
+	};
+	struct ib_sge sge;
+	struct ib_mr *mr;
+
+	get_random_bytes(b->buf, 3000);
+	memset(a->buf2, 0, PAGE_SIZE);
+	a->mr = ib_alloc_mr(a->pd, IB_MR_TYPE_MEM_REG, 1);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(a->mr));
+	mr = a->mr;
+	sg_init_table(&sg, 1);
+	sg_dma_address(&sg) = (u64)(uintptr_t)a->buf2;
+	sg_dma_len(&sg) = 3000;
+	KUNIT_ASSERT_EQ(test, ib_map_mr_sg(mr, &sg, 1, NULL, PAGE_SIZE), 1);
+	rd.wr.ex.invalidate_rkey = mr->lkey;
+	ib_update_fast_reg_key(mr, ib_inc_rkey(mr->lkey));
+	reg.mr = mr;
+	reg.key = mr->lkey;
+	sge.addr = mr->iova;
+	sge.length = mr->length;
+	sge.lkey = mr->lkey;
+	rd.wr.sg_list = &sge;
+	reg.wr.next = &rd.wr;
+
+	KUNIT_ASSERT_EQ(test, ib_post_send(a->ibqp, &reg.wr, NULL), 0);
+	rd_expect_wc(test, a->scq, 2, IB_WC_RDMA_READ, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, memcmp(a->buf2, b->buf, 3000), 0);
+	KUNIT_EXPECT_FALSE(test, to_madcm_rnic_mr(mr)->valid);
+	KUNIT_EXPECT_EQ(test, rd_count(a, MADCM_RNIC_CNT_TERM_SENT), 0);
+	KUNIT_EXPECT_EQ(test, rd_state(a), IB_QPS_RTS);
+
+	/* the Sink's STag is registered again with the next key */
+	ib_update_fast_reg_key(mr, ib_inc_rkey(mr->lkey));
+	reg.key = mr->lkey;
+	reg.wr.next = NULL;
+	reg.wr.send_flags = IB_SEND_SIGNALED;
+	KUNIT_ASSERT_EQ(test, ib_post_send(a->ibqp, &reg.wr, NULL), 0);
+	rd_expect_wc(test, a->scq, 1, IB_WC_REG_MR, IB_WC_SUCCESS);
+	KUNIT_EXPECT_TRUE(test, to_madcm_rnic_mr(mr)->valid);
+}
+
+/*
  * A Write to an STag without remote write rights: the Data Sink writes
  * nothing, sends a Terminate and enters Error, flushing its receive; the
  * Data Source takes the Terminate and enters Error too: what it posts
@@ -1253,6 +1321,7 @@ static struct kunit_case rnic_rdmap_cases[] = {
 	KUNIT_CASE(inline_send_and_write_take_the_bytes_at_post),
 	KUNIT_CASE(unsignaled_sends_make_no_completion),
 	KUNIT_CASE(send_with_invalidate_invalidates_the_stag),
+	KUNIT_CASE(read_with_invalidate_invalidates_the_data_sink),
 	KUNIT_CASE(write_without_access_gives_terminate_and_flush),
 	KUNIT_CASE(bad_lkey_completes_loc_prot_err_and_flushes),
 	KUNIT_CASE(sge_outside_its_mr_is_loc_prot_err),

@@ -21,7 +21,7 @@ kos=("$@")
 # Stock modules the VM scripts use.
 MODS="ib_core ib_uverbs ib_umad ib_cm iw_cm rdma_cm rdma_ucm rdma_rxe
 crc32_generic veth sch_netem virtio_pci virtio_net af_packet ipv6 8021q
-nf_tables crc32c_generic libcrc32c"
+nf_tables crc32c_generic libcrc32c nvmet nvmet-rdma nvme-rdma null_blk"
 moddir=$STOCK_MODDIR
 if [ -n "${MADCM_VM_KERNEL_DIR:-}" ]; then
 	# A custom test kernel (tests/vm/run.sh): all of it is built in.
@@ -67,6 +67,12 @@ gcc_s=$(gcc -print-file-name=libgcc_s.so.1)
 if [ -e "$gcc_s" ]; then
 	cp -L "$gcc_s" "$root/lib/x86_64-linux-gnu/libgcc_s.so.1"
 fi
+# nvme-cli and fio for the NVMe-oF scripts only (fio's libraries are some
+# 80 MB): a script that uses them says so in a line "# vm-progs: nvme fio".
+for p in $(sed -n 's/^# vm-progs: //p' "${scripts[@]}" /dev/null | tr ' ' '\n' | sort -u); do
+	command -v "$p" >/dev/null || die "$p is not installed (scripts/deps.sh vm)"
+	copy_prog "$(command -v "$p")" "/bin/$p"
+done
 for b in "${MADCM_VM_BINDIR:-/nonexistent}"/*; do
 	[ -x "$b" ] && copy_prog "$b" "/bin/$(basename "$b")"
 done

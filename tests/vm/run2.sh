@@ -24,7 +24,9 @@
 # MADCM_PAIR_KERNEL. A pair with a siw guest is named after its kernels
 # (vmpair-stock-siw for a stock guest a and a siw guest b).
 #
-# Usage: tests/vm/run2.sh [SCRIPT...]
+# Usage: tests/vm/run2.sh [--run] [SCRIPT...]
+#   --run: tests/vm/demo/pair/*.sh, each guest's output shown as is, one
+#          after the other (make run).
 # Environment: VMPAIR (space-separated script names), VM_TIMEOUT (seconds,
 # default the sum of the scripts' vm-timeout lines and 120), MADCM_VM_DIR (this run's files; default $MADCM_CACHE/vm),
 # MADCM_PAIR_KERNEL_A, MADCM_PAIR_KERNEL_B, MADCM_VM_LAYER (the closing
@@ -32,6 +34,9 @@
 # some were).
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/common.sh"
+
+mode=test
+if [ "${1:-}" = --run ]; then mode=run; shift; fi
 
 "$MADCM_ROOT/scripts/deps.sh" build vm
 load_kernel_env
@@ -66,7 +71,9 @@ fi
 
 scripts=("$@")
 if [ ${#scripts[@]} -eq 0 ]; then
-	if [ -n "${VMPAIR:-}" ]; then
+	if [ $mode = run ]; then
+		scripts=(tests/vm/demo/pair/*.sh)
+	elif [ -n "${VMPAIR:-}" ]; then
 		for s in $VMPAIR; do scripts+=("tests/vm/pair/${s##*/}"); done
 	else
 		scripts=(tests/vm/pair/[0-9]*.sh)
@@ -81,15 +88,15 @@ if [ -z "${VM_TIMEOUT:-}" ]; then
 		VM_TIMEOUT=$((VM_TIMEOUT + ${t:-600}))
 	done
 fi
-initrd_stock=$vmdir/initramfs.cpio.gz
+initrd_stock=$vmdir/initramfs-$mode.cpio.gz
 if [ "$kern_a" = stock ] || [ "$kern_b" = stock ]; then
-	tests/vm/mkinitramfs.sh "$initrd_stock" test "${scripts[@]}" -- "${kos[@]}"
+	tests/vm/mkinitramfs.sh "$initrd_stock" $mode "${scripts[@]}" -- "${kos[@]}"
 fi
 if [ "$kern_a" = siwko ] || [ "$kern_b" = siwko ]; then
 	[ "$KERNEL_LINE" = 6.1 ] || die "siwko: siw.ko is built for the 6.1 line only"
 	siw_ko=$(scripts/build-siw-ko.sh) || die "siw.ko did not build"
 	initrd_siwko=$vmdir/initramfs-siwko.cpio.gz
-	tests/vm/mkinitramfs.sh "$initrd_siwko" test "${scripts[@]}" -- "$siw_ko"
+	tests/vm/mkinitramfs.sh "$initrd_siwko" $mode "${scripts[@]}" -- "$siw_ko"
 fi
 if [ "$kern_a" = siw ] || [ "$kern_b" = siw ]; then
 	# The siw test kernel is built from the 6.1 source; everything the
@@ -99,7 +106,7 @@ if [ "$kern_a" = siw ] || [ "$kern_b" = siw ]; then
 	siw_vmlinuz=$siw_kdir/arch/x86/boot/bzImage
 	initrd_siw=$vmdir/initramfs-siw.cpio.gz
 	MADCM_VM_KERNEL_DIR=$siw_kdir MADCM_VM_KVER=$(cat "$siw_kdir/include/config/kernel.release") \
-		tests/vm/mkinitramfs.sh "$initrd_siw" test "${scripts[@]}"
+		tests/vm/mkinitramfs.sh "$initrd_siw" $mode "${scripts[@]}"
 fi
 
 # Two UDP ports on host loopback, one per guest.
@@ -138,6 +145,18 @@ passed=0 failed=0 skipped=0
 for r in a b; do
 	tr -d '\r' <"$vmdir/$r.log" >"$vmdir/$r.log.txt"
 done
+if [ $mode = run ]; then
+	for r in a b; do
+		sed -n '/^=== VMTEST START/,/^=== VMTEST DONE/p' "$vmdir/$r.log.txt" |
+			grep -v '^=== VMTEST DONE' |
+			sed "s/^=== VMTEST START \(.*\)/\n### \1, guest $r/"
+	done
+	for r in a b; do
+		grep -q '^=== VMTEST DONE' "$vmdir/$r.log.txt" ||
+			die "guest $r did not finish (qemu exit $([ $r = a ] && echo $rc_a || echo $rc_b))"
+	done
+	exit 0
+fi
 for s in "${scripts[@]}"; do
 	n=${s##*/} ok=1 skip=1
 	for r in a b; do

@@ -38,19 +38,20 @@ pair_setup() {
 	fail "peer $PEER not reachable"
 }
 
-# pair_barrier N: wait until the peer has reached barrier N too. Each
+# pair_barrier N [TRIES]: wait until the peer has reached barrier N too
+# (TRIES pings of up to a second each, 300 by default). Each
 # guest shows it is there with an extra address, 192.0.2.(100 + 2N + role),
 # and stays a little longer than the peer's ping interval, so that a peer
 # still pinging sees it before this guest moves on (or powers off).
 pair_barrier() {
-	local n=$1 mine theirs i
+	local n=$1 tries=${2:-300} mine theirs i
 	if [ $ROLE = a ]; then
 		mine=$((100 + 2 * n)) theirs=$((101 + 2 * n))
 	else
 		mine=$((101 + 2 * n)) theirs=$((100 + 2 * n))
 	fi
 	/bin/ip addr add 192.0.2.$mine/24 dev eth0
-	for i in $(seq 300); do
+	for i in $(seq "$tries"); do
 		if ping -c 1 -W 1 192.0.2.$theirs >/dev/null 2>&1; then
 			sleep 3
 			return 0
