@@ -15,8 +15,11 @@
 #   make vmtest       tests/vm/*.sh on Debian's stock kernel in QEMU
 #   make vmtest-siw   tests/vm/siw/*.sh on the custom siw test kernel
 #   make vmpair       tests/vm/pair/*.sh on two guests of the stock kernel
+#   make vmpair-apps  rdma-core's applications (tests/vm/pair/3?-apps-*),
+#                     perftest included, madcm against madcm (not in test)
 #   make vmpair-mixed rdma-core's applications, madcm (stock kernel)
-#                     against siw (siw test kernel), both ways round
+#                     against siw (siw test kernel), both ways round (not
+#                     in make test: Documentation/testing.rst, known failures)
 #   make test         all of the above, one "N passed, M failed" line
 #   make run          boot the stock kernel, load madcm, show it working
 #   make bench        every benchmark in one boot; one table, also in
@@ -59,7 +62,7 @@ SYMVERSDIR ?= $(PREFIX)/lib/madcm/$(KRELEASE)
 # The kernel make dkms builds for: an installed one, the running by default.
 KVER ?= $(shell uname -r)
 
-.PHONY: all modules install clean check kunit vmtest vmtest-siw vmpair vmpair-mixed test run bench deps
+.PHONY: all modules install clean check kunit vmtest vmtest-siw vmpair vmpair-apps vmpair-mixed test run bench deps
 .PHONY: install-module install-headers install-man man dkms dkms-remove
 
 all modules: deps
@@ -117,6 +120,9 @@ vmtest-siw:
 
 vmpair:
 	@tests/vm/run2.sh
+
+vmpair-apps:
+	@tests/vm/run2.sh tests/vm/pair/3?-apps-*.sh
 
 vmpair-mixed:
 	@tests/vm/run-mixed.sh

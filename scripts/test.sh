@@ -91,7 +91,6 @@ run_layer vmpair tests/vm/run2.sh
 run_layer vmtest-6.12 env MADCM_KERNEL=6.12 tests/vm/run.sh
 run_layer vmpair-6.12 env MADCM_KERNEL=6.12 tests/vm/run2.sh
 run_layer vmtest-siw tests/vm/run-siw.sh
-run_layer vmpair-mixed tests/vm/run-mixed.sh
 
 say "make test took $(($(date +%s) - start)) s; layer logs in $logdir"
 echo "$total_p passed, $total_f failed"

@@ -27,7 +27,8 @@
 # Usage: tests/vm/run2.sh [--run] [SCRIPT...]
 #   --run: tests/vm/demo/pair/*.sh, each guest's output shown as is, one
 #          after the other (make run).
-# Environment: VMPAIR (space-separated script names), VM_TIMEOUT (seconds,
+# Without SCRIPT, every tests/vm/pair script but those marked "# vmpair:
+# opt-in". Environment: VMPAIR (space-separated script names), VM_TIMEOUT (seconds,
 # default the sum of the scripts' vm-timeout lines and 120), MADCM_VM_DIR (this run's files; default $MADCM_CACHE/vm),
 # MADCM_PAIR_KERNEL_A, MADCM_PAIR_KERNEL_B, MADCM_VM_LAYER (the closing
 # line's name). Ends with "vmpair: N passed, M failed" (", K skipped" when
@@ -76,7 +77,11 @@ if [ ${#scripts[@]} -eq 0 ]; then
 	elif [ -n "${VMPAIR:-}" ]; then
 		for s in $VMPAIR; do scripts+=("tests/vm/pair/${s##*/}"); done
 	else
-		scripts=(tests/vm/pair/[0-9]*.sh)
+		# A script with a line "# vmpair: opt-in" runs only when named
+		# (its known failures keep it out of make test).
+		for s in tests/vm/pair/[0-9]*.sh; do
+			grep -q '^# vmpair: opt-in' "$s" || scripts+=("$s")
+		done
 	fi
 fi
 # The boot's time limit: what the scripts may take ("# vm-timeout:",

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-timeout: 1500
+# vmpair: opt-in (not in make test: Documentation/testing.rst, "Known
+# failures"; run it with make vmpair-apps)
 # perftest's ib_send_bw, ib_write_bw, ib_read_bw and ib_send_lat between
 # the two guests' RNICs (tests/vm/lib/apps.sh), connected with rdma_cm
 # (-R), in both roles. The client ends with its results table: the header
