@@ -77,6 +77,19 @@ teardown_netns_pair() {
 	/bin/ip netns del b 2>/dev/null
 }
 
+# link_gone LINK SECONDS: LINK is unregistered within SECONDS. The end of
+# a veth pair whose other end was in a namespace just deleted goes when
+# that namespace is freed: if something still holds the namespace or
+# either device (a process left in it, a leaked reference), it stays.
+link_gone() {
+	local i=0
+	while /bin/ip link show "$1" >/dev/null 2>&1; do
+		[ $i -lt $(($2 * 2)) ] || { echo "$1 still there after $2 s"; return 1; }
+		sleep 0.5
+		i=$((i + 1))
+	done
+}
+
 # in_ns NS CMD...: run a command in a namespace.
 in_ns() {
 	local ns=$1

@@ -96,6 +96,7 @@ rdmacm_siw_finish() {
 	check "rdma link delete $DEV" /bin/rdma link delete $DEV
 	teardown_siw
 	/bin/ip netns del b
+	check "namespace b freed, veth0 gone" link_gone veth0 30
 	check "rmmod madcm" rmmod madcm
 	finish
 }
