@@ -90,6 +90,25 @@ link_gone() {
 	done
 }
 
+# capture_start NS IFNAME SECONDS FILE: pcap_dump on IFNAME in NS, in the
+# background, its log in /tmp/cap.log. "ip netns exec" execs pcap_dump
+# and the subshell execs ip, so CAP is pcap_dump's own pid: a pid of a
+# shell around it, killed, would leave pcap_dump in NS for SECONDS,
+# holding the namespace (and its devices) after "ip netns del".
+capture_start() {
+	(exec /bin/ip netns exec "$1" pcap_dump "$2" "$3" "$4") >/tmp/cap.log 2>&1 &
+	CAP=$!
+}
+
+# capture_stop: pcap_dump stops (it writes the file out on SIGTERM).
+capture_stop() {
+	[ -n "${CAP:-}" ] || return 0
+	kill "$CAP" 2>/dev/null
+	wait "$CAP" 2>/dev/null
+	CAP=
+	cat /tmp/cap.log
+}
+
 # in_ns NS CMD...: run a command in a namespace.
 in_ns() {
 	local ns=$1
