@@ -9,8 +9,7 @@
 modprobe madcm_cm_ctl || { echo "modprobe madcm_cm_ctl failed"; exit 1; }
 setup_netns_pair
 check "attach" cm a attach veth0 time_wait_ms=500
-in_ns b pcap_dump veth1 60 /tmp/cm.pcap >/tmp/cap.log 2>&1 &
-cap=$!
+capture_start b veth1 60 /tmp/cm.pcap
 sleep 0.5
 
 in_ns b mpa_peer server 5100 -r 2 -p 01020304 -t 15 >/tmp/s1.log 2>&1 &
@@ -34,9 +33,7 @@ in_ns b mpa_peer client 192.0.2.1 6301 -r 1 -t 15
 check "R.0 closed" wait_event R.0 CLOSE
 sleep 1
 
-killall pcap_dump 2>/dev/null; kill $cap 2>/dev/null
-wait $cap
-cat /tmp/cap.log
+capture_stop
 check "capture written" [ -s /tmp/cm.pcap ]
 echo "=== PCAP cm-capture"
 od -An -v -tx1 /tmp/cm.pcap | tr -d ' \n' | fold -w 1024

@@ -6,7 +6,7 @@
 # with the scripts of tests/vm/siw: madcm.ko built against that kernel,
 # the rdma_cm user space in the initramfs.
 #
-# Four boots: scripts 0x-2x, where siw is an rdma_cm client; 3x-4x,
+# Three boots: scripts 0x-2x, where siw is an rdma_cm client; 3x-4x,
 # where siw is a server taking RTR messages; 5x-9x, the in-kernel rdma_cm
 # ULP on a madcm device against siw's rdma_cm. In one boot, siw's roles
 # give lockdep a report about siw's own sk_callback_lock (taken for
@@ -42,14 +42,10 @@ if [ ${#scripts[@]} -eq 0 ]; then
 		scripts=("$MADCM_ROOT"/tests/vm/siw/[0-9]*.sh)
 	fi
 fi
-clients=() servers=() ulps=() terms=()
+clients=() servers=() ulps=()
 for s in "${scripts[@]}"; do
 	case "${s##*/}" in
 	[0-2]*) clients+=("$s") ;;
-	# After a data run against siw (57, 58) namespace b was seen to stay
-	# alive (its deletion hung): the Terminate script boots on its own
-	# until that is understood.
-	59*) terms+=("$s") ;;
 	[5-9]*) ulps+=("$s") ;;
 	*) servers+=("$s") ;;
 	esac
@@ -73,7 +69,6 @@ boot() {
 boot clients "${clients[@]}"
 boot servers "${servers[@]}"
 boot ulps "${ulps[@]}"
-boot terms "${terms[@]}"
 if [ "$skipped" -gt 0 ]; then
 	echo "vmtest-siw: $passed passed, $failed failed, $skipped skipped"
 else

@@ -77,6 +77,38 @@ teardown_netns_pair() {
 	/bin/ip netns del b 2>/dev/null
 }
 
+# link_gone LINK SECONDS: LINK is unregistered within SECONDS. The end of
+# a veth pair whose other end was in a namespace just deleted goes when
+# that namespace is freed: if something still holds the namespace or
+# either device (a process left in it, a leaked reference), it stays.
+link_gone() {
+	local i=0
+	while /bin/ip link show "$1" >/dev/null 2>&1; do
+		[ $i -lt $(($2 * 2)) ] || { echo "$1 still there after $2 s"; return 1; }
+		sleep 0.5
+		i=$((i + 1))
+	done
+}
+
+# capture_start NS IFNAME SECONDS FILE: pcap_dump on IFNAME in NS, in the
+# background, its log in /tmp/cap.log. "ip netns exec" execs pcap_dump
+# and the subshell execs ip, so CAP is pcap_dump's own pid: a pid of a
+# shell around it, killed, would leave pcap_dump in NS for SECONDS,
+# holding the namespace (and its devices) after "ip netns del".
+capture_start() {
+	(exec /bin/ip netns exec "$1" pcap_dump "$2" "$3" "$4") >/tmp/cap.log 2>&1 &
+	CAP=$!
+}
+
+# capture_stop: pcap_dump stops (it writes the file out on SIGTERM).
+capture_stop() {
+	[ -n "${CAP:-}" ] || return 0
+	kill "$CAP" 2>/dev/null
+	wait "$CAP" 2>/dev/null
+	CAP=
+	cat /tmp/cap.log
+}
+
 # in_ns NS CMD...: run a command in a namespace.
 in_ns() {
 	local ns=$1

@@ -15,21 +15,6 @@ rt_data_field() {
 	rt_data_line "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
 }
 
-# rt_data_skip_if_missing NAME [PID]: a madcm connection whose first
-# Send (or rping's first Read) was refused with -EOPNOTSUPP (-95) has no
-# data path yet: the script skips, saying so, after ending PID (a peer
-# that would wait for it); any other error fails the caller's checks.
-rt_data_skip_if_missing() {
-	local err
-	err=$(rt_data_field "$1" adv_err)
-	if [ "$RDMACM_DEV" = madcm ] && [ "$err" = -95 ]; then
-		rt_data_line "$1"
-		[ -n "${2:-}" ] && kill "$2" 2>/dev/null
-		rdmacm_siw_teardown
-		skip "madcm's RNIC has no data path yet: its post_send returned -EOPNOTSUPP on $1"
-	fi
-}
-
 # rt_data_clean NAME: nothing went wrong on the connection's data.
 rt_data_clean() {
 	local f v bad=0
@@ -92,16 +77,13 @@ netem_off() {
 
 # data_pair LISTENER PORT CONN OPTS...: the peer ULP listens on siw0
 # (192.0.2.2:PORT, from namespace b), the ULP on $DEV connects to it;
-# both with OPTS (data=SIZE [mr=...]). Waits for both advertisements and
-# skips where madcm has no data path.
+# both with OPTS (data=SIZE [mr=...]). Waits for both advertisements.
 data_pair() {
 	local l=$1 port=$2 c=$3
 	shift 3
 	check "listen $l on siw0 ($*)" rt ns:b listen $l 192.0.2.2 $port mode=accept "$@"
 	check "connect $c ($*)" rt connect $c 192.0.2.2 $port "$@"
 	check "$c.0 established" rt_wait $c.0 ESTABLISHED 60
-	rt ready $c.0
-	rt_data_skip_if_missing $c.0
 	check "$l.0: the peer's advertisement" rt ready $l.0
 	check "$c.0: the peer's advertisement" rt ready $c.0
 	rt_data_line $c.0
@@ -166,10 +148,7 @@ kernel_rping_client() {
 	check "$n: rping -s listens on $port" listening_in b $port
 	check "$n: connect (rping client, $size B, $pings pings)" \
 		rt connect $n 192.0.2.2 $port data=$size rping=client pings=$pings
-	if ! rt_data_wait $n.0 pings $pings 240; then
-		rt_data_skip_if_missing $n.0 $pid
-		kill $pid 2>/dev/null
-	fi
+	rt_data_wait $n.0 pings $pings 240 || kill $pid 2>/dev/null
 	wait $pid
 	check "$n: rping -s exits 0" [ $? -eq 0 ]
 	cat $log | cut -c1-100
@@ -190,10 +169,7 @@ kernel_rping_server() {
 	in_ns b timeout 300 rping -c -V -v -a 192.0.2.1 -p $port -S $size -C $pings >$log 2>&1 &
 	pid=$!
 	check "$n.0 established" rt_wait $n.0 ESTABLISHED 60
-	if ! rt_data_wait $n.0 pings $pings 240; then
-		rt_data_skip_if_missing $n.0 $pid
-		kill $pid 2>/dev/null
-	fi
+	rt_data_wait $n.0 pings $pings 240 || kill $pid 2>/dev/null
 	wait $pid
 	check "$n: rping -c -V exits 0" [ $? -eq 0 ]
 	cat $log | cut -c1-100

@@ -25,16 +25,10 @@ PEER_REJ_STATUS=-104
 
 # veth0 in init_net, veth1 in namespace b.
 rdmacm_siw_net() {
-	local i=0
 	load_modules veth
-	# A namespace deleted by the script before goes away in the
-	# background, with its end of the pair and so veth0: after siw's
-	# sockets of a data run (57, 58) that took more than 10 s once.
-	while { /bin/ip link show veth0 || /bin/ip netns list | grep -qw b; } >/dev/null 2>&1 &&
-		[ $i -lt 600 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	# A namespace deleted by a script before (after a failure, without
+	# rdmacm_siw_finish's wait) is freed in the background.
+	link_gone veth0 10
 	/bin/ip netns add b || fail "netns b"
 	/bin/ip link add veth0 type veth peer name veth1 netns b || fail "veth"
 	/bin/ip -n b link set lo up
@@ -96,6 +90,7 @@ rdmacm_siw_finish() {
 	check "rdma link delete $DEV" /bin/rdma link delete $DEV
 	teardown_siw
 	/bin/ip netns del b
+	check "namespace b freed, veth0 gone" link_gone veth0 30
 	check "rmmod madcm" rmmod madcm
 	finish
 }

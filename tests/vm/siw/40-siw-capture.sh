@@ -12,8 +12,7 @@ setup_netns_pair
 setup_siw
 check "attach veth0" cm a attach veth0 time_wait_ms=500 rtr_delay_ms=50
 check "attach veth1" cm b attach veth1 time_wait_ms=500
-in_ns b pcap_dump veth1 300 /tmp/siw.pcap >/tmp/cap.log 2>&1 &
-cap=$!
+capture_start b veth1 300 /tmp/siw.pcap
 sleep 2
 
 # to_siw NAME PORT OPTS...: madcm connects to a siw server and closes.
@@ -47,9 +46,7 @@ check "k4: close" cm a close k4
 check "k4: closed" wait_event k4 CLOSE
 sleep 1
 
-kill $cap 2>/dev/null
-wait $cap
-cat /tmp/cap.log
+capture_stop
 check "capture written" [ -s /tmp/siw.pcap ]
 echo "=== PCAP siw-capture"
 od -An -v -tx1 /tmp/siw.pcap | tr -d ' \n' | fold -w 1024

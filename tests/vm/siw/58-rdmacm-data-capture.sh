@@ -12,10 +12,9 @@
 . /tests/rdmacm-data.sh
 
 rdmacm_siw_setup
-in_ns b pcap_dump veth1 600 /tmp/data.pcap >/tmp/cap.log 2>&1 &
-cap=$!
+capture_start b veth1 600 /tmp/data.pcap
 # A skip (madcm without a data path) must not leave it running.
-trap 'kill $cap 2>/dev/null' EXIT
+trap capture_stop EXIT
 sleep 2
 data_pair LC 7601 c1 data=65536
 check "c1: Send, Write, Read both ways" xfer_both c1.0 LC.0 1 4096 9000 65536
@@ -25,9 +24,7 @@ data_close c1 LC
 kernel_rping_client cr1 7602 64 3
 kernel_rping_server cs1 7603 1000 3
 sleep 1
-kill $cap 2>/dev/null
-wait $cap
-cat /tmp/cap.log
+capture_stop
 check "capture written" [ -s /tmp/data.pcap ]
 echo "=== PCAP rdmacm-data"
 od -An -v -tx1 /tmp/data.pcap | tr -d ' \n' | fold -w 1024

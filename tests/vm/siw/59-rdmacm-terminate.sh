@@ -18,9 +18,8 @@
 . /tests/rdmacm-data.sh
 
 rdmacm_siw_setup
-in_ns b pcap_dump veth1 600 /tmp/term.pcap >/tmp/cap.log 2>&1 &
-cap=$!
-trap 'kill $cap 2>/dev/null' EXIT
+capture_start b veth1 600 /tmp/term.pcap
+trap capture_stop EXIT
 sleep 2
 
 # violate NAME READER PEER BAD: READER's Read with BAD fails, both end.
@@ -46,9 +45,7 @@ violate "$DEV terminates" LU.0 t2.0 bad=bounds
 check "unlisten LU" rt unlisten LU
 
 sleep 1
-kill $cap 2>/dev/null
-wait $cap
-cat /tmp/cap.log
+capture_stop
 check "capture written" [ -s /tmp/term.pcap ]
 # The judge (check-rdmacm-term-$RDMACM_DEV.sh) knows siw's encoding.
 echo "=== PCAP rdmacm-term-$RDMACM_DEV"
