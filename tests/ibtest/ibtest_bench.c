@@ -412,6 +412,32 @@ static void ibt_bench_row(const char *name, u64 m, u64 k, int decimals,
 }
 
 /*
+ * A round-trip row: @res, each stack's best finished round (U64_MAX for
+ * none), else @bound, the time per request until the deadline of a
+ * round that did not finish: a lower bound, printed ">N", and the ratio
+ * then bounded too ("<R" when ib_core did not finish, ">R" for madcm).
+ */
+static void ibt_bench_rtt_row(const char *name, const u64 *res,
+			      const u64 *bound)
+{
+	bool low[2] = { res[0] == U64_MAX, res[1] == U64_MAX };
+	u64 v[2], r;
+	int s;
+
+	for (s = 0; s < 2; s++)
+		v[s] = low[s] ? bound[s] : res[s];
+	if (!low[0] && !low[1]) {
+		ibt_bench_row(name, v[0], v[1], 0, "ns/request");
+		return;
+	}
+	r = v[1] ? div64_u64(v[0] * 1000, v[1]) : 0;
+	pr_info("madcm_ibtest: bench %s %s%llu %s%llu %s%llu.%03llu ns/request\n",
+		name, low[0] ? ">" : "", v[0], low[1] ? ">" : "", v[1],
+		low[0] == low[1] || !v[0] || !v[1] ? "?" :
+		low[1] ? "<" : ">", r / 1000, r % 1000);
+}
+
+/*
  * Nanoseconds per access to a segment of a 1 MiB RMPP buffer, at the
  * segment numbers of @segs (1-based, random); 0 when it could not run.
  * Each access reads a byte of the segment, so none is left out.
@@ -481,9 +507,13 @@ static u32 ibt_bench_rtt_wait_s(u32 n)
 	return 60 + 3 * n / 1000;
 }
 
-/* Round trips: nanoseconds for all @n, 0 when it did not finish. */
+/*
+ * Round trips: nanoseconds for all @n; when they did not all finish
+ * before the deadline, the time until it (a lower bound) and @*done
+ * false. 0 when the round could not start.
+ */
 static u64 ibt_bench_rtt(struct ibt_stack *st, const union ib_gid *gid,
-			 u32 n)
+			 u32 n, bool *done)
 {
 	struct ib_mad_recv_wc **held, **answering;
 	struct ib_mad_send_buf *sb;
@@ -492,6 +522,7 @@ static u64 ibt_bench_rtt(struct ibt_stack *st, const union ib_gid *gid,
 	u64 ns = 0;
 	u32 i;
 
+	*done = false;
 	st->n = n;
 	atomic_set(&st->completed, 0);
 	atomic_set(&st->responses, 0);
@@ -552,6 +583,7 @@ static u64 ibt_bench_rtt(struct ibt_stack *st, const union ib_gid *gid,
 			 * for each, quadratic at 100,000 (it held a CPU for
 			 * over ten minutes under TCG).
 			 */
+			ns = ktime_to_ns(ktime_sub(ktime_get(), t0));
 			ibt_bench_flush_client(st);
 			goto out;
 		}
@@ -566,6 +598,7 @@ static u64 ibt_bench_rtt(struct ibt_stack *st, const union ib_gid *gid,
 			ibt_bench_answer(st);
 	}
 	ns = ktime_to_ns(ktime_sub(ktime_get(), t0));
+	*done = true;
 out:
 	/* Answer any leftovers so the service holds nothing. */
 	ibt_bench_answer(st);
@@ -583,7 +616,7 @@ out:
 		st->destroy_ah(st->server_ah);
 	/* The client that used it is gone, or done with it. */
 	st->destroy_ah(st->client_ah);
-	if (!ns)
+	if (!*done)
 		pr_info("madcm_ibtest: bench-info %s: %u round trips did not finish in %u s\n",
 			st->name, n, ibt_bench_rtt_wait_s(n));
 	st->server_ah = NULL;
@@ -794,7 +827,7 @@ int ibt_bench(int argc, char **argv)
 		{ "create-free-1MiB-rmpp", 1, 1 << 20, 50 },
 	};
 	static const u32 outstanding[] = { 1000, 10000, 50000, 100000 };
-	u64 res[2], rate[2];
+	u64 res[2], rate[2], bound[2];
 	union ib_gid gid;
 	u32 max = IBT_BENCH_MAX;
 	char name[32];
@@ -865,22 +898,27 @@ int ibt_bench(int argc, char **argv)
 
 		res[0] = U64_MAX;
 		res[1] = U64_MAX;
+		bound[0] = 0;
+		bound[1] = 0;
 		for (i = 0; i < rounds; i++) {
 			for (s = 0; s < 2; s++) {
-				u64 ns = ibt_bench_rtt(&ibt_stacks[s], &gid, n);
+				bool done;
+				u64 ns = ibt_bench_rtt(&ibt_stacks[s], &gid, n,
+						       &done);
 
 				pr_info("madcm_ibtest: bench-info %s: %u round trips, random order: %llu ms, %d responses, %d errors\n",
 					ibt_stacks[s].name, n,
 					div64_u64(ns, NSEC_PER_MSEC),
 					atomic_read(&ibt_stacks[s].responses),
 					atomic_read(&ibt_stacks[s].errors));
-				if (ns)
+				if (ns && done)
 					res[s] = min(res[s], div64_u64(ns, n));
+				else if (ns)
+					bound[s] = max(bound[s], div64_u64(ns, n));
 			}
 		}
 		snprintf(name, sizeof(name), "rtt-%u-outstanding", n);
-		ibt_bench_row(name, res[0] == U64_MAX ? 0 : res[0],
-			      res[1] == U64_MAX ? 0 : res[1], 0, "ns/request");
+		ibt_bench_rtt_row(name, res, bound);
 	}
 
 	ibt_bench_rmpp_rate(&gid, rate);
