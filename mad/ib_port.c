@@ -75,10 +75,10 @@
  * so that the responses find room even while the port serves as many
  * requests (a client and a service on one port, as in a loopback).
  */
-static unsigned int madcm_ib_rq_size = MADCM_IB_RQ_DEFAULT;
+unsigned int madcm_ib_rq_size = MADCM_IB_RQ_DEFAULT;
 module_param_named(ib_recv_queue_size, madcm_ib_rq_size, uint, 0644);
 MODULE_PARM_DESC(ib_recv_queue_size,
-		 "receive ring of a port's UD QP in MADs, 256 to 16384, for ports opened afterwards; half of it bounds the requests an agent has waiting for a response (default 2048)");
+		 "receive ring of a port's UD QP in MADs, 256 to 262144 and what the device takes, for ports opened afterwards; half of it bounds the requests an agent has waiting for a response (default 2048)");
 #define MADCM_IB_GRH_AREA	sizeof(struct ib_grh)
 /* The largest UD payload: one packet of the largest MTU. */
 #define MADCM_IB_SINK_LEN	4096
@@ -396,7 +396,7 @@ static int madcm_ib_post_send(struct madcm_port *port,
 		goto out;
 	}
 	if (ip->broken || !q->ready || list_empty(&ip->tx_free)) {
-		if (ip->n_overflow >= MADCM_IB_OVERFLOW_MAX) {
+		if (ip->n_overflow >= ip->overflow_max) {
 			madcm_ib_count(ip, MADCM_IB_TX_OVERFLOW_DROP);
 			ret = -ENOBUFS;
 			goto out;
@@ -540,6 +540,9 @@ static int madcm_ib_show(struct seq_file *s, void *unused)
 	seq_printf(s, "device %s\nport %u\nqpn %u\nlid %u\npkeys %u\n",
 		   dev_name(&ip->device->dev), ip->port_num,
 		   ip->port->attr.qpn, ip->port->attr.lid, ip->nr_pkeys);
+	seq_printf(s, "recv_queue_size %u\nmax_solicited %u\noverflow_max %u\n",
+		   ip->rq_size, ip->port->attr.max_solicited,
+		   ip->overflow_max);
 	spin_lock_bh(&ip->lock);
 	for (i = 0; i < ip->nr_qps; i++)
 		if (ip->qps[i]->ready)
@@ -945,6 +948,7 @@ static struct madcm_ib_port *madcm_ib_port_open(struct ib_device *device,
 	if (!ip)
 		return ERR_PTR(-ENOMEM);
 	ip->rq_size = rq_size;
+	ip->overflow_max = max_t(unsigned int, MADCM_IB_OVERFLOW_MAX, rq_size);
 	ip->device = device;
 	ip->port_num = port_num;
 	ip->mad_size = rdma_max_mad_size(device, port_num);

@@ -17,11 +17,20 @@
 #include "port.h"
 
 #define MADCM_IB_SQ_SIZE	256
-/* Receive ring: the ib_recv_queue_size parameter, within these bounds. */
+/*
+ * Receive ring: the ib_recv_queue_size parameter, within these bounds and
+ * the device's (its largest queue, and its largest CQ less the send
+ * slots: rxe in 6.1 takes 2^20 work requests but 32,767 CQ entries).
+ */
 #define MADCM_IB_RQ_DEFAULT	2048
 #define MADCM_IB_RQ_MIN		256
-#define MADCM_IB_RQ_MAX		16384
-/* MADs that may wait for a send slot, or for the QP's recovery. */
+#define MADCM_IB_RQ_MAX		262144
+/*
+ * MADs that may wait for a send slot, or for the QP's recovery: this
+ * many, or the receive ring's size when that is more, so that an agent
+ * may post its whole window (half the ring) at once, and the port as
+ * many responses.
+ */
 #define MADCM_IB_OVERFLOW_MAX	4096
 /*
  * QPs of a port: the one on P_Key index 0, and at most this many more,
@@ -143,7 +152,8 @@ struct madcm_ib_ah {
  * @tx_free: idle send slots
  * @overflow: MADs waiting for a send slot (or for the recovery, or for
  *	the QP of their P_Key index), oldest first
- * @n_overflow: MADs on @overflow, at most MADCM_IB_OVERFLOW_MAX
+ * @n_overflow: MADs on @overflow, at most @overflow_max
+ * @overflow_max: MADCM_IB_OVERFLOW_MAX, or @rq_size when that is more
  * @tx_busy: send slots the device holds
  * @rx_posted: receive buffers the device holds
  * @tx_idle: woken when @tx_busy or @rx_posted drops to zero
@@ -181,6 +191,7 @@ struct madcm_ib_port {
 	struct list_head tx_free;
 	struct list_head overflow;
 	unsigned int n_overflow;
+	unsigned int overflow_max;
 	unsigned int tx_busy;
 	unsigned int rx_posted;
 	wait_queue_head_t tx_idle;
@@ -196,6 +207,9 @@ struct madcm_ib_port {
 	unsigned int rq_size;
 	struct madcm_ib_rx rx[];
 };
+
+/* The ib_recv_queue_size parameter. */
+extern unsigned int madcm_ib_rq_size;
 
 int madcm_ib_init(void);
 void madcm_ib_exit(void);

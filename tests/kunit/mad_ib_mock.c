@@ -410,9 +410,47 @@ static int mock_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		wc.status = IB_WC_SUCCESS;
 		wc.opcode = IB_WC_SEND;
 		wc.qp = ibqp;
-		mock_cq_push(to_mock_cq(ibqp->send_cq), &wc);
+		spin_lock_irqsave(&md->held_lock, flags);
+		if (md->held && md->nheld < md->held_cap) {
+			md->held[md->nheld++] = wc;
+			wc.qp = NULL;
+		}
+		spin_unlock_irqrestore(&md->held_lock, flags);
+		if (wc.qp)
+			mock_cq_push(to_mock_cq(ibqp->send_cq), &wc);
 	}
 	return 0;
+}
+
+void mock_dev_hold_sends(struct kunit *test, struct mock_dev *md, int cap)
+{
+	struct ib_wc *held = kvcalloc(cap, sizeof(*held), GFP_KERNEL);
+	unsigned long flags;
+
+	KUNIT_ASSERT_NOT_NULL(test, held);
+	mock_dev_release_sends(md);
+	spin_lock_irqsave(&md->held_lock, flags);
+	md->held = held;
+	md->held_cap = cap;
+	md->nheld = 0;
+	spin_unlock_irqrestore(&md->held_lock, flags);
+}
+
+void mock_dev_release_sends(struct mock_dev *md)
+{
+	unsigned long flags;
+	struct ib_wc *held;
+	int i, n;
+
+	spin_lock_irqsave(&md->held_lock, flags);
+	held = md->held;
+	n = md->nheld;
+	md->held = NULL;
+	md->nheld = 0;
+	spin_unlock_irqrestore(&md->held_lock, flags);
+	for (i = 0; i < n; i++)
+		mock_cq_push(to_mock_cq(held[i].qp->send_cq), &held[i]);
+	kvfree(held);
 }
 
 static int mock_alloc_pd(struct ib_pd *pd, struct ib_udata *udata)
@@ -581,6 +619,8 @@ static void mock_dev_free(struct kunit_resource *res)
 {
 	struct mock_dev_res *r = res->data;
 
+	/* What a failed test left held, before the device goes. */
+	mock_dev_release_sends(r->md);
 	if (!r->removed)
 		ib_unregister_device(&r->md->ibdev);
 	ib_dealloc_device(&r->md->ibdev);
@@ -606,6 +646,7 @@ struct mock_dev *mock_dev_add(struct kunit *test, const u16 *pkeys, int n)
 	memcpy(md->pkeys, pkeys, n * sizeof(*pkeys));
 	md->nr_pkeys = n;
 	xa_init_flags(&md->qps, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_BH);
+	spin_lock_init(&md->held_lock);
 	md->ibdev.node_type = RDMA_NODE_IB_CA;
 	md->ibdev.phys_port_cnt = 1;
 	md->ibdev.num_comp_vectors = 1;

@@ -38,6 +38,11 @@ struct mock_dev {
 	atomic_t drop_qkey;
 	atomic_t drop_no_qp;
 	atomic_t drop_no_recv;
+	/* Send completions held back (mock_dev_hold_sends()), under held_lock. */
+	spinlock_t held_lock;
+	struct ib_wc *held;
+	int nheld;
+	int held_cap;
 };
 
 struct mock_qp;
@@ -50,6 +55,14 @@ struct mock_qp;
 struct mock_dev *mock_dev_add(struct kunit *test, const u16 *pkeys, int n);
 /* Unregister the device now (madcm's port goes); every peer is gone. */
 void mock_dev_remove_now(struct kunit *test, struct mock_dev *md);
+
+/*
+ * Hold back the completions of the next @cap sends posted on the device,
+ * as a device whose send queue is busy does; the packets still go out.
+ */
+void mock_dev_hold_sends(struct kunit *test, struct mock_dev *md, int cap);
+/* Complete the held sends now, and hold no more (also when the test ends). */
+void mock_dev_release_sends(struct mock_dev *md);
 
 /* A peer: a UD QP on @pkey_index with a few receive buffers posted. */
 struct mock_peer {

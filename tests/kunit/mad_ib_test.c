@@ -337,6 +337,85 @@ static void free_recv_after_removal_releases_port_atomically(struct kunit *test)
 	local_irq_restore(flags);
 }
 
+/* Counts send completions; the last one expected completes @all. */
+struct ibt_window {
+	atomic_t done;
+	int expected;
+	struct completion all;
+};
+
+static void ibt_window_send_handler(struct ib_mad_agent *agent,
+				    struct ib_mad_send_wc *wc)
+{
+	struct ibt_window *w = agent->context;
+
+	madcm_free_send_mad(wc->send_buf);
+	if (atomic_inc_return(&w->done) == READ_ONCE(w->expected))
+		complete(&w->all);
+}
+
+/*
+ * An agent may have max_solicited requests waiting for responses (half
+ * the receive ring). Posted all at once while the device completes no
+ * send (every send slot busy), each of them waits for a slot: none is
+ * refused, whatever the size of the ring. Here the ring is 16,384, so
+ * the window (8,192) is larger than the send slots and the overflow list
+ * of a default port together.
+ */
+static void full_window_posted_at_once_waits_for_slots(struct kunit *test)
+{
+	static const u16 one[] = { 0xffff };
+	unsigned int rq_size = madcm_ib_rq_size;
+	struct ib_mad_send_buf **sbs, *sb;
+	struct madcm_port *port;
+	struct ibt_window *w;
+	struct mock_dev *md;
+	struct mt_agent *ma;
+	int i, win, posted = 0, refused = 0;
+	struct ib_ah *ah;
+
+	madcm_ib_rq_size = 16384;
+	md = mock_dev_add(test, one, 1);
+	madcm_ib_rq_size = rq_size;
+	port = ibt_port(test, md);
+	win = port->attr.max_solicited;
+	KUNIT_ASSERT_GT(test, win, MADCM_IB_SQ_SIZE + MADCM_IB_OVERFLOW_MAX);
+	w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	sbs = kunit_kcalloc(test, win, sizeof(*sbs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	KUNIT_ASSERT_NOT_NULL(test, sbs);
+	init_completion(&w->all);
+	w->expected = INT_MAX;
+	ma = mt_register(test, port, IB_QPT_GSI, NULL, 0,
+			 ibt_window_send_handler, ibt_recv_handler, w);
+	/* Nobody at that LID: the requests wait for their timeouts. */
+	ah = mt_ah(test, port, MOCK_LID + 1);
+
+	mock_dev_hold_sends(test, md, win);
+	for (i = 0; i < win; i++) {
+		sb = ibt_get(test, ma->agent, ah, 1, 0, 60000);
+		((struct ib_mad_hdr *)sb->mad)->tid =
+			cpu_to_be64((u64)ma->agent->hi_tid << 32 | i);
+		if (madcm_post_send_mad(sb, NULL)) {
+			madcm_free_send_mad(sb);
+			refused++;
+			continue;
+		}
+		sbs[posted++] = sb;
+	}
+	KUNIT_EXPECT_EQ(test, refused, 0);
+	KUNIT_EXPECT_EQ(test, ibt_counter(port, MADCM_IB_TX_OVERFLOW_DROP), 0);
+
+	/* The device gives the slots back; every request ends cancelled. */
+	WRITE_ONCE(w->expected, posted);
+	mock_dev_release_sends(md);
+	for (i = 0; i < posted; i++)
+		madcm_cancel_mad(sbs[i]);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&w->all,
+							    30 * HZ));
+	KUNIT_EXPECT_EQ(test, atomic_read(&w->done), posted);
+}
+
 static int ibt_init(struct kunit *test)
 {
 	/* Without it, the mock device would need a DMA device. */
@@ -350,6 +429,7 @@ static struct kunit_case mad_ib_cases[] = {
 	KUNIT_CASE(pkey_qps_bounded_and_released),
 	KUNIT_CASE(one_pkey_device_refuses_other_indices),
 	KUNIT_CASE(free_recv_after_removal_releases_port_atomically),
+	KUNIT_CASE(full_window_posted_at_once_waits_for_slots),
 	{}
 };
 

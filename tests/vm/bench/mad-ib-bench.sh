@@ -18,11 +18,14 @@
 
 ib_setup_one
 # An agent's window on the wire is half madcm's receive ring: raise the
-# ring from its default (2048) to the most madcm takes.
+# ring from its default (2048) to the most madcm takes; the device bounds
+# it too (rxe: its largest CQ, 32,767 entries, less the send slots).
 rmmod madcm_ibtest madcm || fail "rmmod"
-modprobe madcm ib_recv_queue_size=16384 || fail "modprobe madcm"
+modprobe madcm ib_recv_queue_size=262144 || fail "modprobe madcm"
 modprobe madcm_ibtest || fail "modprobe madcm_ibtest"
 echo "bench-info: madcm ib_recv_queue_size $(cat /sys/module/madcm/parameters/ib_recv_queue_size)"
+sed -En 's/^(recv_queue_size|max_solicited|overflow_max) /bench-info: madcm rxe0 port \1 /p' \
+	/sys/kernel/debug/madcm/ports/rxe0-1/ib
 gid6=$(ib_gid rxe0 ll)
 check "open rxe0" ibt open rxe0
 check "bench" ibt bench "$gid6" 100000
