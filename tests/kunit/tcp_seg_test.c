@@ -639,7 +639,9 @@ static u32 insert_ext(u8 *f, u32 len, u8 first, const u8 *ext, u32 ext_len)
  */
 static void parse_ipv6_extension_headers(struct kunit *test)
 {
-	static const struct frame_case v6 = { "v6", false, false, IRDMA_TCP_ACK, false, false, 100 };
+	static const struct frame_case v6 = {
+		"v6", false, false, IRDMA_TCP_ACK, false, false, 100
+	};
 	/* Next Header TCP, Hdr Ext Len 0, PadN (1) of 4 octets. */
 	static const u8 dst8[8] = { 6, 0, 1, 4, 0, 0, 0, 0 };
 	/* Hop-by-Hop -> Destination Options (16 octets) -> TCP. */
