@@ -85,6 +85,7 @@ static bool madcm_rnic_siw_loaded(void)
  *
  * Counts the device in when it may; madcm_rnic_uverbs_unclaim()
  * counts it out once it is gone.
+ *
  * Context: Process context.
  * Return: 0, or -EBUSY while siw.ko is loaded.
  */
