@@ -81,12 +81,11 @@ static bool madcm_rnic_siw_loaded(void)
 }
 
 /**
- * madcm_rnic_uverbs_claim() - may a new device speak siw's ABI?
+ * madcm_rnic_uverbs_claim() - count in a new device speaking siw's ABI
  *
- * Counts the device in when it may; madcm_rnic_uverbs_unclaim()
- * counts it out once it is gone.
  * Context: Process context.
- * Return: 0, or -EBUSY while siw.ko is loaded.
+ * Return: 0 (counted in; madcm_rnic_uverbs_unclaim() counts it out once
+ * it is gone), or -EBUSY while siw.ko is loaded.
  */
 int madcm_rnic_uverbs_claim(void)
 {
