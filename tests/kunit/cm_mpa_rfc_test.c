@@ -229,6 +229,20 @@ static struct cm_rec *rfc_active(struct kunit *test, struct cm_fix *fix,
 	return a;
 }
 
+/*
+ * The initiator's only event is RESET -EOPNOTSUPP: no CONNECT_REPLY, no
+ * ESTABLISHED, no TCP context for a QP.
+ */
+static void rfc_expect_refused(struct kunit *test, struct cm_fix *fix,
+			       const struct cm_rec *a)
+{
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
+	KUNIT_EXPECT_EQ(test, a->nev, 1);
+	KUNIT_EXPECT_EQ(test, a->ev[0], MADCM_CM_EVENT_RESET);
+	KUNIT_EXPECT_EQ(test, a->status[0], -EOPNOTSUPP);
+	KUNIT_EXPECT_FALSE(test, a->has_ctx);
+}
+
 /* Initiator, peer-to-peer: a reply without RFC 6581 data is refused. */
 static void cm_mpa_rfc_p2p_initiator_refuses_plain_reply(struct kunit *test)
 {
@@ -241,11 +255,7 @@ static void cm_mpa_rfc_p2p_initiator_refuses_plain_reply(struct kunit *test)
 
 	a = rfc_active(test, fix, &raw, true);
 	rfc_send(test, &raw, &rep);
-	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
-	KUNIT_EXPECT_EQ(test, a->nev, 1);
-	KUNIT_EXPECT_EQ(test, a->ev[0], MADCM_CM_EVENT_RESET);
-	KUNIT_EXPECT_EQ(test, a->status[0], -EOPNOTSUPP);
-	KUNIT_EXPECT_FALSE(test, a->has_ctx);
+	rfc_expect_refused(test, fix, a);
 	rfc_expect_reset(test, fix, &raw, IRDMA_MPA_REJ_NO_PEER_TO_PEER,
 			 before);
 	KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_RTR_SENT), 0);
@@ -287,11 +297,7 @@ static void cm_mpa_rfc_initiator_refuses_markers(struct kunit *test)
 
 	a = rfc_active(test, fix, &raw, false);
 	rfc_send(test, &raw, &rep);
-	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
-	KUNIT_EXPECT_EQ(test, a->nev, 1);
-	KUNIT_EXPECT_EQ(test, a->ev[0], MADCM_CM_EVENT_RESET);
-	KUNIT_EXPECT_EQ(test, a->status[0], -EOPNOTSUPP);
-	KUNIT_EXPECT_FALSE(test, a->has_ctx);
+	rfc_expect_refused(test, fix, a);
 	rfc_expect_reset(test, fix, &raw, IRDMA_MPA_REJ_MARKERS, before);
 	cm_expect_drained(test, fix->core[0]);
 }

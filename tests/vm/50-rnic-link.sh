@@ -11,12 +11,6 @@
 VERBS=/debug/madcm_rnic_verbs
 PORT=/sys/class/infiniband/m0/ports/1
 
-# rnic_stat NAME: one counter of m0's port, from rdma statistic.
-rnic_stat() {
-	/bin/rdma statistic show link m0/1 |
-		awk -v n="$1" '{ for (i = 1; i < NF; i++) if ($i == n) print $(i + 1) }'
-}
-
 # mtu: the port's active MTU, as ib_query_port() reports it.
 mtu() { sed -n 's/.*active_mtu \([0-9]*\).*/\1/p' $VERBS/port; }
 
@@ -77,10 +71,10 @@ check "verbs: the checks ran" [ "$(grep -c '^ok:' $VERBS/log)" -ge 30 ]
 
 # Counters: the consumer's checks flushed 6 + 2 WRs, then 4 into a CQ of 2.
 /bin/rdma statistic show link m0/1
-check "rdma statistic lists conn_offloaded" [ -n "$(rnic_stat conn_offloaded)" ]
-check "wr_flushed 12" [ "$(rnic_stat wr_flushed)" = 12 ]
-check "cq_overflow 2" [ "$(rnic_stat cq_overflow)" = 2 ]
-check "qp_error 2" [ "$(rnic_stat qp_error)" = 2 ]
+check "rdma statistic lists conn_offloaded" [ -n "$(rnic_stat m0 conn_offloaded)" ]
+check "wr_flushed 12" [ "$(rnic_stat m0 wr_flushed)" = 12 ]
+check "cq_overflow 2" [ "$(rnic_stat m0 cq_overflow)" = 2 ]
+check "qp_error 2" [ "$(rnic_stat m0 qp_error)" = 2 ]
 
 # rdma link delete, with the consumer's QP live.
 check "rdma link delete m0" /bin/rdma link delete m0

@@ -14,16 +14,7 @@
 BIN=/bin/rnic_uverbs
 PORT=7481
 
-rnic_stat() {
-	/bin/rdma statistic show link "$1"/1 |
-		awk -v n="$2" '{ for (i = 1; i < NF; i++) if ($i == n) print $(i + 1) }'
-}
-
-[ -x $BIN ] || skip "no $BIN"
-[ -e /usr/lib/x86_64-linux-gnu/libibverbs/libsiw-rdmav34.so ] ||
-	skip "no libsiw in the guest"
-load_modules ib_core iw_cm rdma_cm ib_uverbs rdma_ucm
-check "modprobe madcm" modprobe madcm
+uverbs_prereqs $BIN
 setup_netns_pair
 check "rdma link add m0 (a)" in_ns a /bin/rdma link add m0 type madcm netdev veth0
 check "rdma link add m1 (b)" in_ns b /bin/rdma link add m1 type madcm netdev veth1

@@ -187,3 +187,19 @@ wait_for() {
 bench_row() {
 	printf '=== BENCH %s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5"
 }
+
+# rnic_stat DEV NAME: one counter of an RNIC's port 1, from rdma statistic.
+rnic_stat() {
+	/bin/rdma statistic show link "$1"/1 |
+		awk -v n="$2" '{ for (i = 1; i < NF; i++) if ($i == n) print $(i + 1) }'
+}
+
+# uverbs_prereqs PROGRAM: skip without the user-verbs test program or
+# libsiw, then load the RDMA stack and madcm for user verbs.
+uverbs_prereqs() {
+	[ -x "$1" ] || skip "no $1"
+	[ -e /usr/lib/x86_64-linux-gnu/libibverbs/libsiw-rdmav34.so ] ||
+		skip "no libsiw in the guest"
+	load_modules ib_core iw_cm rdma_cm ib_uverbs rdma_ucm
+	check "modprobe madcm" modprobe madcm
+}
