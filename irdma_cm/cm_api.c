@@ -60,24 +60,56 @@ static void irdma_cm_event_work(struct work_struct *work)
 {
 	struct irdma_cm_event_slot *slot =
 		container_of(work, struct irdma_cm_event_slot, work);
+	madcm_cm_event_handler handler = slot->handler;
 	struct irdma_cm_node *node = slot->node;
+	void *context = slot->context;
+	const struct madcm_cm_event *evp = &slot->ev;
+	struct madcm_cm_tcp_ctx tcp_ctx;
+	struct madcm_cm_event ev;
 
-	if (!test_bit(IRDMA_CM_F_RELEASED, &node->flags) && slot->handler)
-		slot->handler(&slot->ev, slot->context);
+	if (slot->ev.type == MADCM_CM_EVENT_ESTABLISHED) {
+		/*
+		 * The setup is over: what only it needed (@slot among it)
+		 * goes before the consumer hears of it; CONNECT_REQUEST or
+		 * CONNECT_REPLY, on the same ordered workqueue, has run.
+		 * The event and its TCP context are delivered from a copy.
+		 */
+		ev = slot->ev;
+		tcp_ctx = node->setup->tcp_ctx;
+		ev.tcp_ctx = &tcp_ctx;
+		evp = &ev;
+		irdma_cm_node_lock(node);
+		irdma_cm_setup_free(node);
+		irdma_cm_node_unlock(node);
+	}
+	if (!test_bit(IRDMA_CM_F_RELEASED, &node->flags) && handler)
+		handler(evp, context);
 	irdma_cm_node_put(node);
+}
+
+/* The slot of event @i: in the setup context or in the node. */
+static struct irdma_cm_event_slot *irdma_cm_ev_slot(struct irdma_cm_node *node,
+						    enum irdma_cm_ev_slot i)
+{
+	if (i < IRDMA_CM_EV_SETUP_NR)
+		return node->setup ? &node->setup->ev[i] : NULL;
+	return &node->ev[i - IRDMA_CM_EV_SETUP_NR];
 }
 
 /**
  * irdma_cm_event_init() - set up a node's event slots
- * @node: a new node
+ * @node: a new node, its setup context allocated
  */
 void irdma_cm_event_init(struct irdma_cm_node *node)
 {
+	struct irdma_cm_event_slot *slot;
 	int i;
 
+	node->setup->node = node;
 	for (i = 0; i < IRDMA_CM_EV_NR; i++) {
-		INIT_WORK(&node->ev[i].work, irdma_cm_event_work);
-		node->ev[i].node = node;
+		slot = irdma_cm_ev_slot(node, i);
+		INIT_WORK(&slot->work, irdma_cm_event_work);
+		slot->node = node;
 	}
 }
 
@@ -109,13 +141,17 @@ void irdma_cm_event(struct irdma_cm_node *node, enum madcm_cm_event_type type,
 		    int status)
 {
 	enum irdma_cm_ev_slot i = irdma_cm_ev_slot_of(type);
-	struct irdma_cm_event_slot *slot = &node->ev[i];
-	struct madcm_cm_event *ev = &slot->ev;
+	struct irdma_cm_event_slot *slot = irdma_cm_ev_slot(node, i);
+	struct madcm_cm_event *ev;
 
 	lockdep_assert_held(&node->lock);
 	if (!test_bit(IRDMA_CM_F_CONSUMER, &node->flags) ||
 	    test_bit(IRDMA_CM_F_TERMINAL_SENT, &node->flags))
 		return;
+	/* Each setup event comes once, before its slots are freed. */
+	if (WARN_ON_ONCE(!slot))
+		return;
+	ev = &slot->ev;
 	if (i == IRDMA_CM_EV_TERMINAL)
 		set_bit(IRDMA_CM_F_TERMINAL_SENT, &node->flags);
 	memset(ev, 0, sizeof(*ev));
@@ -139,8 +175,8 @@ void irdma_cm_event(struct irdma_cm_node *node, enum madcm_cm_event_type type,
 	ev->rem.port = node->key.rem_port;
 	ev->vlan_id = node->key.vlan_id;
 	if (type == MADCM_CM_EVENT_ESTABLISHED) {
-		irdma_init_tcp_ctx(node, &slot->tcp_ctx);
-		ev->tcp_ctx = &slot->tcp_ctx;
+		irdma_init_tcp_ctx(node, &node->setup->tcp_ctx);
+		ev->tcp_ctx = &node->setup->tcp_ctx;
 	}
 	slot->handler = node->handler;
 	slot->context = node->context;
@@ -224,9 +260,10 @@ static int irdma_create_listen(struct irdma_cm_core *core,
 	l->backlog = attr->backlog ? attr->backlog : core->cfg.backlog;
 	refcount_set(&l->refcnt, 1);
 	INIT_LIST_HEAD(&l->list);
+	spin_lock_init(&l->embryo_lock);
+	INIT_LIST_HEAD(&l->embryos);
 	l->qh.type = IRDMA_QHASH_LISTEN;
-	l->qh.loc.ip = irdma_cm_addr_any(&attr->addr.ip) ? in6addr_any :
-							   attr->addr.ip;
+	l->qh.loc.ip = attr->addr.ip;
 	l->qh.loc.port = attr->addr.port;
 	l->qh.vlan_id = attr->vlan_id;
 	refcount_inc(&core->handle.refs);
@@ -340,17 +377,27 @@ static int irdma_cm_check_connect(const struct madcm_cm_connect_attr *attr)
 	return 0;
 }
 
-/* Hash @node under its port, or under a free ephemeral one. */
+/*
+ * Hash @node under its port, or under a free ephemeral one (and give it
+ * the ISS of that 4-tuple). A named port held by one of our TIME-WAITs is
+ * taken over.
+ */
 static int irdma_cm_hash_active(struct irdma_cm_node *node)
 {
 	int i, ret;
 
-	if (node->key.loc_port)
-		return irdma_cm_node_hash(node);
+	if (node->key.loc_port) {
+		ret = irdma_cm_node_hash(node);
+		if (ret == -EEXIST)
+			ret = irdma_cm_time_wait_reuse(node);
+		return ret;
+	}
 	for (i = 0; i < IRDMA_CM_PORT_TRIES; i++) {
 		node->key.loc_port = IRDMA_CM_EPHEMERAL_LO +
 				     get_random_u32() % IRDMA_CM_EPHEMERAL_NR;
 		ret = irdma_cm_node_hash(node);
+		if (!ret)
+			irdma_cm_set_iss(node, irdma_cm_clock_iss(node));
 		if (ret != -EEXIST)
 			return ret;
 	}
@@ -426,7 +473,7 @@ static int irdma_connect(struct irdma_cm_core *core,
 		.loc_port = attr->loc.port, .rem_port = attr->rem.port,
 		.vlan_id = attr->vlan_id,
 	};
-	struct irdma_cm_qhash qh = { .type = IRDMA_QHASH_CONN };
+	struct irdma_cm_qhash qh;
 	struct irdma_cm_node *node;
 	int ret, tries;
 
@@ -465,14 +512,14 @@ static int irdma_connect(struct irdma_cm_core *core,
 			irdma_cm_node_put(node);
 			return ret == -EEXIST ? -EADDRINUSE : ret;
 		}
-		if (!core->ops->qhash_add)
+		/* No steering entry to add: none, or a TIME-WAIT's taken over. */
+		if (!core->ops->qhash_add ||
+		    test_bit(IRDMA_CM_F_QH_ADDED, &node->flags))
 			break;
-		qh.loc.ip = node->key.loc_ip;
-		qh.loc.port = node->key.loc_port;
-		qh.rem.ip = node->key.rem_ip;
-		qh.rem.port = node->key.rem_port;
-		qh.vlan_id = node->key.vlan_id;
-		ret = core->ops->qhash_add(core, &qh);
+		irdma_cm_node_qhash(node, &qh);
+		mutex_lock(&core->qh_mutex);
+		ret = irdma_cm_conn_qhash_add(core, &qh);
+		mutex_unlock(&core->qh_mutex);
 		if (!ret)
 			break;
 		/*
@@ -534,8 +581,9 @@ static int irdma_cm_answerable(const struct irdma_cm_node *node)
  * Context: Process context (an event handler included); may sleep.
  * Return: 0; -EINVAL when @conn is not waiting for an answer; -EBUSY
  * while another accept of @conn runs; -EMSGSIZE for private data that
- * does not fit; -ECONNRESET when the connection is already gone; or the
- * backend's error for the steering entry (-ENOMEM, -ENOSPC, -EADDRINUSE).
+ * does not fit; -ENOMEM when the reply cannot be allocated; -ECONNRESET
+ * when the connection is already gone; or the backend's error for the
+ * steering entry (-ENOMEM, -ENOSPC, -EADDRINUSE).
  */
 int madcm_cm_accept(struct madcm_cm_conn *conn,
 		    const struct madcm_cm_accept_attr *attr)
@@ -561,7 +609,9 @@ int madcm_cm_accept(struct madcm_cm_conn *conn,
 	/* The entry first: a refusal is the caller's to hear (it may sleep). */
 	irdma_cm_node_qhash(node, &qh);
 	if (core->ops->qhash_add) {
-		ret = core->ops->qhash_add(core, &qh);
+		mutex_lock(&core->qh_mutex);
+		ret = irdma_cm_conn_qhash_add(core, &qh);
+		mutex_unlock(&core->qh_mutex);
 		if (ret) {
 			clear_bit(IRDMA_CM_F_ACCEPTING, &node->flags);
 			return ret;
@@ -586,8 +636,11 @@ int madcm_cm_accept(struct madcm_cm_conn *conn,
 	}
 	irdma_cm_node_unlock(node);
 	/* Not used after all: the entry goes again. */
-	if (ret && steered && core->ops->qhash_del)
+	if (ret && steered && core->ops->qhash_del) {
+		mutex_lock(&core->qh_mutex);
 		core->ops->qhash_del(core, &qh);
+		mutex_unlock(&core->qh_mutex);
+	}
 	return ret;
 }
 EXPORT_SYMBOL_GPL(madcm_cm_accept);
@@ -603,7 +656,8 @@ EXPORT_SYMBOL_GPL(madcm_cm_accept);
  *
  * Context: Process context (an event handler included).
  * Return: 0; -EINVAL when @conn is not waiting for an answer; -EMSGSIZE;
- * -ECONNRESET when the connection is already gone.
+ * -ENOMEM when the reject cannot be allocated; -ECONNRESET when the
+ * connection is already gone.
  */
 int madcm_cm_reject(struct madcm_cm_conn *conn, const void *private_data,
 		    u16 private_data_len)
@@ -705,3 +759,28 @@ void madcm_cm_release(struct madcm_cm_conn *conn)
 	irdma_cm_node_put(node);
 }
 EXPORT_SYMBOL_GPL(madcm_cm_release);
+
+/**
+ * madcm_cm_conn_memory() - the memory the CM holds for a connection
+ * @conn: the connection, held by the caller
+ *
+ * What the allocator gave for the connection: the slab objects of its
+ * state and of every buffer its setup still holds (the MPA frames, the
+ * setup's event slots), not the sizes asked for. An established
+ * connection that is idle holds its state alone. For benchmarks and
+ * tests; the steering entry a wire backend may keep is not included.
+ *
+ * Context: Process or softirq context.
+ * Return: the number of octets.
+ */
+size_t madcm_cm_conn_memory(struct madcm_cm_conn *conn)
+{
+	struct irdma_cm_node *node = irdma_cm_node_of(conn);
+	size_t n;
+
+	irdma_cm_node_lock(node);
+	n = irdma_cm_node_mem(node);
+	irdma_cm_node_unlock(node);
+	return n;
+}
+EXPORT_SYMBOL_GPL(madcm_cm_conn_memory);

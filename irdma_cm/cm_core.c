@@ -10,11 +10,13 @@
 
 #include <linux/jiffies.h>
 #include <linux/in.h>
+#include <linux/random.h>
 #include <linux/rhashtable.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <net/ipv6.h>
 #include "irdma_cm/cm_core.h"
+#include "irdma_cm/tcp_seq.h"
 
 static const struct rhashtable_params irdma_cm_conn_params = {
 	.key_len = sizeof(struct irdma_cm_tuple),
@@ -36,6 +38,10 @@ static const char * const irdma_cm_counter_names[IRDMA_CM_CNT_NR] = {
 	[IRDMA_CM_CNT_RX_DYING] = "rx_dying",
 	[IRDMA_CM_CNT_SYN_RCVD] = "syn_rcvd",
 	[IRDMA_CM_CNT_BACKLOG_DROP] = "backlog_drop",
+	[IRDMA_CM_CNT_SYN_COOKIE_SENT] = "syn_cookies_sent",
+	[IRDMA_CM_CNT_SYN_COOKIE_OK] = "syncookie_ok",
+	[IRDMA_CM_CNT_SYN_COOKIE_BAD] = "syncookie_bad",
+	[IRDMA_CM_CNT_BACKLOG_EVICTED] = "backlog_evicted",
 	[IRDMA_CM_CNT_SYN_DUP] = "syn_dup",
 	[IRDMA_CM_CNT_BAD_ACK] = "bad_ack",
 	[IRDMA_CM_CNT_SEQ_DROP_ACK] = "seq_drop_ack",
@@ -73,6 +79,8 @@ static const char * const irdma_cm_counter_names[IRDMA_CM_CNT_NR] = {
 	[IRDMA_CM_CNT_CHALLENGE_ACK_LIMITED] = "challenge_ack_limited",
 	[IRDMA_CM_CNT_WND_PROBE] = "wnd_probe",
 	[IRDMA_CM_CNT_TIME_WAIT_OVERFLOW] = "time_wait_overflow",
+	[IRDMA_CM_CNT_TIME_WAIT_REUSED] = "time_wait_reused",
+	[IRDMA_CM_CNT_QHASH_TAKEN_OVER] = "qhash_taken_over",
 };
 
 /**
@@ -152,10 +160,14 @@ struct irdma_cm_core *irdma_setup_cm_core(const struct irdma_cm_wire_ops *ops,
 	core->mpa_timeout = msecs_to_jiffies(core->cfg.mpa_timeout_ms);
 	core->rtr_delay = msecs_to_jiffies(core->cfg.rtr_delay_ms);
 
+	get_random_bytes(&core->syncookie_key, sizeof(core->syncookie_key));
+	get_random_bytes(&core->isn_key, sizeof(core->isn_key));
 	spin_lock_init(&core->lock);
 	INIT_LIST_HEAD(&core->nodes);
 	INIT_LIST_HEAD(&core->all_nodes);
 	INIT_LIST_HEAD(&core->listener_list);
+	INIT_LIST_HEAD(&core->qh_dying);
+	mutex_init(&core->qh_mutex);
 	init_waitqueue_head(&core->drain);
 	ret = rhashtable_init(&core->conns, &irdma_cm_conn_params);
 	if (ret)
@@ -361,12 +373,20 @@ struct irdma_cm_node *irdma_make_cm_node(struct irdma_cm_core *core,
 		return NULL;
 	}
 	node->core = core;
+	/* Every event slot now, so that no event waits for memory later. */
+	if (irdma_cm_setup_alloc(node, gfp)) {
+		irdma_cm_count(core, IRDMA_CM_CNT_NOMEM);
+		kfree(node);
+		return NULL;
+	}
 	node->key = *key;
 	node->key.pad = 0;
 	node->role = role;
 	refcount_set(&node->refcnt, 1);
 	spin_lock_init(&node->lock);
 	INIT_LIST_HEAD(&node->list);
+	INIT_LIST_HEAD(&node->qh_dying);
+	INIT_LIST_HEAD(&node->embryo);
 	INIT_LIST_HEAD(&node->txq);
 	irdma_cm_timer_init(node);
 	irdma_cm_event_init(node);
@@ -456,6 +476,7 @@ static void irdma_cm_node_free_rcu(struct rcu_head *rcu)
 						  rcu);
 	struct irdma_cm_core *core = node->core;
 
+	irdma_cm_node_free_bufs(node);
 	kfree(node);
 	if (atomic_dec_and_test(&core->live_nodes))
 		wake_up(&core->drain);
@@ -744,11 +765,84 @@ static void irdma_cm_qhash_del_work(struct work_struct *work)
 						  qh_work);
 	struct irdma_cm_core *core = node->core;
 	struct irdma_cm_qhash qh;
+	bool taken;
 
 	irdma_cm_node_qhash(node, &qh);
-	if (core->ops->qhash_del)
+	mutex_lock(&core->qh_mutex);
+	spin_lock_bh(&core->lock);
+	list_del_init(&node->qh_dying);
+	taken = test_bit(IRDMA_CM_F_QH_TAKEN, &node->flags);
+	spin_unlock_bh(&core->lock);
+	if (!taken && core->ops->qhash_del)
 		core->ops->qhash_del(core, &qh);
+	mutex_unlock(&core->qh_mutex);
 	irdma_cm_node_put(node);
+}
+
+/*
+ * Remove the node's steering entry, if it has one, from process context;
+ * until then a new connection of its 4-tuple may take it over
+ * (irdma_cm_conn_qhash_add()).
+ */
+static void irdma_cm_node_qhash_del(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+
+	if (test_and_clear_bit(IRDMA_CM_F_QH_ADDED, &node->flags)) {
+		INIT_WORK(&node->qh_work, irdma_cm_qhash_del_work);
+		irdma_cm_node_get(node);
+		spin_lock_bh(&core->lock);
+		clear_bit(IRDMA_CM_F_QH_TAKEN, &node->flags);
+		list_add_tail(&node->qh_dying, &core->qh_dying);
+		spin_unlock_bh(&core->lock);
+		queue_work(core->event_wq, &node->qh_work);
+	}
+}
+
+/**
+ * irdma_cm_conn_qhash_add() - add a connection's steering entry
+ * @core: the core
+ * @qh: the entry (type IRDMA_QHASH_CONN, no target)
+ *
+ * The entry of a closed connection goes from the event workqueue, after
+ * its 4-tuple has left the table, so a new connection of that 4-tuple
+ * may come first. The backend then holds one entry for both (an add on a
+ * connection's key retargets it), and the old removal would take the new
+ * connection's entry. So a queued removal of the same 4-tuple is called
+ * off here, and its entry becomes this one; every entry is then added
+ * once and removed once.
+ *
+ * Context: Process context, @core->qh_mutex held (the caller sets
+ * IRDMA_CM_F_QH_ADDED on success before it drops it).
+ * Return: 0, or the backend's error (no entry then, the old one gone).
+ */
+int irdma_cm_conn_qhash_add(struct irdma_cm_core *core,
+			    const struct irdma_cm_qhash *qh)
+{
+	struct irdma_cm_qhash old_qh;
+	struct irdma_cm_node *old;
+	bool taken = false;
+	int ret;
+
+	lockdep_assert_held(&core->qh_mutex);
+	spin_lock_bh(&core->lock);
+	list_for_each_entry(old, &core->qh_dying, qh_dying) {
+		irdma_cm_node_qhash(old, &old_qh);
+		if (irdma_cm_qhash_equal(&old_qh, qh)) {
+			set_bit(IRDMA_CM_F_QH_TAKEN, &old->flags);
+			list_del_init(&old->qh_dying);
+			taken = true;
+			break;
+		}
+	}
+	spin_unlock_bh(&core->lock);
+	/* Taken: the entry is still there, and an add only retargets it. */
+	ret = core->ops->qhash_add(core, qh);
+	if (WARN_ON_ONCE(ret && taken) && core->ops->qhash_del)
+		core->ops->qhash_del(core, qh);
+	if (taken)
+		irdma_cm_count(core, IRDMA_CM_CNT_QHASH_TAKEN_OVER);
+	return ret;
 }
 
 /**
@@ -780,13 +874,69 @@ void irdma_cm_node_closed(struct irdma_cm_node *node)
 	list_del_init(&node->list);
 	clear_bit(IRDMA_CM_F_HASHED, &node->flags);
 	spin_unlock(&core->lock);
-	if (test_and_clear_bit(IRDMA_CM_F_QH_ADDED, &node->flags)) {
-		INIT_WORK(&node->qh_work, irdma_cm_qhash_del_work);
-		irdma_cm_node_get(node);
-		queue_work(core->event_wq, &node->qh_work);
-	}
+	irdma_cm_node_qhash_del(node);
 	/* The caller's reference keeps the node alive. */
 	refcount_dec(&node->refcnt);
+}
+
+/**
+ * irdma_cm_time_wait_reuse() - take over a 4-tuple one of ours holds in
+ *	TIME-WAIT
+ * @node: the new active connection, its 4-tuple final, not in the table
+ *
+ * A connect that names its local port may find the 4-tuple held by one
+ * of our connections in TIME-WAIT: rdma_cm picks ports in a space of its
+ * own that does not see the CM's TIME-WAITs. As BSD's TIME-WAIT recycling
+ * and Linux's tcp_tw_reuse do for the side that closed first, the old
+ * connection is ended and the new one starts above it: its ISS lies
+ * beyond what the old one sent, plus the largest window the peer offered
+ * it and 2, so that no old duplicate of ours can fall into the new
+ * connection's window (RFC 9293 3.4.1, 3.6.1). @node enters the table in
+ * its place and takes over its steering entry, which has the same key
+ * (IRDMA_CM_F_QH_ADDED). Any other state of the 4-tuple is left alone.
+ *
+ * Context: Any context; does not wait for the event workqueue (the
+ * caller may hold a lock its handler takes).
+ * Return: 0 when @node is in the table; else irdma_cm_node_hash()'s error
+ * (-EEXIST: the 4-tuple is held by a connection not in TIME-WAIT).
+ */
+int irdma_cm_time_wait_reuse(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+	struct irdma_cm_node *tw;
+	bool qh;
+	u32 floor;
+	int ret;
+
+	tw = irdma_find_node(core, &node->key);
+	if (!tw)
+		return irdma_cm_node_hash(node);
+	irdma_cm_node_lock(tw);
+	if (tw->state != IRDMA_CM_STATE_TIME_WAIT) {
+		irdma_cm_node_unlock(tw);
+		irdma_cm_node_put(tw);
+		return -EEXIST;
+	}
+	qh = test_and_clear_bit(IRDMA_CM_F_QH_ADDED, &tw->flags);
+	irdma_cm_count(core, IRDMA_CM_CNT_TIME_WAIT_REUSED);
+	irdma_cm_dbg(tw, "TIME-WAIT ended for a new connect\n");
+	irdma_cm_node_closed(tw);
+	/* Under the old node's lock: no segment finds the 4-tuple empty. */
+	ret = irdma_cm_node_hash(node);
+	if (!ret) {
+		floor = tw->snd_nxt + max_t(u32, tw->max_snd_wnd, U16_MAX) + 2;
+		if (irdma_seq_lt(node->iss, floor))
+			irdma_cm_set_iss(node, floor);
+		if (qh)
+			set_bit(IRDMA_CM_F_QH_ADDED, &node->flags);
+	} else if (qh) {
+		/* Lost the 4-tuple after all: the entry goes as it would have. */
+		set_bit(IRDMA_CM_F_QH_ADDED, &tw->flags);
+		irdma_cm_node_qhash_del(tw);
+	}
+	irdma_cm_node_unlock(tw);
+	irdma_cm_node_put(tw);
+	return ret;
 }
 
 /**
@@ -831,8 +981,8 @@ void irdma_receive_ilq(struct irdma_cm_core *core, const u8 *frame, u32 len)
 		irdma_cm_node_put(node);
 		return;
 	}
-	if ((seg.flags & (IRDMA_TCP_SYN | IRDMA_TCP_ACK | IRDMA_TCP_RST)) ==
-	    IRDMA_TCP_SYN) {
+	switch (seg.flags & (IRDMA_TCP_SYN | IRDMA_TCP_ACK | IRDMA_TCP_RST)) {
+	case IRDMA_TCP_SYN:
 		listener = irdma_find_listener(core, &key.loc_ip, key.loc_port,
 					       key.vlan_id);
 		if (listener) {
@@ -840,6 +990,21 @@ void irdma_receive_ilq(struct irdma_cm_core *core, const u8 *frame, u32 len)
 			irdma_cm_listener_put(listener);
 			return;
 		}
+		break;
+	case IRDMA_TCP_ACK:
+		/* Perhaps the end of a handshake a SYN cookie began. */
+		listener = irdma_find_listener(core, &key.loc_ip, key.loc_port,
+					       key.vlan_id);
+		if (listener) {
+			bool taken = irdma_handle_cookie_ack(listener, &seg);
+
+			irdma_cm_listener_put(listener);
+			if (taken)
+				return;
+		}
+		break;
+	default:
+		break;
 	}
 	irdma_cm_count(core, IRDMA_CM_CNT_RX_NO_CONN);
 	irdma_cm_reply_reset(core, &seg);

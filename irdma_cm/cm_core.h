@@ -9,8 +9,10 @@
 
 #include <linux/atomic.h>
 #include <linux/jiffies.h>
+#include <linux/mutex.h>
 #include <linux/rhashtable-types.h>
 #include <linux/rwsem.h>
+#include <linux/siphash.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -75,6 +77,18 @@ struct seq_file;
  * @IRDMA_CM_CNT_WND_PROBE: zero-window probes sent
  * @IRDMA_CM_CNT_TIME_WAIT_OVERFLOW: connections freed at once instead of
  *	entering TIME-WAIT, max_time_wait being reached
+ * @IRDMA_CM_CNT_SYN_COOKIE_SENT: SYNs past a full backlog answered with a
+ *	SYN cookie (no state kept)
+ * @IRDMA_CM_CNT_SYN_COOKIE_OK: ACKs that brought a good cookie back and
+ *	opened a connection
+ * @IRDMA_CM_CNT_SYN_COOKIE_BAD: ACKs for no connection, while cookies
+ *	were being sent, whose cookie was wrong or too old (RST)
+ * @IRDMA_CM_CNT_BACKLOG_EVICTED: connections that had not sent their MPA
+ *	request yet, reset to make room in a full backlog
+ * @IRDMA_CM_CNT_TIME_WAIT_REUSED: connections in TIME-WAIT ended early
+ *	because a connect asked for their 4-tuple (irdma_cm_time_wait_reuse())
+ * @IRDMA_CM_CNT_QHASH_TAKEN_OVER: steering entries a new connection took
+ *	from a closed one of its 4-tuple before their removal ran
  * @IRDMA_CM_CNT_NR: number of counters
  */
 enum irdma_cm_counter {
@@ -120,6 +134,12 @@ enum irdma_cm_counter {
 	IRDMA_CM_CNT_CHALLENGE_ACK_LIMITED,
 	IRDMA_CM_CNT_WND_PROBE,
 	IRDMA_CM_CNT_TIME_WAIT_OVERFLOW,
+	IRDMA_CM_CNT_SYN_COOKIE_SENT,
+	IRDMA_CM_CNT_SYN_COOKIE_OK,
+	IRDMA_CM_CNT_SYN_COOKIE_BAD,
+	IRDMA_CM_CNT_BACKLOG_EVICTED,
+	IRDMA_CM_CNT_TIME_WAIT_REUSED,
+	IRDMA_CM_CNT_QHASH_TAKEN_OVER,
 	IRDMA_CM_CNT_NR
 };
 
@@ -145,6 +165,12 @@ struct irdma_cm_listen_key {
  * @refcnt: the consumer's and each passive node's reference
  * @pending: connections counted against @backlog
  * @backlog: the limit
+ * @embryo_lock: guards @embryos
+ * @embryos: connections in @backlog that have not sent their MPA request
+ *	yet (SYN-RECEIVED, MPA-REQ-WAIT), oldest first: the ones a full
+ *	backlog evicts
+ * @cookies: a SYN cookie was sent (@cookie_time is set)
+ * @cookie_time: when the last SYN cookie was sent (jiffies)
  * @attr: what the consumer asked for
  * @qh: its steering entry
  * @destroyed: unhashed; no new connections (core->lock)
@@ -159,6 +185,10 @@ struct irdma_cm_listener {
 	refcount_t refcnt;
 	atomic_t pending;
 	u32 backlog;
+	spinlock_t embryo_lock;	/* see the kernel-doc above */
+	struct list_head embryos;
+	bool cookies;
+	unsigned long cookie_time;
 	struct madcm_cm_listen_attr attr;
 	struct irdma_cm_qhash qh;
 	bool destroyed;
@@ -204,9 +234,18 @@ struct madcm_cm_core {
  * @live_nodes: allocated nodes
  * @live_listeners: allocated listeners
  * @time_wait_nodes: nodes in TIME-WAIT (at most @cfg.max_time_wait)
+ * @setup_bufs: setup contexts and MPA buffers allocated (cm_buf.c)
+ * @fail_rx: KUnit's hook (the KUnit build only): that many reassembly
+ *	buffer allocations fail
  * @drain: woken when a node or listener is freed
  * @event_wq: ordered: consumer events and steering updates
+ * @qh_mutex: orders the connections' steering entries: their adds
+ *	(irdma_cm_conn_qhash_add()) against the removals queued on
+ *	@event_wq
+ * @qh_dying: nodes whose steering entry's removal is queued, under @lock
  * @dying: shutting down; nothing new is created
+ * @syncookie_key: the SYN cookies' secret, drawn when the core is set up
+ * @isn_key: the secret of the ISS's hash (RFC 6528), drawn likewise
  * @cnt: enum irdma_cm_counter
  * @seg_stats: frames refused by irdma_cm_parse_seg(), by reason
  */
@@ -232,9 +271,17 @@ struct irdma_cm_core {
 	atomic_t live_nodes;
 	atomic_t live_listeners;
 	atomic_t time_wait_nodes;
+	atomic_t setup_bufs;
+#ifdef MADCM_FAULT_INJECTION
+	atomic_t fail_rx;
+#endif
 	wait_queue_head_t drain;
 	struct workqueue_struct *event_wq;
+	struct mutex qh_mutex;	/* see the kernel-doc above */
+	struct list_head qh_dying;
 	bool dying;
+	siphash_key_t syncookie_key;
+	siphash_key_t isn_key;
 	atomic64_t cnt[IRDMA_CM_CNT_NR];
 	struct irdma_cm_seg_stats seg_stats;
 };
@@ -254,8 +301,16 @@ struct irdma_cm_core {
 #define IRDMA_CM_QP_RCV_WND	(65535U << IRDMA_CM_RCV_WSCALE)
 #define IRDMA_CM_DEFAULT_TTL	64
 
+/* RFC 9293 3.7.1 / RFC 8200 5: the MSS assumed without the option. */
+#define IRDMA_CM_DEFAULT_MSS4	536
+#define IRDMA_CM_DEFAULT_MSS6	1220
+#define IRDMA_CM_MIN_MSS	64
+
 /* How often an unresolved next hop is looked at again. */
 #define IRDMA_CM_RESOLVE_POLL	max(msecs_to_jiffies(10), 1UL)
+
+/* RFC 6298 5.7: the RTO once a handshake whose SYN timed out is done. */
+#define IRDMA_CM_RTO_SYN_FALLBACK_MS	3000
 
 /* RFC 5961 7: challenge ACKs one connection sends per second (default). */
 #define IRDMA_CM_CHALLENGE_ACKS	5
@@ -335,8 +390,30 @@ void irdma_cm_node_lock(struct irdma_cm_node *node);
 void irdma_cm_node_unlock(struct irdma_cm_node *node);
 void irdma_cm_node_closed(struct irdma_cm_node *node);
 bool irdma_cm_time_wait_begin(struct irdma_cm_node *node);
+int irdma_cm_time_wait_reuse(struct irdma_cm_node *node);
+int irdma_cm_conn_qhash_add(struct irdma_cm_core *core,
+			    const struct irdma_cm_qhash *qh);
 int irdma_cm_queue_frame(struct irdma_cm_node *node,
 			 const struct irdma_cm_seg *seg);
+
+/* cm_buf.c: what the connection setup alone needs */
+int irdma_cm_setup_alloc(struct irdma_cm_node *node, gfp_t gfp);
+void irdma_cm_setup_free(struct irdma_cm_node *node);
+int irdma_cm_tx_alloc(struct irdma_cm_node *node, u16 pdata_len);
+void irdma_cm_tx_done(struct irdma_cm_node *node);
+void irdma_cm_tx_free(struct irdma_cm_node *node);
+bool irdma_cm_rx_room(struct irdma_cm_node *node, u32 len);
+void irdma_cm_rx_free(struct irdma_cm_node *node);
+void irdma_cm_rx_keep(struct irdma_cm_node *node);
+void irdma_cm_node_free_bufs(struct irdma_cm_node *node);
+size_t irdma_cm_node_mem(const struct irdma_cm_node *node);
+
+/* cm_backlog.c */
+void irdma_handle_syn_pkt(struct irdma_cm_listener *listener,
+			  const struct irdma_cm_seg *seg);
+bool irdma_handle_cookie_ack(struct irdma_cm_listener *listener,
+			     const struct irdma_cm_seg *seg);
+void irdma_cm_embryo_del(struct irdma_cm_node *node);
 
 /* cm_state.c */
 const char *irdma_cm_state_name(enum irdma_cm_state s);
@@ -357,13 +434,16 @@ void irdma_cm_resolve(struct irdma_cm_node *node);
 bool irdma_cm_window_shut(const struct irdma_cm_node *node);
 void irdma_process_pkt(struct irdma_cm_node *node,
 		       const struct irdma_cm_seg *seg);
-void irdma_handle_syn_pkt(struct irdma_cm_listener *listener,
-			  const struct irdma_cm_seg *seg);
+void irdma_cm_take_syn_opts(struct irdma_cm_node *node,
+			    const struct irdma_cm_seg *seg);
+u16 irdma_cm_local_mss(struct irdma_cm_core *core, bool ipv4);
 void irdma_cm_reply_reset(struct irdma_cm_core *core,
 			  const struct irdma_cm_seg *seg);
 void irdma_cm_abort_node(struct irdma_cm_node *node, int status);
 void irdma_cm_reset_node(struct irdma_cm_node *node, int status);
 void irdma_cm_init_tcp(struct irdma_cm_node *node);
+void irdma_cm_set_iss(struct irdma_cm_node *node, u32 iss);
+u32 irdma_cm_clock_iss(const struct irdma_cm_node *node);
 void irdma_cm_start_close(struct irdma_cm_node *node);
 
 /* cm_timer.c */

@@ -43,11 +43,17 @@ void irdma_send_mpa_request(struct irdma_cm_node *node)
 static int irdma_cm_build_frame(struct irdma_cm_node *node, u8 key,
 				const void *pdata, u16 len)
 {
-	struct irdma_kmem_info mpa = {
-		.addr = node->tx_buf, .size = sizeof(node->tx_buf),
-	};
+	struct irdma_kmem_info mpa;
 	int hdr;
 
+	/* Too long to fit any frame: no buffer is needed to say so. */
+	if (len > IETF_MAX_PRIV_DATA_LEN)
+		return -EMSGSIZE;
+	hdr = irdma_cm_tx_alloc(node, len);
+	if (hdr)
+		return hdr;
+	mpa.addr = node->tx_buf;
+	mpa.size = node->tx_size;
 	node->pdata.addr = pdata;
 	node->pdata.size = len;
 	hdr = irdma_cm_build_mpa_frame(node, &mpa, key);
@@ -67,7 +73,7 @@ static int irdma_cm_build_frame(struct irdma_cm_node *node, u8 key,
  * @pdata: the consumer's private data
  * @len: its length
  *
- * Return: 0, or irdma_cm_build_mpa_frame()'s error.
+ * Return: 0, -ENOMEM, or irdma_cm_build_mpa_frame()'s error.
  */
 int irdma_cm_build_request(struct irdma_cm_node *node, const void *pdata,
 			   u16 len)
@@ -110,6 +116,9 @@ static void irdma_cm_established(struct irdma_cm_node *node)
 			return;
 		}
 	}
+	/* The RTR FPDU is consumed or handed over; the frame we sent. */
+	irdma_cm_rx_free(node);
+	irdma_cm_tx_done(node);
 	irdma_cm_count(node->core, IRDMA_CM_CNT_ESTABLISHED);
 	if (node->role == IRDMA_CM_ROLE_INITIATOR)
 		irdma_cm_event(node, MADCM_CM_EVENT_CONNECT_REPLY, 0);
@@ -127,7 +136,7 @@ static void irdma_cm_established(struct irdma_cm_node *node)
  * model, waits for the initiator's RTR message first (MPA-RTR-WAIT,
  * under the MPA timeout).
  *
- * Return: 0, -EMSGSIZE for private data that does not fit.
+ * Return: 0, -EMSGSIZE for private data that does not fit, -ENOMEM.
  */
 int irdma_send_mpa_reply(struct irdma_cm_node *node,
 			 const struct madcm_cm_accept_attr *attr)
@@ -150,7 +159,7 @@ int irdma_send_mpa_reply(struct irdma_cm_node *node,
 	irdma_cm_send_frame(node);
 	if (irdma_cm_p2p_rtr(node)) {
 		irdma_cm_set_state(node, IRDMA_CM_STATE_MPA_RTR_WAIT);
-		node->rx_len = 0;
+		irdma_cm_rx_free(node);
 		node->rtr_len = 0;
 		irdma_cm_arm_mpa(node);
 		return 0;
@@ -165,7 +174,7 @@ int irdma_send_mpa_reply(struct irdma_cm_node *node,
  * @pdata: private data for the peer
  * @len: its length
  *
- * Return: 0, -EMSGSIZE for private data that does not fit.
+ * Return: 0, -EMSGSIZE for private data that does not fit, -ENOMEM.
  */
 int irdma_send_mpa_reject(struct irdma_cm_node *node, const void *pdata,
 			  u16 len)
@@ -199,7 +208,7 @@ static int irdma_send_rtr(struct irdma_cm_node *node)
 	len = irdma_build_rtr_fpdu(node->send_rdma0_op,
 				   irdma_cm_mpa_crc(node),
 				   node->tx_buf + node->tx_len,
-				   sizeof(node->tx_buf) - node->tx_len);
+				   node->tx_size - node->tx_len);
 	if (len < 0)
 		return len;
 	irdma_cm_send_more(node, len);
@@ -219,9 +228,10 @@ static int irdma_send_rtr(struct irdma_cm_node *node)
  */
 static void irdma_cm_rtr_work(struct work_struct *work)
 {
-	struct irdma_cm_node *node = container_of(to_delayed_work(work),
-						  struct irdma_cm_node,
-						  rtr_work);
+	struct irdma_cm_setup *setup = container_of(to_delayed_work(work),
+						    struct irdma_cm_setup,
+						    rtr_work);
+	struct irdma_cm_node *node = setup->node;
 	int ret;
 
 	irdma_cm_node_lock(node);
@@ -264,9 +274,9 @@ static void irdma_cm_mpa_frame_done(struct irdma_cm_node *node, u32 type)
 	}
 	if (irdma_cm_p2p_rtr(node)) {
 		irdma_cm_set_state(node, IRDMA_CM_STATE_MPA_RTR_WAIT);
-		INIT_DELAYED_WORK(&node->rtr_work, irdma_cm_rtr_work);
+		INIT_DELAYED_WORK(&node->setup->rtr_work, irdma_cm_rtr_work);
 		irdma_cm_node_get(node);
-		queue_delayed_work(core->event_wq, &node->rtr_work,
+		queue_delayed_work(core->event_wq, &node->setup->rtr_work,
 				   core->rtr_delay);
 		return;
 	}
@@ -308,13 +318,15 @@ void irdma_cm_rtr_rcv(struct irdma_cm_node *node,
 	if (skip >= seg->payload_len)
 		return;
 	n = min(seg->payload_len - skip,
-		(u32)sizeof(node->rx_buf) - node->rx_len);
+		(u32)IRDMA_CM_MPA_MAX_FRAME - node->rx_len);
+	if (!irdma_cm_rx_room(node, n))
+		return;
 	memcpy(node->rx_buf + node->rx_len, seg->payload + skip, n);
 	node->rx_len += n;
 	if (node->rx_len < 2)
 		return;
 	node->rtr_len = irdma_cm_fpdu_len(node->rx_buf);
-	if (node->rtr_len > sizeof(node->rx_buf)) {
+	if (node->rtr_len > IRDMA_CM_MPA_MAX_FRAME) {
 		irdma_cm_dbg(node, "first FPDU of %u bytes is no RTR\n",
 			     node->rtr_len);
 		irdma_cm_count(node->core, IRDMA_CM_CNT_MPA_BAD);
@@ -353,7 +365,7 @@ u32 irdma_cm_mpa_want(const struct irdma_cm_node *node)
 	if (be16_to_cpu(hdr->priv_data_len) > IETF_MAX_PRIV_DATA_LEN)
 		return 0;
 	total = sizeof(*hdr) + be16_to_cpu(hdr->priv_data_len);
-	total = min_t(u32, total, sizeof(node->rx_buf));
+	total = min_t(u32, total, IRDMA_CM_MPA_MAX_FRAME);
 	return total - node->rx_len;
 }
 
@@ -400,7 +412,8 @@ void irdma_cm_mpa_rcv(struct irdma_cm_node *node)
 		ret = irdma_mpa_refuse(IRDMA_MPA_REJ_MARKERS);
 	trace_madcm_cm_mpa_rx(node, (const struct ietf_mpa_v1 *)node->rx_buf,
 			      node->rx_len, ret);
-	node->rx_len = 0;
+	/* The received private data is read from the frame: keep it. */
+	irdma_cm_rx_keep(node);
 	if (ret) {
 		irdma_cm_dbg(node, "MPA frame refused: %d\n", ret);
 		irdma_cm_count(node->core, IRDMA_CM_CNT_MPA_BAD);
@@ -447,6 +460,7 @@ void irdma_init_tcp_ctx(struct irdma_cm_node *node,
 	ctx->mpa_rev = node->mpa_frame_rev;
 	ctx->rtr_type = node->send_rdma0_op;
 	ctx->peer_to_peer = node->mpa_opts & IRDMA_MPA_OPT_P2P;
+	ctx->responder = node->role == IRDMA_CM_ROLE_RESPONDER;
 	ctx->crc = irdma_cm_mpa_crc(node);
 	ctx->snd_markers = node->mpa_opts & IRDMA_MPA_OPT_PEER_MARKERS;
 	ctx->rcv_markers = node->mpa_opts & IRDMA_MPA_OPT_MARKERS;

@@ -155,6 +155,13 @@ enum irdma_cm_mpa_result {
  * @IRDMA_CM_F_ACCEPTING: madcm_cm_accept() adds the steering entry
  * @IRDMA_CM_F_TW_COUNTED: in TIME-WAIT, counted in the core's
  *	time_wait_nodes
+ * @IRDMA_CM_F_OFF_FIN_SEQ: the QP reported the stream's last sequence
+ *	numbers (@qp_fin_snd_nxt, @qp_fin_rcv_nxt) with its CLOSED
+ * @IRDMA_CM_F_QH_TAKEN: the steering entry whose removal is queued
+ *	(@qh_work) went to a new connection of the same 4-tuple; the work
+ *	leaves it
+ * @IRDMA_CM_F_SYN_TIMED_OUT: our SYN or SYN-ACK was retransmitted after a
+ *	timeout (RFC 6298 5.7)
  *
  * Set and cleared with the atomic bitops: @IRDMA_CM_F_RELEASED and
  * @IRDMA_CM_F_IN_BACKLOG are read without the node lock.
@@ -177,6 +184,9 @@ enum irdma_cm_node_flag {
 	IRDMA_CM_F_PROBING,
 	IRDMA_CM_F_ACCEPTING,
 	IRDMA_CM_F_TW_COUNTED,
+	IRDMA_CM_F_OFF_FIN_SEQ,
+	IRDMA_CM_F_QH_TAKEN,
+	IRDMA_CM_F_SYN_TIMED_OUT,
 };
 
 /* The deadlines of &irdma_cm_node.armed, one timer for all. */
@@ -197,7 +207,12 @@ enum irdma_mpa_opt_bits {
 	IRDMA_MPA_OPT_PLAIN_V2 = BIT(5),
 };
 
-/* The events a node can deliver: each has its own preallocated slot. */
+/*
+ * The events a node can deliver: each has its own slot, allocated with
+ * the node. The slots of the connection setup (CONNECT, ESTABLISHED) are
+ * in &struct irdma_cm_setup, freed once ESTABLISHED is delivered; those
+ * an established connection may still need are in the node.
+ */
 enum irdma_cm_ev_slot {
 	IRDMA_CM_EV_CONNECT,	/* CONNECT_REQUEST or CONNECT_REPLY */
 	IRDMA_CM_EV_ESTABLISHED,
@@ -205,6 +220,8 @@ enum irdma_cm_ev_slot {
 	IRDMA_CM_EV_TERMINAL,	/* REJECTED, RESET or CLOSE */
 	IRDMA_CM_EV_NR
 };
+
+#define IRDMA_CM_EV_SETUP_NR	(IRDMA_CM_EV_ESTABLISHED + 1)
 
 struct irdma_cm_node;
 struct irdma_cm_core;
@@ -235,7 +252,6 @@ struct irdma_cm_tuple {
  * @handler: whom to tell, captured when queued
  * @context: its argument
  * @ev: the event
- * @tcp_ctx: the TCP context, for ESTABLISHED
  */
 struct irdma_cm_event_slot {
 	struct work_struct work;
@@ -243,7 +259,28 @@ struct irdma_cm_event_slot {
 	madcm_cm_event_handler handler;
 	void *context;
 	struct madcm_cm_event ev;
+};
+
+/**
+ * struct irdma_cm_setup - what only the connection setup needs
+ * @ev: the CONNECT and ESTABLISHED event slots
+ * @tcp_ctx: the TCP context ESTABLISHED carries
+ * @rtr_work: sends a peer-to-peer initiator's RTR message in process
+ *	context
+ * @rx_frame: the peer's MPA frame once complete: &irdma_cm_node.rcvd_pdata
+ *	points into it
+ * @node: the node (for @rtr_work)
+ *
+ * Allocated with the node, so that no event of the setup waits for an
+ * allocation; freed (irdma_cm_setup_free()) by the work that delivers
+ * ESTABLISHED, or with the node when the connection never gets there.
+ */
+struct irdma_cm_setup {
+	struct irdma_cm_event_slot ev[IRDMA_CM_EV_SETUP_NR];
 	struct madcm_cm_tcp_ctx tcp_ctx;
+	struct delayed_work rtr_work;
+	u8 *rx_frame;
+	struct irdma_cm_node *node;
 };
 
 /**
@@ -253,7 +290,8 @@ struct irdma_cm_event_slot {
  *	both sides use
  * @pdata: private data for the next frame we send
  * @rcvd_pdata_len: bytes of private data the peer sent, IRD/ORD excluded
- * @rcvd_pdata: the peer's private data
+ * @rcvd_pdata: the peer's private data, in the frame irdma_parse_mpa()
+ *	read (for the CM, &irdma_cm_setup.rx_frame)
  * @max_ird: the most inbound RDMA Reads the device can keep in flight
  * @max_ord: the most outbound RDMA Reads the device can issue
  * @ird_size: our inbound RDMA Read queue depth
@@ -273,6 +311,8 @@ struct irdma_cm_event_slot {
  * @list: the core's list of hashed nodes (core->lock)
  * @all: the core's list of every allocated node (core->lock), for the
  *	stop's report of what consumers still hold
+ * @embryo: its listener's list of connections a full backlog may evict
+ *	(listener->embryo_lock)
  * @rcu: deferred free
  * @refcnt: references: the table, a pending timer, each queued event,
  *	the consumer and every caller working on the node
@@ -280,10 +320,11 @@ struct irdma_cm_event_slot {
  * @timer: the node's one timer, armed for the earliest of its deadlines
  * @txq: frames built under @lock, sent by irdma_cm_node_unlock()
  * @qh_work: removes the connection's steering entry in process context
- * @rtr_work: sends a peer-to-peer initiator's RTR message in process
- *	context
+ * @qh_dying: on the core's @qh_dying while @qh_work is queued
  * @listener: the listener a passive node came from (a reference), or NULL
- * @ev: the event slots
+ * @setup: what only the connection setup needs, until ESTABLISHED is
+ *	delivered; NULL after
+ * @ev: the DISCONNECT and TERMINAL event slots
  * @state: the lifecycle, enum irdma_cm_state (irdma_cm_set_state())
  * @mpa_result: how the MPA exchange ended
  * @flags: enum irdma_cm_node_flag
@@ -311,10 +352,15 @@ struct irdma_cm_event_slot {
  * @rcv_wscale: our shift; not zero when both sides sent a window scale
  *	option (irdma_cm_wscale_ok())
  * @tx_buf: the CM data we send (one MPA frame and, for a peer-to-peer
- *	initiator, the RTR FPDU after it), kept until acknowledged
- * @tx_len: bytes in @tx_buf
+ *	initiator, the RTR FPDU after it), allocated when the frame is
+ *	built, freed once the exchange is over and all of it acknowledged
+ *	(irdma_cm_tx_done())
+ * @tx_size: the size of @tx_buf
+ * @tx_len: bytes of CM data (they stay counted once @tx_buf is freed)
  * @tx_seq: sequence number of @tx_buf[0]; valid once IRDMA_CM_F_TX_QUEUED
- * @rx_buf: reassembly of the peer's MPA frame
+ * @rx_buf: reassembly of the peer's MPA frame or RTR FPDU, allocated and
+ *	grown as its bytes arrive (irdma_cm_rx_room()), NULL in between
+ * @rx_size: the size of @rx_buf
  * @rx_len: bytes in @rx_buf
  * @tx_acks: segments with ACK built so far (to spare a redundant ACK)
  * @retrans: retransmissions of the current unacknowledged data
@@ -343,6 +389,9 @@ struct irdma_cm_event_slot {
  * @qp_ev: the QP's reports not yet handled (bits of enum
  *	madcm_cm_offload_event), set without @lock
  * @qp_ev_status: the status of the first RESET the QP reported
+ * @qp_fin_snd_nxt: with IRDMA_CM_F_OFF_FIN_SEQ: the sequence number after
+ *	the QP's FIN
+ * @qp_fin_rcv_nxt: ... and after the peer's
  * @qp_ev_work: handles @qp_ev in process context
  * @steer_work: retargets the steering entry in process context
  * @detach_work: calls the QP's ->detach() in process context
@@ -355,7 +404,7 @@ struct irdma_cm_node {
 	enum mpa_frame_ver mpa_frame_rev;
 	struct irdma_mpa_priv_info pdata;
 	u16 rcvd_pdata_len;
-	u8 rcvd_pdata[IETF_MAX_PRIV_DATA_LEN];
+	const u8 *rcvd_pdata;
 	u16 max_ird;
 	u16 max_ord;
 	u16 ird_size;
@@ -370,15 +419,17 @@ struct irdma_cm_node {
 	struct rhash_head hnode;
 	struct list_head list;
 	struct list_head all;
+	struct list_head embryo;
 	struct rcu_head rcu;
 	refcount_t refcnt;
 	spinlock_t lock;	/* see the kernel-doc above */
 	struct timer_list timer;
 	struct list_head txq;
 	struct work_struct qh_work;
-	struct delayed_work rtr_work;
+	struct list_head qh_dying;
 	struct irdma_cm_listener *listener;
-	struct irdma_cm_event_slot ev[IRDMA_CM_EV_NR];
+	struct irdma_cm_setup *setup;
+	struct irdma_cm_event_slot ev[IRDMA_CM_EV_NR - IRDMA_CM_EV_SETUP_NR];
 
 	enum irdma_cm_state state;
 	enum irdma_cm_mpa_result mpa_result;
@@ -406,10 +457,12 @@ struct irdma_cm_node {
 	u8 snd_wscale;
 	u8 rcv_wscale;
 
-	u8 tx_buf[IRDMA_CM_MPA_MAX_FRAME + IRDMA_RTR_MAX_FPDU];
+	u8 *tx_buf;
+	u16 tx_size;
+	u16 rx_size;
 	u32 tx_len;
 	u32 tx_seq;
-	u8 rx_buf[IRDMA_CM_MPA_MAX_FRAME];
+	u8 *rx_buf;
 	u32 rx_len;
 
 	u32 tx_acks;
@@ -434,6 +487,8 @@ struct irdma_cm_node {
 	struct madcm_cm_offload_qp *steer_target;
 	unsigned long qp_ev;
 	int qp_ev_status;
+	u32 qp_fin_snd_nxt;
+	u32 qp_fin_rcv_nxt;
 	struct work_struct qp_ev_work;
 	struct work_struct steer_work;
 	struct work_struct detach_work;

@@ -173,6 +173,8 @@ int irdma_cm_offload(struct irdma_cm_node *node)
 	if (ret)
 		return ret;
 	irdma_cm_disarm_all(node);
+	/* The QP holds what is unacknowledged now. */
+	irdma_cm_tx_free(node);
 	irdma_cm_set_state(node, IRDMA_CM_STATE_OFFLOADED);
 	set_bit(IRDMA_CM_F_OFFLOADED, &node->flags);
 	irdma_cm_count(node->core, IRDMA_CM_CNT_OFFLOADS);
@@ -303,6 +305,15 @@ static void irdma_cm_offload_closed(struct irdma_cm_node *node)
 	irdma_cm_event(node, MADCM_CM_EVENT_CLOSE, 0);
 	if (test_bit(IRDMA_CM_F_OFF_ACTIVE_CLOSE, &node->flags) &&
 	    core->time_wait && irdma_cm_time_wait_begin(node)) {
+		/* Where the QP's stream ended, when it said so. */
+		if (test_bit(IRDMA_CM_F_OFF_FIN_SEQ, &node->flags)) {
+			/* Pairs with madcm_cm_offload_closed()'s smp_wmb(). */
+			smp_rmb();
+			node->snd_nxt = READ_ONCE(node->qp_fin_snd_nxt);
+			node->snd_una = node->snd_nxt;
+			node->snd_high = node->snd_nxt;
+			node->rcv_nxt = READ_ONCE(node->qp_fin_rcv_nxt);
+		}
 		irdma_cm_set_state(node, IRDMA_CM_STATE_TIME_WAIT);
 		irdma_cm_count(core, IRDMA_CM_CNT_OFFLOAD_TW);
 		irdma_cm_arm_close(node, core->time_wait);
@@ -376,6 +387,42 @@ void madcm_cm_offload_event(struct madcm_cm_offload_qp *qp,
 	irdma_cm_offload_queue(node, &node->qp_ev_work);
 }
 EXPORT_SYMBOL_GPL(madcm_cm_offload_event);
+
+/**
+ * madcm_cm_offload_closed() - report CLOSED with the stream's last
+ *	sequence numbers
+ * @qp: the QP, handed a stream by the CM and not yet detached
+ * @snd_nxt: the sequence number after the QP's FIN
+ * @rcv_nxt: the sequence number after the peer's FIN
+ *
+ * madcm_cm_offload_event(@qp, MADCM_CM_OFFLOAD_EV_CLOSED, 0), for a QP
+ * that knows where its stream ended; it should use this one. When our
+ * FIN went first the CM keeps the 4-tuple in TIME-WAIT with these
+ * numbers: it acknowledges the peer's retransmitted FIN with them, and a
+ * connect that takes the TIME-WAIT over starts its ISS above @snd_nxt
+ * (RFC 9293 3.4.1). Without them the CM knows only the numbers of the
+ * hand-off.
+ *
+ * Context: Any context.
+ * Return: Nothing.
+ */
+void madcm_cm_offload_closed(struct madcm_cm_offload_qp *qp, u32 snd_nxt,
+			     u32 rcv_nxt)
+{
+	struct irdma_cm_node *node = READ_ONCE(qp->cm_priv);
+
+	if (!node)
+		return;
+	if (!test_bit(IRDMA_CM_F_OFF_FIN_SEQ, &node->flags)) {
+		WRITE_ONCE(node->qp_fin_snd_nxt, snd_nxt);
+		WRITE_ONCE(node->qp_fin_rcv_nxt, rcv_nxt);
+		/* The numbers before the flag; the event orders both. */
+		smp_wmb();
+		set_bit(IRDMA_CM_F_OFF_FIN_SEQ, &node->flags);
+	}
+	madcm_cm_offload_event(qp, MADCM_CM_OFFLOAD_EV_CLOSED, 0);
+}
+EXPORT_SYMBOL_GPL(madcm_cm_offload_closed);
 
 /**
  * madcm_cm_offload_xmit() - send a frame of an offloaded stream

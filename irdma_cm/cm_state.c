@@ -77,6 +77,9 @@ static bool irdma_cm_state_agrees(enum irdma_cm_state s,
 void irdma_cm_set_state(struct irdma_cm_node *node, enum irdma_cm_state s)
 {
 	WARN_ON_ONCE(!irdma_cm_state_agrees(s, node->mpa_result));
+	/* Past the MPA request (or closed), no longer one to evict. */
+	if (s != IRDMA_CM_STATE_SYN_RCVD && s != IRDMA_CM_STATE_MPA_REQ_WAIT)
+		irdma_cm_embryo_del(node);
 	if (node->state == s)
 		return;
 	trace_madcm_cm_state(node, node->state, s);

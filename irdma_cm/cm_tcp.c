@@ -12,16 +12,13 @@
 #include <linux/if_vlan.h>
 #include <linux/minmax.h>
 #include <linux/random.h>
+#include <linux/siphash.h>
+#include <linux/timekeeping.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "irdma_cm/cm_core.h"
 #include "irdma_cm/cm_trace.h"
 #include "irdma_cm/tcp_seq.h"
-
-/* RFC 9293 3.7.1 / RFC 8200 5: the MSS assumed without the option. */
-#define IRDMA_CM_DEFAULT_MSS4	536
-#define IRDMA_CM_DEFAULT_MSS6	1220
-#define IRDMA_CM_MIN_MSS	64
 
 /**
  * irdma_cm_tuple_from_seg() - the connection key of a received segment
@@ -49,23 +46,65 @@ static bool irdma_cm_synchronized(const struct irdma_cm_node *node)
 static_assert(IRDMA_CM_RCV_WSCALE > 0);
 
 /**
- * irdma_cm_init_tcp() - choose a new connection's ISS and MSS
- * @node: the node
+ * irdma_cm_local_mss() - the MSS our SYNs offer
+ * @core: the core
+ * @ipv4: for IPv4, else IPv6
+ *
+ * Return: the wire's MTU less the minimal IP and TCP headers.
  */
-void irdma_cm_init_tcp(struct irdma_cm_node *node)
+u16 irdma_cm_local_mss(struct irdma_cm_core *core, bool ipv4)
 {
-	struct irdma_cm_core *core = node->core;
-	u32 hdrs = (irdma_cm_node_ipv4(node) ? IRDMA_IPV4_HDR_MIN :
-					       IRDMA_IPV6_HDR_LEN) +
+	u32 hdrs = (ipv4 ? IRDMA_IPV4_HDR_MIN : IRDMA_IPV6_HDR_LEN) +
 		   IRDMA_TCP_HDR_MIN;
 	u32 mtu = core->ops->mtu(core);
 
-	node->iss = get_random_u32();
-	node->snd_una = node->iss;
-	node->snd_nxt = node->iss + 1;
-	node->snd_high = node->iss;
-	node->loc_mss = clamp_t(u32, mtu > hdrs ? mtu - hdrs : 0,
-				IRDMA_CM_MIN_MSS, U16_MAX);
+	return clamp_t(u32, mtu > hdrs ? mtu - hdrs : 0, IRDMA_CM_MIN_MSS,
+		       U16_MAX);
+}
+
+/**
+ * irdma_cm_set_iss() - give a connection its initial send sequence number
+ * @node: the node, its 4-tuple final, nothing sent yet
+ * @iss: the ISS
+ */
+void irdma_cm_set_iss(struct irdma_cm_node *node, u32 iss)
+{
+	node->iss = iss;
+	node->snd_una = iss;
+	node->snd_nxt = iss + 1;
+	node->snd_high = iss;
+}
+
+/**
+ * irdma_cm_clock_iss() - the ISS RFC 9293 3.4.1 asks for
+ * @node: the node, its 4-tuple final
+ *
+ * RFC 6528: a clock of about 4 microseconds per tick (RFC 9293's M) plus
+ * a keyed hash of the 4-tuple (F). Successive incarnations of one 4-tuple
+ * so get increasing ISSs, and an off-path host cannot predict them.
+ *
+ * Return: the ISS.
+ */
+u32 irdma_cm_clock_iss(const struct irdma_cm_node *node)
+{
+	u32 f = (u32)siphash(&node->key, sizeof(node->key),
+			     &node->core->isn_key);
+
+	return f + (u32)(ktime_get_ns() >> 12);
+}
+
+/**
+ * irdma_cm_init_tcp() - choose a new connection's ISS and MSS
+ * @node: the node
+ *
+ * An active connection whose local port is not chosen yet gets its ISS
+ * again once it is (irdma_cm_set_iss()).
+ */
+void irdma_cm_init_tcp(struct irdma_cm_node *node)
+{
+	irdma_cm_set_iss(node, irdma_cm_clock_iss(node));
+	node->loc_mss = irdma_cm_local_mss(node->core,
+					   irdma_cm_node_ipv4(node));
 	node->snd_mss = node->loc_mss;
 }
 
@@ -118,6 +157,8 @@ static void irdma_cm_rtt_sample(struct irdma_cm_node *node, u32 r)
 	rto = (node->srtt8 >> 3) + max_t(u32, node->rttvar4, 1);
 	node->rto_base = clamp_t(unsigned long, rto, core->rto_min,
 				 core->rto_max);
+	/* RFC 6298 5: a new measurement collapses a backed-off RTO. */
+	node->rto = node->rto_base;
 }
 
 /* An ACK of @ack arrived: the timed segment's measurement, if it is in. */
@@ -281,6 +322,9 @@ static void irdma_cm_output(struct irdma_cm_node *node, u32 from, bool probe)
 		u32 n = min3(end - from, (u32)node->snd_mss, wnd_end - from);
 		u8 flags = IRDMA_TCP_ACK | IRDMA_TCP_PSH;
 
+		/* Freed only once acknowledged (irdma_cm_tx_done()). */
+		if (WARN_ON_ONCE(!node->tx_buf))
+			break;
 		if (fin && from + n == node->fin_seq)
 			flags |= IRDMA_TCP_FIN;
 		irdma_cm_xmit(node, flags, from,
@@ -526,9 +570,14 @@ void irdma_cm_start_close(struct irdma_cm_node *node)
 	}
 }
 
-/* RFC 9293 3.7.1, RFC 7323 2.2: what the peer's SYN says. */
-static void irdma_cm_take_syn_opts(struct irdma_cm_node *node,
-				   const struct irdma_cm_seg *seg)
+/**
+ * irdma_cm_take_syn_opts() - what the peer's SYN says (RFC 9293 3.7.1,
+ *	RFC 7323 2.2)
+ * @node: the node
+ * @seg: the SYN
+ */
+void irdma_cm_take_syn_opts(struct irdma_cm_node *node,
+			    const struct irdma_cm_seg *seg)
 {
 	u16 mss = irdma_cm_node_ipv4(node) ? IRDMA_CM_DEFAULT_MSS4 :
 					     IRDMA_CM_DEFAULT_MSS6;
@@ -552,6 +601,15 @@ static void irdma_cm_take_syn_opts(struct irdma_cm_node *node,
 /* The handshake is complete: start (or wait for) the MPA exchange. */
 static void irdma_cm_tcp_established(struct irdma_cm_node *node)
 {
+	unsigned long fallback;
+
+	fallback = min(msecs_to_jiffies(IRDMA_CM_RTO_SYN_FALLBACK_MS),
+		       node->core->rto_max);
+
+	/* RFC 6298 5.7: the SYN timed out; data starts with 3 s at least */
+	if (test_bit(IRDMA_CM_F_SYN_TIMED_OUT, &node->flags) &&
+	    node->rto < fallback)
+		node->rto = fallback;
 	irdma_cm_disarm_rexmit(node);
 	if (node->role == IRDMA_CM_ROLE_INITIATOR) {
 		irdma_send_mpa_request(node);
@@ -643,11 +701,12 @@ static void irdma_handle_ack_pkt(struct irdma_cm_node *node,
 		node->snd_una = seg->ack;
 		/*
 		 * Progress: the retry limit counts retransmissions of what is
-		 * still unacknowledged (RFC 1122 4.2.3.5), and the backed-off
-		 * RTO gives way to the measured one (RFC 6298 5.3, 5.7).
+		 * still unacknowledged (RFC 1122 4.2.3.5). The backed-off RTO
+		 * stays until a measurement (Karn's rule, RFC 6298 5): an ACK
+		 * of a retransmitted segment gives none.
 		 */
 		node->retrans = 0;
-		node->rto = node->rto_base;
+		irdma_cm_tx_done(node);
 		if (node->snd_una == node->snd_nxt)
 			irdma_cm_disarm_rexmit(node);
 		else
@@ -731,6 +790,9 @@ static void irdma_cm_rcv_data(struct irdma_cm_node *node,
 	}
 	while (len && (want = irdma_cm_mpa_want(node))) {
 		n = min(len, want);
+		/* No memory: the octets go unacknowledged, to come again. */
+		if (!irdma_cm_rx_room(node, n))
+			return;
 		memcpy(node->rx_buf + node->rx_len, p, n);
 		node->rx_len += n;
 		node->rcv_nxt += n;
@@ -916,66 +978,4 @@ void irdma_process_pkt(struct irdma_cm_node *node,
 		irdma_handle_sync_pkt(node, seg);
 		return;
 	}
-}
-
-/**
- * irdma_handle_syn_pkt() - a SYN for a listener: passive open
- * @listener: the listener, referenced by the caller
- * @seg: the SYN
- *
- * Counts the new connection against the listener's backlog (a SYN past
- * it is dropped and counted; the peer's retransmission may find room),
- * creates a node in SYN-RECEIVED and answers with a SYN-ACK.
- */
-void irdma_handle_syn_pkt(struct irdma_cm_listener *listener,
-			  const struct irdma_cm_seg *seg)
-{
-	struct irdma_cm_core *core = listener->core;
-	const struct madcm_cm_listen_attr *attr = &listener->attr;
-	struct irdma_cm_node *node;
-	struct irdma_cm_tuple key;
-
-	if (atomic_inc_return(&listener->pending) > listener->backlog) {
-		atomic_dec(&listener->pending);
-		irdma_cm_count(core, IRDMA_CM_CNT_BACKLOG_DROP);
-		return;
-	}
-	irdma_cm_tuple_from_seg(seg, &key);
-	node = irdma_make_cm_node(core, &key, IRDMA_CM_ROLE_RESPONDER,
-				  GFP_ATOMIC);
-	if (!node) {
-		atomic_dec(&listener->pending);
-		return;
-	}
-	refcount_inc(&listener->refcnt);
-	node->listener = listener;
-	set_bit(IRDMA_CM_F_IN_BACKLOG, &node->flags);
-	memcpy(node->rem_mac, seg->src_mac, ETH_ALEN);
-	set_bit(IRDMA_CM_F_MAC_RESOLVED, &node->flags);
-	node->mpa_frame_rev = attr->mpa_rev;
-	irdma_cm_set_mpa_opts(node, attr->peer_to_peer, attr->crc);
-	node->rtr_caps = attr->rtr_caps & IRDMA_RTR_ALL;
-	irdma_record_ird_ord(node, attr->ird, attr->ord);
-	node->handler = attr->handler;
-	node->context = attr->context;
-	irdma_cm_init_tcp(node);
-	irdma_cm_take_syn_opts(node, seg);
-	irdma_cm_set_state(node, IRDMA_CM_STATE_SYN_RCVD);
-
-	if (irdma_cm_node_hash(node)) {
-		/* A twin SYN won the race, or the core is going away. */
-		irdma_cm_node_lock(node);
-		irdma_cm_node_closed(node);
-		irdma_cm_node_unlock(node);
-		irdma_cm_node_put(node);
-		return;
-	}
-	irdma_cm_count(core, IRDMA_CM_CNT_SYN_RCVD);
-	irdma_cm_node_lock(node);
-	if (READ_ONCE(listener->destroyed))
-		irdma_cm_abort_node(node, -ECONNABORTED);
-	else
-		irdma_send_syn(node, true);
-	irdma_cm_node_unlock(node);
-	irdma_cm_node_put(node);
 }

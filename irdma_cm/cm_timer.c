@@ -91,12 +91,12 @@ void irdma_cm_arm_resolve(struct irdma_cm_node *node)
  * irdma_cm_disarm_rexmit() - everything is acknowledged
  * @node: the node, locked
  *
- * The backoff and the retry count start over (RFC 6298 5.7).
+ * The retry count starts over. The RTO keeps any backoff until an RTT
+ * measurement replaces it (Karn's rule, RFC 6298 5: irdma_cm_rtt_sample()).
  */
 void irdma_cm_disarm_rexmit(struct irdma_cm_node *node)
 {
 	node->retrans = 0;
-	node->rto = node->rto_base;
 	if (!(node->armed & IRDMA_CM_TIMER_REXMIT))
 		return;
 	node->armed &= ~IRDMA_CM_TIMER_REXMIT;
@@ -183,6 +183,10 @@ static void irdma_retrans_expired(struct irdma_cm_node *node)
 	}
 	node->retrans++;
 	node->rto = min(node->rto * 2, core->rto_max);
+	/* RFC 6298 5.7, applied when the handshake completes */
+	if (node->state == IRDMA_CM_STATE_SYN_SENT ||
+	    node->state == IRDMA_CM_STATE_SYN_RCVD)
+		set_bit(IRDMA_CM_F_SYN_TIMED_OUT, &node->flags);
 	irdma_cm_count(core, probe ? IRDMA_CM_CNT_WND_PROBE :
 				     IRDMA_CM_CNT_RETRANS);
 	trace_madcm_cm_retransmit(node, jiffies_to_msecs(node->rto));

@@ -349,7 +349,7 @@ int irdma_negotiate_mpa_v2_ird_ord(struct irdma_cm_node *cm_node,
  *
  * A responder expects the request key, an initiator the reply key. The
  * revision must be 1 or 2 and not above @cm_node->mpa_frame_rev (what we
- * offered, or the most we speak); R is refused in a request; the private
+ * offered, or the most we speak); R is ignored in a request; the private
  * data length must be at most 512 and within @len; a revision 2 frame with
  * S set must carry the 4 bytes of IRD/ORD at the start of its private
  * data. Bytes of @buf after the frame are not looked at.
@@ -363,18 +363,19 @@ int irdma_negotiate_mpa_v2_ird_ord(struct irdma_cm_node *cm_node,
  * such a revision 2 request without RFC 6581 data too.
  *
  * On success @cm_node takes the frame's revision, the peer's private data
- * (the IRD/ORD words excluded), its M and C flags and the negotiated
- * IRD/ORD and RTR type. On error neither @cm_node nor @type is changed.
+ * (the IRD/ORD words excluded: @cm_node->rcvd_pdata points into @buf,
+ * which the caller keeps while it is read), its M and C flags and the
+ * negotiated IRD/ORD and RTR type. On error neither @cm_node nor @type
+ * is changed.
  *
  * Return: 0, or the error of the first check that failed (each is also
  * counted, see enum irdma_mpa_reject): -ENODATA when @len is shorter
  * than the header; -EBADMSG for a key not expected in our role;
  * -EPROTONOSUPPORT for a revision other than 1 or 2; -EPROTO for a
- * revision above @cm_node->mpa_frame_rev; -EBADRQC for R set in a
- * request; -EMSGSIZE for a private data length above 512; -EOVERFLOW for
- * a private data length beyond @len; -ENOMSG for a revision 2 frame with
- * S set and less than 4 bytes of private data; or the errors of
- * irdma_negotiate_mpa_v2_ird_ord().
+ * revision above @cm_node->mpa_frame_rev; -EMSGSIZE for a private data
+ * length above 512; -EOVERFLOW for a private data length beyond @len;
+ * -ENOMSG for a revision 2 frame with S set and less than 4 bytes of
+ * private data; or the errors of irdma_negotiate_mpa_v2_ird_ord().
  */
 int irdma_parse_mpa(struct irdma_cm_node *cm_node, const u8 *buf, u32 *type,
 		    u32 len)
@@ -399,9 +400,8 @@ int irdma_parse_mpa(struct irdma_cm_node *cm_node, const u8 *buf, u32 *type,
 	if (mpa_frame->rev > cm_node->mpa_frame_rev)
 		return irdma_mpa_refuse(IRDMA_MPA_REJ_REV_ABOVE_OFFER);
 
-	rejected = mpa_frame->flags & IETF_MPA_FLAGS_REJECT;
-	if (responder && rejected)
-		return irdma_mpa_refuse(IRDMA_MPA_REJ_REJECT_IN_REQUEST);
+	/* RFC 5044 7.1.2: R is not checked on reception in a request. */
+	rejected = !responder && (mpa_frame->flags & IETF_MPA_FLAGS_REJECT);
 
 	priv_data_len = be16_to_cpu(mpa_frame->priv_data_len);
 	if (priv_data_len > IETF_MAX_PRIV_DATA_LEN)
@@ -439,8 +439,7 @@ int irdma_parse_mpa(struct irdma_cm_node *cm_node, const u8 *buf, u32 *type,
 	/* The IRD/ORD words belong to the CM, the rest to the consumer. */
 	ulp_off = enhanced ? IETF_RTR_MSG_SIZE : 0;
 	cm_node->rcvd_pdata_len = priv_data_len - ulp_off;
-	memcpy(cm_node->rcvd_pdata, mpa_frame->priv_data + ulp_off,
-	       cm_node->rcvd_pdata_len);
+	cm_node->rcvd_pdata = mpa_frame->priv_data + ulp_off;
 
 	cm_node->mpa_frame_rev = mpa_frame->rev;
 	cm_node->mpa_opts &= ~(IRDMA_MPA_OPT_PEER_CRC |

@@ -23,7 +23,6 @@ static const struct {
 	[IRDMA_MPA_REJ_BAD_KEY] = { "bad_key", -EBADMSG },
 	[IRDMA_MPA_REJ_BAD_REV] = { "bad_revision", -EPROTONOSUPPORT },
 	[IRDMA_MPA_REJ_REV_ABOVE_OFFER] = { "revision_above_offer", -EPROTO },
-	[IRDMA_MPA_REJ_REJECT_IN_REQUEST] = { "reject_in_request", -EBADRQC },
 	[IRDMA_MPA_REJ_PDATA_TOO_LONG] = { "private_data_too_long", -EMSGSIZE },
 	[IRDMA_MPA_REJ_TRUNCATED] = { "truncated", -EOVERFLOW },
 	[IRDMA_MPA_REJ_NO_RTR_MSG] = { "no_ird_ord", -ENOMSG },

@@ -2,8 +2,11 @@
 /*
  * Steering entries. A segment belongs to the CM when its 4-tuple is a
  * connection entry, or else when its destination address and port (or
- * the wildcard address and that port) are a listener entry; the VLAN must
- * match in both cases.
+ * the wildcard address of its family and that port) are a listener
+ * entry; the VLAN must match in both cases. The two wildcards are
+ * distinct: ::ffff:0.0.0.0 is any IPv4 address, :: any IPv6 address. A
+ * listener on both families is two entries, as a dual-stack socket
+ * holds the port in both.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": cm: " fmt
 
@@ -42,9 +45,7 @@ static void qhash_key(struct irdma_qhash_key *k, enum irdma_qhash_type type,
 {
 	memset(k, 0, sizeof(*k));
 	k->type = type;
-	/* Both spellings of "any address" are the one wildcard, "::". */
-	if (!(ipv6_addr_v4mapped(&loc->ip) && !loc->ip.s6_addr32[3]))
-		k->loc_ip = loc->ip;
+	k->loc_ip = loc->ip;
 	k->loc_port = loc->port;
 	k->vlan_id = vlan_id;
 	if (type == IRDMA_QHASH_CONN) {
@@ -84,8 +85,8 @@ void irdma_qhash_destroy(struct irdma_qhash_table *tbl)
 /**
  * irdma_qhash_insert() - add a steering entry
  * @tbl: the table
- * @qh: what to steer; for a listener, an unspecified local address (:: or
- *	::ffff:0.0.0.0) means every address, IPv4 and IPv6
+ * @qh: what to steer; for a listener, the local address ::ffff:0.0.0.0
+ *	means every IPv4 address, :: every IPv6 address
  * @gfp: allocation flags
  *
  * Return: 0, -EEXIST when the same entry is already there, -ENOSPC when
@@ -158,7 +159,7 @@ static bool qhash_has(struct irdma_qhash_table *tbl,
  * @type: set to the kind of entry that matched
  *
  * Three O(1) lookups at most: the connection, the listener on @loc's
- * address, the listener on the wildcard address.
+ * address, the listener on the wildcard address of @loc's family.
  *
  * Context: Any context; takes the RCU read lock.
  * Return: true when the segment is the CM's.
@@ -172,6 +173,8 @@ bool irdma_qhash_match(struct irdma_qhash_table *tbl,
 	struct irdma_qhash_key k;
 	bool hit;
 
+	if (ipv6_addr_v4mapped(&loc->ip))
+		ipv6_addr_set_v4mapped(htonl(INADDR_ANY), &any.ip);
 	rcu_read_lock();
 	qhash_key(&k, IRDMA_QHASH_CONN, loc, rem, vlan_id);
 	hit = qhash_has(tbl, &k);

@@ -12,6 +12,7 @@
 #define _MADCM_IRDMA_CM_WIRE_H
 
 #include <linux/types.h>
+#include <net/ipv6.h>
 #include "irdma_cm/tcp_seg.h"
 
 struct irdma_cm_core;
@@ -34,7 +35,9 @@ enum irdma_qhash_type {
 /**
  * struct irdma_cm_qhash - a steering entry, the role of irdma's qhash
  * @type: listener or connection
- * @loc: local address (IPv4-mapped for IPv4; unspecified: any) and port
+ * @loc: local address (IPv4-mapped for IPv4; ::ffff:0.0.0.0: any IPv4
+ *	address; ::: any IPv6 address, and IPv4 too where the backend's
+ *	port reservation is dual-stack) and port
  * @rem: remote address and port (connections only)
  * @vlan_id: VLAN ID, or IRDMA_NO_VLAN
  * @target: NULL: the CM; else the offload QP the connection was handed
@@ -47,6 +50,21 @@ struct irdma_cm_qhash {
 	u16 vlan_id;
 	struct madcm_cm_offload_qp *target;
 };
+
+/*
+ * Whether two steering entries have the same key: type, VLAN and local
+ * address, and for a connection's entry the remote address too.
+ */
+static inline bool irdma_cm_qhash_equal(const struct irdma_cm_qhash *a,
+					const struct irdma_cm_qhash *b)
+{
+	return a->type == b->type && a->vlan_id == b->vlan_id &&
+	       a->loc.port == b->loc.port &&
+	       ipv6_addr_equal(&a->loc.ip, &b->loc.ip) &&
+	       (a->type == IRDMA_QHASH_LISTEN ||
+		(a->rem.port == b->rem.port &&
+		 ipv6_addr_equal(&a->rem.ip, &b->rem.ip)));
+}
 
 /**
  * struct irdma_cm_wire_ops - the link operations a cm_core uses

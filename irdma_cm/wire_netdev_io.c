@@ -185,6 +185,29 @@ static u32 nd_mtu(struct irdma_cm_core *core)
 
 /* ---- port reservations ---- */
 
+static bool nd_ipv4_any(const struct in6_addr *ip)
+{
+	return ipv6_addr_v4mapped(ip) && !ip->s6_addr32[3];
+}
+
+/* Does listener reservation @r hold the local address and port of @qh? */
+static bool nd_resv_covers(const struct nd_reservation *r,
+			   const struct irdma_cm_qhash *qh)
+{
+	const struct in6_addr *ip = &qh->loc.ip;
+
+	if (r->qh.type != IRDMA_QHASH_LISTEN ||
+	    r->qh.loc.port != qh->loc.port || r->qh.vlan_id != qh->vlan_id)
+		return false;
+	if (ipv6_addr_equal(&r->qh.loc.ip, ip))
+		return true;
+	if (nd_ipv4_any(&r->qh.loc.ip))
+		return ipv6_addr_v4mapped(ip);
+	if (ipv6_addr_any(&r->qh.loc.ip))
+		return !ipv6_addr_v4mapped(ip) || r->dual;
+	return false;
+}
+
 static bool nd_listener_covers(struct irdma_cm_netdev *nd,
 			       const struct irdma_cm_qhash *qh)
 {
@@ -192,22 +215,48 @@ static bool nd_listener_covers(struct irdma_cm_netdev *nd,
 
 	lockdep_assert_held(&nd->resv_lock);
 	list_for_each_entry(r, &nd->resv, list)
-		if (r->qh.type == IRDMA_QHASH_LISTEN &&
-		    r->qh.loc.port == qh->loc.port &&
-		    (ipv6_addr_any(&r->qh.loc.ip) ||
-		     ipv6_addr_equal(&r->qh.loc.ip, &qh->loc.ip)))
+		if (nd_resv_covers(r, qh))
 			return true;
 	return false;
 }
 
+/*
+ * The device a reservation is bound to, as SO_BINDTODEVICE binds a
+ * socket: the attached device, or the VLAN device of @vlan_id above it.
+ * Return: its ifindex, or 0 when that VLAN device does not exist.
+ */
+static int nd_resv_ifindex(struct irdma_cm_netdev *nd, u16 vlan_id)
+{
+	struct net_device *dev;
+	int ifindex = 0;
+
+	rcu_read_lock();
+	dev = nd_out_dev(nd, vlan_id);
+	if (dev)
+		ifindex = dev->ifindex;
+	rcu_read_unlock();
+	return ifindex;
+}
+
+/*
+ * Hold @qh's local address and port in the host stack with a bound, not
+ * listening, socket bound to the device the entry steers from (the VLAN
+ * device for a VLAN entry), so the port is taken there only: a host
+ * socket bound to another device may use it, an unbound one may not.
+ * An entry on :: is reserved by an AF_INET6 socket that takes its
+ * IPV6_V6ONLY from net.ipv6.bindv6only, as a host socket would.
+ */
 static int nd_reserve(struct irdma_cm_netdev *nd,
 		      const struct irdma_cm_qhash *qh, struct socket **sockp)
 {
 	struct sockaddr_storage ss = {};
 	bool v4 = ipv6_addr_v4mapped(&qh->loc.ip);
 	struct socket *sock;
-	int ret, len;
+	int ret, len, ifindex;
 
+	ifindex = nd_resv_ifindex(nd, qh->vlan_id);
+	if (!ifindex)
+		return -ENODEV;
 	if (v4) {
 		struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
 
@@ -222,14 +271,16 @@ static int nd_reserve(struct irdma_cm_netdev *nd,
 		sin6->sin6_addr = qh->loc.ip;
 		sin6->sin6_port = htons(qh->loc.port);
 		if (ipv6_addr_type(&qh->loc.ip) & IPV6_ADDR_LINKLOCAL)
-			sin6->sin6_scope_id = nd->dev->ifindex;
+			sin6->sin6_scope_id = ifindex;
 		len = sizeof(*sin6);
 	}
 	ret = sock_create_kern(nd->net, v4 ? AF_INET : AF_INET6, SOCK_STREAM,
 			       IPPROTO_TCP, &sock);
 	if (ret)
 		return ret;
-	ret = kernel_bind(sock, (struct sockaddr *)&ss, len);
+	ret = sock_bindtoindex(sock->sk, ifindex, true);
+	if (!ret)
+		ret = kernel_bind(sock, (struct sockaddr *)&ss, len);
 	if (ret) {
 		sock_release(sock);
 		return ret;
@@ -238,8 +289,14 @@ static int nd_reserve(struct irdma_cm_netdev *nd,
 	return 0;
 }
 
-static bool qh_equal(const struct irdma_cm_qhash *a,
-		     const struct irdma_cm_qhash *b);
+/* The IPv4 wildcard entry of a dual-stack listener on ::. */
+static const struct irdma_cm_qhash *nd_ipv4_twin(const struct irdma_cm_qhash *qh,
+						 struct irdma_cm_qhash *twin)
+{
+	*twin = *qh;
+	ipv6_addr_set_v4mapped(htonl(INADDR_ANY), &twin->loc.ip);
+	return twin;
+}
 
 /*
  * A connection handed to an offload QP, or taken back for TIME-WAIT:
@@ -255,7 +312,7 @@ static int nd_qhash_retarget(struct irdma_cm_netdev *nd,
 
 	mutex_lock(&nd->resv_lock);
 	list_for_each_entry(r, &nd->resv, list) {
-		if (qh_equal(&r->qh, qh)) {
+		if (irdma_cm_qhash_equal(&r->qh, qh)) {
 			r->qh.target = qh->target;
 			ret = 0;
 			break;
@@ -269,6 +326,7 @@ static int nd_qhash_add(struct irdma_cm_core *core,
 			const struct irdma_cm_qhash *qh)
 {
 	struct irdma_cm_netdev *nd = nd_of(core);
+	struct irdma_cm_qhash twin;
 	struct nd_reservation *r;
 	int ret;
 
@@ -293,6 +351,17 @@ static int nd_qhash_add(struct irdma_cm_core *core,
 	ret = irdma_qhash_insert(&nd->qhash, qh, GFP_KERNEL);
 	if (ret)
 		goto err;
+	/* A dual-stack reservation on :: steers IPv4 too. */
+	r->dual = qh->type == IRDMA_QHASH_LISTEN &&
+		  ipv6_addr_any(&qh->loc.ip) && !ipv6_only_sock(r->sock->sk);
+	if (r->dual) {
+		ret = irdma_qhash_insert(&nd->qhash, nd_ipv4_twin(qh, &twin),
+					 GFP_KERNEL);
+		if (ret) {
+			irdma_qhash_remove(&nd->qhash, qh);
+			goto err;
+		}
+	}
 	list_add(&r->list, &nd->resv);
 	mutex_unlock(&nd->resv_lock);
 	trace_madcm_cm_qhash(qh, true, 0);
@@ -306,34 +375,26 @@ err:
 	return ret;
 }
 
-static bool qh_equal(const struct irdma_cm_qhash *a,
-		     const struct irdma_cm_qhash *b)
-{
-	return a->type == b->type && a->vlan_id == b->vlan_id &&
-	       a->loc.port == b->loc.port &&
-	       ipv6_addr_equal(&a->loc.ip, &b->loc.ip) &&
-	       (a->type == IRDMA_QHASH_LISTEN ||
-		(a->rem.port == b->rem.port &&
-		 ipv6_addr_equal(&a->rem.ip, &b->rem.ip)));
-}
-
 static void nd_qhash_del(struct irdma_cm_core *core,
 			 const struct irdma_cm_qhash *qh)
 {
 	struct irdma_cm_netdev *nd = nd_of(core);
 	struct nd_reservation *r, *found = NULL;
+	struct irdma_cm_qhash twin;
 	int ret;
 
 	mutex_lock(&nd->resv_lock);
 	ret = irdma_qhash_remove(&nd->qhash, qh);
 	trace_madcm_cm_qhash(qh, false, ret);
 	list_for_each_entry(r, &nd->resv, list) {
-		if (qh_equal(&r->qh, qh)) {
+		if (irdma_cm_qhash_equal(&r->qh, qh)) {
 			found = r;
 			list_del(&r->list);
 			break;
 		}
 	}
+	if (found && found->dual)
+		irdma_qhash_remove(&nd->qhash, nd_ipv4_twin(qh, &twin));
 	mutex_unlock(&nd->resv_lock);
 	if (found) {
 		if (found->sock)

@@ -34,11 +34,15 @@ enum nd_counter {
 	ND_COUNTER_MAX
 };
 
-/* A port held in the host stack for a steering entry. */
+/*
+ * A port held in the host stack for a steering entry; @dual: a listener
+ * on :: whose socket is dual-stack, steering ::ffff:0.0.0.0 as well.
+ */
 struct nd_reservation {
 	struct list_head list;
 	struct irdma_cm_qhash qh;
 	struct socket *sock;
+	bool dual;
 };
 
 /**

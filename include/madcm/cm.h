@@ -105,6 +105,9 @@ enum madcm_cm_event_type {
  * @mpa_rev: MPA revision in use
  * @rtr_type: RTR message type in use (MADCM_CM_RTR_*), 0 for none
  * @peer_to_peer: the connection follows RFC 6581's peer-to-peer model
+ * @responder: we sent the MPA reply; without @peer_to_peer we send no
+ *	FPDU before the initiator's first one arrived (RFC 5044 7.1: an MPA
+ *	responder receives and validates one FPDU before it sends any)
  * @crc: FPDUs carry a CRC (either side asked for it)
  * @snd_markers: FPDUs we send carry markers
  * @rcv_markers: FPDUs we receive carry markers
@@ -135,6 +138,7 @@ struct madcm_cm_tcp_ctx {
 	u8 mpa_rev;
 	u8 rtr_type;
 	bool peer_to_peer;
+	bool responder;
 	bool crc;
 	bool snd_markers;
 	bool rcv_markers;
@@ -184,7 +188,9 @@ typedef void (*madcm_cm_event_handler)(const struct madcm_cm_event *event,
 
 /**
  * struct madcm_cm_listen_attr - a listener
- * @addr: local address (unspecified: any) and port (not 0)
+ * @addr: local address and port (not 0); ::ffff:0.0.0.0 is any IPv4
+ *	address, :: any IPv6 address and, unless the link's namespace has
+ *	net.ipv6.bindv6only set, any IPv4 address too
  * @vlan_id: VLAN ID or MADCM_CM_NO_VLAN
  * @backlog: most connections pending (handshake begun, not yet accepted
  *	or rejected) at once; 0 means the core's default
@@ -346,6 +352,7 @@ int madcm_cm_reject(struct madcm_cm_conn *conn, const void *private_data,
 int madcm_cm_close(struct madcm_cm_conn *conn);
 int madcm_cm_abort(struct madcm_cm_conn *conn);
 void madcm_cm_release(struct madcm_cm_conn *conn);
+size_t madcm_cm_conn_memory(struct madcm_cm_conn *conn);
 const char *madcm_cm_event_name(enum madcm_cm_event_type type);
 
 #endif /* _MADCM_CM_H */

@@ -151,6 +151,8 @@ struct madcm_cm_offload_qp {
 
 void madcm_cm_offload_event(struct madcm_cm_offload_qp *qp,
 			    enum madcm_cm_offload_event ev, int status);
+void madcm_cm_offload_closed(struct madcm_cm_offload_qp *qp, u32 snd_nxt,
+			     u32 rcv_nxt);
 int madcm_cm_offload_xmit(struct madcm_cm_offload_qp *qp, const u8 *frame,
 			  u32 len);
 

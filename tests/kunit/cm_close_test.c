@@ -7,6 +7,8 @@
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/rcupdate.h>
 #include <linux/workqueue.h>
 #include "tests/kunit/cm_test_util.h"
@@ -346,6 +348,163 @@ static void cm_close_time_wait_bounded(struct kunit *test)
 	cm_expect_drained(test, fix->core[1]);
 }
 
+/* Long TIME-WAIT, quick retransmissions. */
+static const struct madcm_cm_config reuse_cfg = {
+	.rto_min_ms = 20, .rto_max_ms = 160, .max_retrans = 12,
+	.time_wait_ms = 600000, .fin_wait2_ms = 600000,
+	.mpa_timeout_ms = 600000,
+};
+
+/* Connect from core 0's port @lport to core 1's listener; wait for both. */
+static struct cm_rec *connect_from_port(struct kunit *test,
+					struct cm_fix *fix, u16 lport)
+{
+	struct madcm_cm_connect_attr attr;
+	int ev0 = READ_ONCE(fix->side[0].events);
+	int ev1 = READ_ONCE(fix->side[1].events);
+	struct cm_rec *a;
+
+	cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], LPORT,
+			MADCM_CM_NO_VLAN, 2, &fix->side[0]);
+	attr.loc.port = lport;
+	a = cm_connect(test, fix, 0, &attr);
+	KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[0], ev0 + 2));
+	KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[1], ev1 + 2));
+	KUNIT_ASSERT_TRUE(test, cm_rec_has(a, MADCM_CM_EVENT_ESTABLISHED));
+	KUNIT_ASSERT_TRUE(test, a->has_ctx);
+	return a;
+}
+
+/*
+ * The ISS follows a clock (RFC 9293 3.4.1, RFC 6528): two incarnations of
+ * one 4-tuple, closed by the passive side (no TIME-WAIT here), get ISSs
+ * that grow by the time between them at about one per 4 microseconds.
+ * Both requests are alike, so the difference of the initiators' SND.NXT
+ * at ESTABLISHED is the difference of their ISSs.
+ */
+static void cm_iss_follows_clock(struct kunit *test)
+{
+	struct cm_rec *a1, *a2;
+	struct cm_fix *fix;
+	u64 t0, t1;
+	u32 d;
+
+	fix = cm_fix_create(test, 2, false, &reuse_cfg, 4);
+	cm_listen(test, fix, 1, NULL, LPORT, MADCM_CM_NO_VLAN, 2);
+	t0 = ktime_get_ns();
+	a1 = connect_from_port(test, fix, RPORT);
+	KUNIT_ASSERT_EQ(test, madcm_cm_close(fix->side[1].recs[0].conn), 0);
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[1], 1));
+	KUNIT_ASSERT_EQ(test, atomic_read(&fix->core[0]->time_wait_nodes), 0);
+	a2 = connect_from_port(test, fix, RPORT);
+	t1 = ktime_get_ns();
+	d = a2->ctx.snd_nxt - a1->ctx.snd_nxt;
+	KUNIT_EXPECT_GT(test, d, 0U);
+	KUNIT_EXPECT_LE(test, (u64)d, div_u64(t1 - t0, 4000) + 1);
+}
+
+/*
+ * A connect that names the local port of one of our connections in
+ * TIME-WAIT (rdma_cm chooses ports without seeing the CM's TIME-WAITs)
+ * takes the 4-tuple over instead of failing with -EADDRINUSE, and starts
+ * above every sequence number the old connection sent (RFC 9293 3.4.1:
+ * no segment of the old incarnation may fit the new one). The side that
+ * did not close first holds nothing, so the peer takes the new SYN.
+ */
+static void cm_close_time_wait_reused(struct kunit *test)
+{
+	struct cm_rec *a1, *a2;
+	struct cm_fix *fix;
+	u32 new_iss_off;
+
+	fix = cm_fix_create(test, 2, false, &reuse_cfg, 4);
+	cm_listen(test, fix, 1, NULL, LPORT, MADCM_CM_NO_VLAN, 2);
+	a1 = connect_from_port(test, fix, RPORT);
+	/* We close first: TIME-WAIT on core 0 for the next ten minutes. */
+	KUNIT_ASSERT_EQ(test, madcm_cm_close(a1->conn), 0);
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[1], 1));
+	KUNIT_ASSERT_EQ(test, atomic_read(&fix->core[0]->time_wait_nodes), 1);
+
+	a2 = connect_from_port(test, fix, RPORT);
+	KUNIT_EXPECT_EQ(test, atomic_read(&fix->core[0]->time_wait_nodes), 0);
+	KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_TIME_WAIT_REUSED),
+			1);
+	/*
+	 * The old connection sent its SYN, the request (RFC 5044 7.1: a
+	 * 20-octet header; RFC 6581 3: 4 octets of IRD/ORD) and its FIN.
+	 * Both requests are alike, so a2's SND.NXT less a1's at ESTABLISHED
+	 * is the new ISS less the old; it must pass all of that.
+	 */
+	new_iss_off = a2->ctx.snd_nxt - a1->ctx.snd_nxt;
+	KUNIT_EXPECT_GT(test, (s32)new_iss_off, 1 + 20 + 4 + 1);
+	/* Both ends of the new connection work: close it from the peer. */
+	KUNIT_EXPECT_EQ(test, madcm_cm_close(fix->side[1].recs[1].conn), 0);
+	KUNIT_EXPECT_TRUE(test, cm_wait_terminals(&fix->side[0], 2));
+	KUNIT_EXPECT_TRUE(test, cm_wait_terminals(&fix->side[1], 2));
+	KUNIT_EXPECT_TRUE(test, cm_rec_has(a2, MADCM_CM_EVENT_DISCONNECT));
+}
+
+/*
+ * A connection closed by its peer (no TIME-WAIT here) leaves its 4-tuple
+ * at once, but its steering entry goes later, from the core's event
+ * workqueue. A connect from the same port in between (rdma_cm may pick
+ * it at once) adds the entry for the same 4-tuple: the old removal, when
+ * it comes, must not take the new connection's entry (whose segments
+ * would then go to the host stack, which resets them), and the new
+ * connection's own removal must find it. Core 0's handler holds its
+ * terminal event for the first connection, so the entry's removal waits
+ * behind it while the second connect adds its entry.
+ */
+static void cm_close_reconnect_keeps_steering(struct kunit *test)
+{
+	DECLARE_COMPLETION_ONSTACK(seen);
+	DECLARE_COMPLETION_ONSTACK(go);
+	struct madcm_cm_connect_attr attr;
+	struct cm_side *s0;
+	struct cm_fix *fix;
+	struct cm_rec *a2;
+	int ev0, ev1;
+
+	fix = cm_fix_create(test, 2, false, &reuse_cfg, 4);
+	s0 = &fix->side[0];
+	cm_listen(test, fix, 1, NULL, LPORT, MADCM_CM_NO_VLAN, 2);
+	connect_from_port(test, fix, RPORT);
+	/* one entry for the connection (the listener's is on core 1) */
+	KUNIT_ASSERT_EQ(test, madcm_wire_loop_qhash_count(fix->port[0]), 1);
+
+	mutex_lock(&s0->lock);
+	s0->hold_seen = &seen;
+	s0->hold_go = &go;
+	mutex_unlock(&s0->lock);
+	KUNIT_ASSERT_EQ(test, madcm_cm_close(fix->side[1].recs[0].conn), 0);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&seen,
+							    CM_TEST_WAIT));
+	KUNIT_EXPECT_EQ(test, atomic_read(&fix->core[0]->time_wait_nodes), 0);
+
+	ev0 = READ_ONCE(s0->events);
+	ev1 = READ_ONCE(fix->side[1].events);
+	cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], LPORT,
+			MADCM_CM_NO_VLAN, 2, s0);
+	attr.loc.port = RPORT;
+	a2 = cm_connect(test, fix, 0, &attr);
+	complete(&go);
+	KUNIT_ASSERT_TRUE(test, cm_wait_events(s0, ev0 + 2));
+	KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[1], ev1 + 2));
+	KUNIT_ASSERT_TRUE(test, cm_rec_has(a2, MADCM_CM_EVENT_ESTABLISHED));
+	/* the old removal has run by now: the new entry is still there */
+	flush_workqueue(fix->core[0]->event_wq);
+	KUNIT_EXPECT_EQ(test, madcm_wire_loop_qhash_count(fix->port[0]), 1);
+
+	/* and the new connection's end takes it, once */
+	KUNIT_ASSERT_EQ(test, madcm_cm_close(fix->side[1].recs[1].conn), 0);
+	KUNIT_EXPECT_TRUE(test, cm_wait_terminals(s0, 2));
+	KUNIT_EXPECT_TRUE(test, cm_wait_terminals(&fix->side[1], 2));
+	flush_workqueue(fix->core[0]->event_wq);
+	KUNIT_EXPECT_EQ(test, madcm_wire_loop_qhash_count(fix->port[0]), 0);
+}
+
 static struct kunit_case cm_close_cases[] = {
 	KUNIT_CASE(cm_close_from_passive),
 	KUNIT_CASE(cm_close_both_at_once),
@@ -353,6 +512,9 @@ static struct kunit_case cm_close_cases[] = {
 	KUNIT_CASE(cm_close_time_wait),
 	KUNIT_CASE(cm_close_time_wait_reacks),
 	KUNIT_CASE(cm_close_time_wait_bounded),
+	KUNIT_CASE(cm_close_time_wait_reused),
+	KUNIT_CASE(cm_iss_follows_clock),
+	KUNIT_CASE(cm_close_reconnect_keeps_steering),
 	KUNIT_CASE(cm_close_fin_with_data),
 	KUNIT_CASE(cm_stop_bounded_with_held_connection),
 	{}

@@ -10,6 +10,7 @@
 #include <kunit/test.h>
 #include <linux/string.h>
 #include <madcm/cm_offload.h>
+#include "irdma_cm/tcp_seq.h"
 #include "tests/kunit/cm_test_util.h"
 #include "tests/kunit/mpa_spec.h"
 #include "tests/kunit/rtr_spec.h"
@@ -593,6 +594,47 @@ static void cm_offload_close_reaches_qp_then_time_wait(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, o.a->after_terminal, 0);
 }
 
+/*
+ * The QP ends the stream far beyond the hand-off (it sent 10 MB) and
+ * reports where (madcm_cm_offload_closed()); our FIN went first, so the
+ * CM holds the 4-tuple in TIME-WAIT. A connect from the same port takes
+ * it over: its ISS must lie above every sequence number the old stream
+ * used (RFC 9293 3.4.1), which only the QP's report can tell the CM.
+ */
+static void cm_offload_time_wait_reuse_above_qp_stream(struct kunit *test)
+{
+	struct cm_fix *fix = cm_fix_create(test, 1, true, &cm_test_quiet_cfg, 4);
+	struct off_active o, o2;
+	u32 our_end, peer_end;
+	int events;
+
+	off_connect(test, fix, &o, 0);
+	off_established(test, fix, &o);
+	our_end = o.f->tcp.snd_nxt + 10000000 + 1;
+	peer_end = o.f->tcp.rcv_nxt + 3000 + 1;
+	KUNIT_EXPECT_EQ(test, madcm_cm_close(o.a->conn), 0);
+	madcm_cm_offload_event(&o.f->qp, MADCM_CM_OFFLOAD_EV_FIN_RCVD, 0);
+	madcm_cm_offload_closed(&o.f->qp, our_end, peer_end);
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
+	off_settle(fix, 0);
+	KUNIT_ASSERT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_OFFLOAD_TW), 1);
+
+	events = READ_ONCE(fix->side[0].events);
+	off_connect(test, fix, &o2, 0);
+	KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0],
+				     IRDMA_CM_CNT_TIME_WAIT_REUSED), 1);
+	KUNIT_EXPECT_TRUE(test, irdma_seq_lt(our_end, o2.iss));
+	/* The new connection is established and handed to its own QP. */
+	KUNIT_EXPECT_TRUE(test, cm_wait_events(&fix->side[0], events + 2));
+	KUNIT_EXPECT_TRUE(test, cm_rec_has(o2.a, MADCM_CM_EVENT_ESTABLISHED));
+	off_settle(fix, 0);
+	KUNIT_EXPECT_EQ(test, o2.f->offloads, 1);
+	KUNIT_EXPECT_EQ(test, madcm_cm_abort(o2.a->conn), 0);
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], 2));
+	off_settle(fix, 0);
+	cm_expect_drained(test, fix->core[0]);
+}
+
 /* madcm_cm_abort() on an offloaded connection resets it through the QP. */
 static void cm_offload_abort_reaches_qp(struct kunit *test)
 {
@@ -806,6 +848,7 @@ static struct kunit_case cm_offload_cases[] = {
 	KUNIT_CASE(cm_offload_qp_fin_then_closed),
 	KUNIT_CASE(cm_offload_qp_reset),
 	KUNIT_CASE(cm_offload_close_reaches_qp_then_time_wait),
+	KUNIT_CASE(cm_offload_time_wait_reuse_above_qp_stream),
 	KUNIT_CASE(cm_offload_abort_reaches_qp),
 	KUNIT_CASE(cm_offload_refused_resets),
 	KUNIT_CASE(cm_offload_core_stop),

@@ -2,7 +2,8 @@
 /*
  * KUnit: the CM's steering table. A segment is the CM's when its 4-tuple
  * is a connection entry, or its destination address and port (or the
- * wildcard address and that port) is a listener, on the same VLAN.
+ * wildcard address of its family and that port) is a listener, on the
+ * same VLAN.
  */
 #include <kunit/test.h>
 #include <net/ipv6.h>
@@ -92,20 +93,55 @@ static void listener_on_address(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, match(tbl, v6(1, 5000), v6(2, 40000), IRDMA_NO_VLAN, NULL));
 }
 
-static void wildcard_listener(struct kunit *test)
+/*
+ * The IPv4 wildcard ::ffff:0.0.0.0 is any IPv4 address and nothing else,
+ * as a socket bound to 0.0.0.0 takes no IPv6 segment.
+ */
+static void ipv4_wildcard_takes_ipv4_only(struct kunit *test)
+{
+	struct irdma_qhash_table *tbl = new_table(test, 16);
+	struct irdma_cm_qhash any4 = { IRDMA_QHASH_LISTEN, v4(0, 6000), {}, 7 };
+
+	KUNIT_ASSERT_EQ(test, irdma_qhash_insert(tbl, &any4, GFP_KERNEL), 0);
+	KUNIT_EXPECT_TRUE(test, match(tbl, v4(0xc0000201, 6000), PEER, 7, NULL));
+	KUNIT_EXPECT_TRUE(test, match(tbl, v4(0x0a000001, 6000), PEER, 7, NULL));
+	KUNIT_EXPECT_FALSE(test, match(tbl, v6(9, 6000), v6(2, 1), 7, NULL));
+	KUNIT_EXPECT_FALSE(test, match(tbl, v4(0xc0000201, 6001), PEER, 7, NULL));
+	KUNIT_EXPECT_FALSE(test, match(tbl, v4(0xc0000201, 6000), PEER,
+				       IRDMA_NO_VLAN, NULL));
+}
+
+/*
+ * The IPv6 wildcard :: alone is any IPv6 address (an IPV6_V6ONLY socket
+ * on [::]); the backend adds the IPv4 wildcard for a dual-stack one.
+ */
+static void ipv6_wildcard_takes_ipv6_only(struct kunit *test)
+{
+	struct irdma_qhash_table *tbl = new_table(test, 16);
+	struct irdma_cm_qhash any6 = { IRDMA_QHASH_LISTEN, { .port = 6000 }, {}, 7 };
+
+	KUNIT_ASSERT_EQ(test, irdma_qhash_insert(tbl, &any6, GFP_KERNEL), 0);
+	KUNIT_EXPECT_TRUE(test, match(tbl, v6(9, 6000), v6(2, 1), 7, NULL));
+	KUNIT_EXPECT_FALSE(test, match(tbl, v4(0xc0000201, 6000), PEER, 7, NULL));
+	KUNIT_EXPECT_FALSE(test, match(tbl, v6(9, 6001), v6(2, 1), 7, NULL));
+	KUNIT_EXPECT_FALSE(test, match(tbl, v6(9, 6000), v6(2, 1),
+				       IRDMA_NO_VLAN, NULL));
+}
+
+/* Both wildcards on one port are two entries, each removed on its own. */
+static void both_wildcards_are_distinct(struct kunit *test)
 {
 	struct irdma_qhash_table *tbl = new_table(test, 16);
 	struct irdma_cm_qhash any6 = { IRDMA_QHASH_LISTEN, { .port = 6000 }, {}, 7 };
 	struct irdma_cm_qhash any4 = { IRDMA_QHASH_LISTEN, v4(0, 6000), {}, 7 };
 
 	KUNIT_ASSERT_EQ(test, irdma_qhash_insert(tbl, &any6, GFP_KERNEL), 0);
-	/* ::ffff:0.0.0.0 is the same wildcard as :: */
-	KUNIT_EXPECT_EQ(test, irdma_qhash_insert(tbl, &any4, GFP_KERNEL), -EEXIST);
+	KUNIT_ASSERT_EQ(test, irdma_qhash_insert(tbl, &any4, GFP_KERNEL), 0);
 	KUNIT_EXPECT_TRUE(test, match(tbl, v4(0xc0000201, 6000), PEER, 7, NULL));
-	KUNIT_EXPECT_TRUE(test, match(tbl, v4(0x0a000001, 6000), PEER, 7, NULL));
 	KUNIT_EXPECT_TRUE(test, match(tbl, v6(9, 6000), v6(2, 1), 7, NULL));
-	KUNIT_EXPECT_FALSE(test, match(tbl, v6(9, 6001), v6(2, 1), 7, NULL));
-	KUNIT_EXPECT_FALSE(test, match(tbl, v6(9, 6000), v6(2, 1), IRDMA_NO_VLAN, NULL));
+	KUNIT_EXPECT_EQ(test, irdma_qhash_remove(tbl, &any4), 0);
+	KUNIT_EXPECT_FALSE(test, match(tbl, v4(0xc0000201, 6000), PEER, 7, NULL));
+	KUNIT_EXPECT_TRUE(test, match(tbl, v6(9, 6000), v6(2, 1), 7, NULL));
 }
 
 static void connection_exact_tuple(struct kunit *test)
@@ -187,7 +223,9 @@ static void many_connections(struct kunit *test)
 
 static struct kunit_case cm_qhash_cases[] = {
 	KUNIT_CASE(listener_on_address),
-	KUNIT_CASE(wildcard_listener),
+	KUNIT_CASE(ipv4_wildcard_takes_ipv4_only),
+	KUNIT_CASE(ipv6_wildcard_takes_ipv6_only),
+	KUNIT_CASE(both_wildcards_are_distinct),
 	KUNIT_CASE(connection_exact_tuple),
 	KUNIT_CASE(insert_remove_errors),
 	KUNIT_CASE(many_connections),

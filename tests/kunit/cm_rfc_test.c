@@ -202,7 +202,10 @@ static void cm_rfc_rst_in_state(struct kunit *test)
 	cm_expect_drained(test, fix->core[0]);
 }
 
-/* A SYN past the backlog is dropped and counted; room comes back. */
+/*
+ * A SYN past the backlog gets a SYN cookie and no node (the cookie cases
+ * are in cm_syncookie_test.c); room comes back.
+ */
 static void cm_rfc_backlog(struct kunit *test)
 {
 	struct cm_fix *fix = cm_fix_create(test, 1, true, &cm_test_quiet_cfg, 4);
@@ -227,13 +230,17 @@ static void cm_rfc_backlog(struct kunit *test)
 		cm_raw_send(test, &raw, IRDMA_TCP_SYN, raw.iss, 0, NULL, 0,
 			    true);
 	}
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 3; i++) {
 		KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
 		KUNIT_EXPECT_EQ(test, seg.flags, IRDMA_TCP_SYN | IRDMA_TCP_ACK);
-		KUNIT_EXPECT_NE(test, seg.dst.port, RPORT + 2);
+		KUNIT_EXPECT_EQ(test, seg.dst.port, RPORT + i);
+		/* The cookie SYN-ACK offers no window scaling. */
+		KUNIT_EXPECT_EQ(test, seg.opts.has_wscale, i < 2);
 	}
 	KUNIT_EXPECT_TRUE(test, cm_raw_none(&raw));
-	KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_BACKLOG_DROP), 1);
+	KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_BACKLOG_DROP), 0);
+	KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_SYN_COOKIE_SENT),
+			1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&fix->core[0]->live_nodes), 2);
 
 	/* One pending connection is reset: the third SYN now gets in. */
@@ -243,6 +250,8 @@ static void cm_rfc_backlog(struct kunit *test)
 	cm_raw_send(test, &raw, IRDMA_TCP_SYN, raw.iss, 0, NULL, 0, true);
 	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
 	KUNIT_EXPECT_EQ(test, seg.dst.port, RPORT + 2);
+	KUNIT_EXPECT_TRUE(test, seg.opts.has_wscale);
+	KUNIT_EXPECT_EQ(test, atomic_read(&irdma_cm_listener_of(l)->pending), 2);
 	madcm_cm_destroy_listener(l);
 	cm_expect_drained(test, fix->core[0]);
 }
@@ -487,12 +496,8 @@ static void cm_rfc_request_split_out_of_order(struct kunit *test)
 /* No request within the MPA timeout: RST, counted, nobody told. */
 static void cm_rfc_mpa_timeout(struct kunit *test)
 {
-	const struct madcm_cm_config cfg = {
-		.rto_min_ms = 600000, .rto_max_ms = 600000,
-		.time_wait_ms = 600000, .fin_wait2_ms = 600000,
-		.mpa_timeout_ms = 20,
-	};
-	struct cm_fix *fix = cm_fix_create(test, 1, true, &cfg, 2);
+	struct cm_fix *fix = cm_fix_create(test, 1, true,
+					   &cm_test_mpa_timeout_cfg, 2);
 	struct irdma_cm_seg seg;
 	struct cm_raw raw;
 

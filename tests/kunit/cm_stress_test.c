@@ -32,8 +32,17 @@ static void open_many(struct kunit *test, struct cm_fix *fix, int n,
 		attr.private_data_len = sizeof(i);
 		cm_connect(test, fix, 0, &attr);
 	}
-	KUNIT_ASSERT_TRUE(test, cm_wait_events_progress(&fix->side[0], 2 * n));
-	KUNIT_ASSERT_TRUE(test, cm_wait_events_progress(&fix->side[1], 2 * n));
+	if (!cm_wait_events_progress(&fix->side[0], 2 * n) ||
+	    !cm_wait_events_progress(&fix->side[1], 2 * n)) {
+		for (i = 0; i < 2; i++) {
+			kunit_info(test, "side %d: %d events, %d terminal\n", i,
+				   READ_ONCE(fix->side[i].events),
+				   READ_ONCE(fix->side[i].terminals));
+			cm_dump_core(test, fix->core[i], 20);
+		}
+		KUNIT_ASSERT_FAILURE(test, "%d connections: not all established",
+				     n);
+	}
 }
 
 /* Every connection of both sides: established, then exactly one CLOSE. */
@@ -144,14 +153,22 @@ static void cm_stress_lossy(struct kunit *test)
 	u64 retrans, refused = 0;
 	int i;
 
+	/*
+	 * Side 0 keeps its connections until the end: one that failed to
+	 * connect has had its terminal event, and closing a released handle
+	 * would be the test's use after free, not the CM's.
+	 */
+	fix->side[0].keep = true;
 	madcm_wire_loop_set_faults(fix->port[0], &c->f);
 	madcm_wire_loop_set_faults(fix->port[1], &c->f);
 	open_many(test, fix, n, false);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < fix->side[0].nrecs; i++)
 		madcm_cm_close(fix->side[0].recs[i].conn);
 	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], n));
 	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[1], n));
 	expect_all_closed(test, fix, n);
+	for (i = 0; i < fix->side[0].nrecs; i++)
+		madcm_cm_release(fix->side[0].recs[i].conn);
 	madcm_wire_loop_quiesce(fix->loop);
 	madcm_wire_loop_stats(fix->loop, &st);
 	retrans = cm_cnt(fix->core[0], IRDMA_CM_CNT_RETRANS) +
@@ -176,11 +193,17 @@ static void cm_stress_lossy(struct kunit *test)
  * and 15 retries (about 90 s) before a reset, and a TIME-WAIT longer than
  * the peer's backoff, so that late FINs still find their connection.
  */
+/*
+ * TIME-WAIT (2 MSL) outlasts the peer's retransmissions of its FIN (RFC
+ * 9293 3.6): up to max_retrans copies rto_max apart. Shorter, a FIN whose
+ * ACK was lost often enough, under an RTO kept backed off by Karn's rule,
+ * finds the tuple gone and is answered with a RST.
+ */
 static const struct madcm_cm_config thousand_cfg = {
 	.rto_min_ms = 1000,
 	.rto_max_ms = 8000,
 	.max_retrans = 15,
-	.time_wait_ms = 20000,
+	.time_wait_ms = 15 * 8000,
 	.fin_wait2_ms = 60000,
 	.mpa_timeout_ms = 60000,
 };

@@ -4,8 +4,8 @@
  * window update (RFC 9293 3.10.7.4), the IP TOS / ECN field (RFC 3168,
  * RFC 2873), the first SYN behind neighbour resolution, the receive
  * window offered, challenge ACK throttling (RFC 5961 7), round-trip time
- * estimation (RFC 6298) and the peer's window with zero-window probes
- * (RFC 9293 3.8.6.1).
+ * estimation and backoff (RFC 6298, Karn's rule) and the peer's window
+ * with zero-window probes (RFC 9293 3.8.6.1).
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -290,6 +290,103 @@ static void cm_tcp_rto_from_rtt(struct kunit *test)
 }
 
 /*
+ * RFC 6298 5.5 and 5.7 with Karn's rule (RFC 6298 3 and 5, after 5.7):
+ * each expiry doubles the RTO; an ACK of a retransmitted segment gives
+ * no RTT measurement, so it does not collapse the backed-off RTO (only a
+ * new measurement does); and when the SYN (here our SYN-ACK) timed out
+ * with an RTO under 3 s, the RTO is 3 s once the handshake is done.
+ * R0 = 200 ms: one expiry gives 400 ms; the ACK that ends the handshake
+ * leaves max(400 ms, 3 s) = 3 s.
+ */
+static void cm_tcp_backoff_kept_without_sample(struct kunit *test)
+{
+	static const struct madcm_cm_config cfg = {
+		.rto_min_ms = 10, .rto_initial_ms = 200,
+		.rto_max_ms = 60000, .max_retrans = 5,
+		.time_wait_ms = 600000, .fin_wait2_ms = 600000,
+		.mpa_timeout_ms = 600000,
+	};
+	struct cm_fix *fix = cm_fix_create(test, 1, true, &cfg, 2);
+	struct irdma_cm_node *node;
+	struct irdma_cm_seg seg, again;
+	struct cm_raw raw;
+	u8 frame[64];
+	u32 n;
+
+	fix->side[0].policy = CM_TEST_HOLD;
+	cm_listen(test, fix, 0, NULL, LPORT, MADCM_CM_NO_VLAN, 1);
+	cm_raw_init(&raw, fix, 0, true, RPORT, LPORT, MADCM_CM_NO_VLAN);
+	cm_raw_send(test, &raw, IRDMA_TCP_SYN, raw.iss, 0, NULL, 0, true);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
+	/* Not acknowledged: the SYN-ACK comes again after R0. */
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &again, NULL, 0));
+	KUNIT_ASSERT_EQ(test, again.seq, seg.seq);
+	KUNIT_ASSERT_TRUE(test, again.flags & IRDMA_TCP_SYN);
+	KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_RETRANS), 1);
+
+	raw.snd_nxt = raw.iss + 1;
+	raw.rcv_nxt = seg.seq + 1;
+	cm_raw_send(test, &raw, IRDMA_TCP_ACK, raw.snd_nxt, raw.rcv_nxt, NULL,
+		    0, false);
+	n = cm_raw_mpa_frame(frame, true, false, 1, NULL, 0, 0, 0);
+	cm_raw_send(test, &raw, IRDMA_TCP_ACK, raw.snd_nxt, raw.rcv_nxt,
+		    frame, n, false);
+	KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[0], 1));
+	node = rec_node(&fix->side[0].recs[0]);
+	KUNIT_EXPECT_FALSE(test, test_bit(IRDMA_CM_F_RTT_VALID, &node->flags));
+	KUNIT_EXPECT_EQ(test, node->rto, msecs_to_jiffies(3000));
+	cm_expect_drained(test, fix->core[0]);
+}
+
+/*
+ * Karn's rule on data (RFC 6298 5, after 5.7): the MPA reply times out
+ * at least once, each time doubling the RTO (5.5) from the one the
+ * handshake's measurement gave (RTO base); the peer's ACK of the copy
+ * gives no measurement, so the RTO stays at 2 x base or more (up to RTO
+ * max) for what follows instead of falling back to the base.
+ */
+static void cm_tcp_backoff_kept_after_data_retransmit(struct kunit *test)
+{
+	static const struct madcm_cm_config cfg = {
+		.rto_min_ms = 10, .rto_initial_ms = 100,
+		.rto_max_ms = 200, .max_retrans = 20,
+		.time_wait_ms = 600000, .fin_wait2_ms = 600000,
+		.mpa_timeout_ms = 600000,
+	};
+	struct cm_fix *fix = cm_fix_create(test, 1, true, &cfg, 2);
+	struct madcm_cm_accept_attr acc = {};
+	struct irdma_cm_node *node;
+	struct irdma_cm_seg seg;
+	unsigned long rto, base, want;
+	struct cm_raw raw;
+	struct cm_rec *p;
+	bool acked;
+
+	cm_listen(test, fix, 0, NULL, LPORT, MADCM_CM_NO_VLAN, 1);
+	cm_raw_drive(test, fix, &raw, CM_RAW_REQ_RCVD, RPORT, LPORT);
+	p = &fix->side[0].recs[0];
+	node = rec_node(p);
+	KUNIT_ASSERT_EQ(test, madcm_cm_accept(p->conn, &acc), 0);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv_data(test, &raw, &seg, NULL, 0));
+	KUNIT_ASSERT_EQ(test, seg.payload_len, SPEC_HDR_LEN);
+	/* Not acknowledged: the copy. */
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv_data(test, &raw, &seg, NULL, 0));
+	KUNIT_ASSERT_EQ(test, seg.payload_len, SPEC_HDR_LEN);
+	KUNIT_ASSERT_GE(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_RETRANS), 1);
+	cm_raw_send(test, &raw, IRDMA_TCP_ACK, raw.snd_nxt,
+		    raw.rcv_nxt + SPEC_HDR_LEN, NULL, 0, false);
+	irdma_cm_node_lock(node);
+	acked = node->snd_una == node->snd_nxt;
+	rto = node->rto;
+	base = node->rto_base;
+	irdma_cm_node_unlock(node);
+	KUNIT_EXPECT_TRUE(test, acked);
+	want = min(2 * base, msecs_to_jiffies(200));
+	KUNIT_EXPECT_GE(test, rto, want);
+	cm_expect_drained(test, fix->core[0]);
+}
+
+/*
  * RFC 9293 3.8.6 and 3.8.6.1: the CM sends no more than the peer's
  * window; into a zero window it sends a probe of one octet of new data
  * after an RTO, and again with backoff while the window stays shut;
@@ -370,6 +467,8 @@ static struct kunit_case cm_tcp_cases[] = {
 	KUNIT_CASE(cm_tcp_rcv_wnd_what_cm_takes),
 	KUNIT_CASE(cm_tcp_challenge_acks_throttled),
 	KUNIT_CASE(cm_tcp_rto_from_rtt),
+	KUNIT_CASE(cm_tcp_backoff_kept_without_sample),
+	KUNIT_CASE(cm_tcp_backoff_kept_after_data_retransmit),
 	KUNIT_CASE(cm_tcp_peer_window_and_probes),
 	{}
 };

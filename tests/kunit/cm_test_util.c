@@ -26,6 +26,14 @@ const struct madcm_cm_config cm_test_quiet_cfg = {
 	.mpa_timeout_ms = 600000,
 };
 
+const struct madcm_cm_config cm_test_mpa_timeout_cfg = {
+	.rto_min_ms = 600000,
+	.rto_max_ms = 600000,
+	.time_wait_ms = 600000,
+	.fin_wait2_ms = 600000,
+	.mpa_timeout_ms = 20,
+};
+
 /**
  * cm_addr4() - 10.0.0.@last, IPv4-mapped
  * @a: filled in
@@ -142,6 +150,7 @@ void cm_test_handler(const struct madcm_cm_event *ev, void *context)
 {
 	struct cm_side *side = context;
 	struct madcm_cm_accept_attr acc = {};
+	struct completion *seen = NULL, *go = NULL;
 	bool release = false;
 	struct cm_rec *rec;
 	int ret = 0;
@@ -177,6 +186,10 @@ void cm_test_handler(const struct madcm_cm_event *ev, void *context)
 		rec->terminal++;
 		side->terminals++;
 		release = !side->keep;
+		seen = side->hold_seen;
+		go = side->hold_go;
+		side->hold_seen = NULL;
+		side->hold_go = NULL;
 	}
 	side->events++;
 	mutex_unlock(&side->lock);
@@ -196,6 +209,11 @@ void cm_test_handler(const struct madcm_cm_event *ev, void *context)
 	if (release)
 		madcm_cm_release(ev->conn);
 	wake_up(&side->wq);
+	if (seen) {
+		/* What the core queued behind this event waits with us. */
+		complete(seen);
+		wait_for_completion_timeout(go, CM_TEST_WAIT);
+	}
 }
 
 /**
@@ -421,15 +439,65 @@ u64 cm_cnt(struct irdma_cm_core *core, enum irdma_cm_counter c)
 }
 
 /**
+ * cm_dump_core() - what a test that timed out needs to know of a core
+ * @test: the test
+ * @core: the core
+ * @max: at most this many connections are shown
+ *
+ * Logs the core's counters that are not 0 and its connections that are
+ * neither ESTABLISHED nor handed off: state, sequence numbers, RTO,
+ * retransmissions and armed timers.
+ */
+void cm_dump_core(struct kunit *test, struct irdma_cm_core *core, int max)
+{
+	struct irdma_cm_node *node;
+	u64 v;
+	int i, n = 0;
+
+	for (i = 0; i < IRDMA_CM_CNT_NR; i++) {
+		v = irdma_cm_counter_read(core, i);
+		if (v)
+			kunit_info(test, "core %p: %s %llu\n", core,
+				   irdma_cm_counter_name(i), v);
+	}
+	spin_lock_bh(&core->lock);
+	list_for_each_entry(node, &core->all_nodes, all) {
+		if (node->state == IRDMA_CM_STATE_ESTABLISHED ||
+		    node->state == IRDMA_CM_STATE_OFFLOADED)
+			continue;
+		if (n++ >= max)
+			break;
+		kunit_info(test,
+			   "core %p: :%u-:%u %s una %u nxt %u high %u rcv_nxt %u wnd %u rto %u ms retrans %u armed %#x flags %#lx rexmit in %d ms mpa in %d ms\n",
+			   core, node->key.loc_port, node->key.rem_port,
+			   irdma_cm_state_name(node->state),
+			   node->snd_una - node->iss, node->snd_nxt - node->iss,
+			   node->snd_high - node->iss,
+			   node->rcv_nxt - node->irs, node->snd_wnd,
+			   jiffies_to_msecs(node->rto), node->retrans,
+			   node->armed, node->flags,
+			   (int)jiffies_to_msecs(node->rexmit_at - jiffies),
+			   (int)jiffies_to_msecs(node->mpa_at - jiffies));
+	}
+	spin_unlock_bh(&core->lock);
+	kunit_info(test, "core %p: %d connections not established (%d live)\n",
+		   core, n, atomic_read(&core->live_nodes));
+}
+
+/**
  * cm_expect_drained() - stop a core; nothing may be left
  * @test: the test
  * @core: the core
+ *
+ * Neither nodes nor listeners, nor any setup context or MPA buffer: a
+ * node frees its buffers on every path that ends it.
  */
 void cm_expect_drained(struct kunit *test, struct irdma_cm_core *core)
 {
 	irdma_cm_core_stop(core);
 	KUNIT_EXPECT_EQ(test, atomic_read(&core->live_nodes), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&core->live_listeners), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&core->setup_bufs), 0);
 }
 
 /**

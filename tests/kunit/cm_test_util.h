@@ -8,6 +8,7 @@
 #define _MADCM_TESTS_CM_TEST_UTIL_H
 
 #include <kunit/test.h>
+#include <linux/completion.h>
 #include <linux/mutex.h>
 #include <linux/wait.h>
 #include <madcm/cm.h>
@@ -69,6 +70,9 @@ struct cm_rec {
  * @keep: do not release connections at their terminal event
  * @terminals: terminal events seen
  * @events: events seen
+ * @hold_seen: when set, the next terminal event's handler completes it,
+ *	then waits (on the core's event workqueue) for @hold_go; one shot
+ * @hold_go: ... completed by the test
  */
 struct cm_side {
 	struct mutex lock;	/* see above */
@@ -84,6 +88,8 @@ struct cm_side {
 	bool keep;
 	int terminals;
 	int events;
+	struct completion *hold_seen;
+	struct completion *hold_go;
 };
 
 /**
@@ -110,6 +116,8 @@ struct cm_fix {
 extern const struct madcm_cm_config cm_test_fast_cfg;
 /* Timers that never fire within a test: no retransmission surprises. */
 extern const struct madcm_cm_config cm_test_quiet_cfg;
+/* The same, but for an MPA timeout of 20 ms. */
+extern const struct madcm_cm_config cm_test_mpa_timeout_cfg;
 
 struct cm_fix *cm_fix_create(struct kunit *test, int ncores, bool raw,
 			     const struct madcm_cm_config *cfg, int max_conns);
@@ -132,6 +140,7 @@ void cm_expect_events(struct kunit *test, const struct cm_rec *rec,
 		      const enum madcm_cm_event_type *want, int n);
 u64 cm_cnt(struct irdma_cm_core *core, enum irdma_cm_counter c);
 void cm_expect_drained(struct kunit *test, struct irdma_cm_core *core);
+void cm_dump_core(struct kunit *test, struct irdma_cm_core *core, int max);
 void cm_addr4(struct in6_addr *a, u8 last);
 
 /**

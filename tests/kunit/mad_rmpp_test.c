@@ -163,8 +163,16 @@ static void request_answered_by_rmpp_response(struct kunit *test)
 	srv->respond_retries = 40;
 	client = rt_agent(test, env->a, NULL, 0, 0, req);
 	server = rt_agent(test, env->b, getmulti, 1, 0, srv);
+	/*
+	 * The request waits for its response timeout_ms after each response
+	 * segment; the response (timeout_ms 0) resends a lost window after
+	 * rmpp_ack_timeout_ms (2000). A request timeout below that ended the
+	 * request while the responder was still waiting to resend, now and
+	 * then on the lossy links, and the rest of the response went unasked.
+	 */
 	sb = rt_send(test, client->agent, mt_ah(test, env->a, LID_B),
-		     RT_GET_MULTI, 77, 3000, 5, 400, 40);
+		     RT_GET_MULTI, 77, 3000, 5,
+		     READ_ONCE(madcm_rmpp_ack_timeout_ms) + 1000, 40);
 	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
 	KUNIT_ASSERT_TRUE(test, rt_wait(&req->sent, 120));
 	KUNIT_ASSERT_TRUE(test, rt_wait(&srv->sent, 60));

@@ -350,8 +350,15 @@ static void exchange_run(struct kunit *test, struct madcm_port *a,
 		hdr->method = IB_MGMT_METHOD_SET;
 		hdr->tid = cpu_to_be64((u64)client->hi_tid << 32 | 1);
 		sb->ah = ah;
-		sb->timeout_ms = 20;
-		sb->retries = 1;
+		/*
+		 * No retry, and a timeout no answer misses: a retry, or an
+		 * answer landing after the client left, would change how
+		 * many times the exchange uses a site from one run to the
+		 * next (the dry run counted a retry's reply AH under load,
+		 * and the armed run then never reached its third use).
+		 */
+		sb->timeout_ms = 1000;
+		sb->retries = 0;
 		ret = madcm_post_send_mad(sb, NULL);
 		if (ret) {
 			exchange_failed(o, ret);

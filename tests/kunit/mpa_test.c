@@ -261,8 +261,6 @@ static const struct parse_bad_case parse_bad_cases[] = {
 	  -EPROTO, IRDMA_MPA_REJ_REV_ABOVE_OFFER },
 	{ "rev2-reply-to-rev1-request", true, 1, NULL, 0x10, 2, 4, 24,
 	  -EPROTO, IRDMA_MPA_REJ_REV_ABOVE_OFFER },
-	{ "reject-bit-in-request", false, 2, NULL, 0x20, 1, 0, 20, -EBADRQC,
-	  IRDMA_MPA_REJ_REJECT_IN_REQUEST },
 	{ "pd513", false, 2, NULL, 0, 1, 513, 20 + 513, -EMSGSIZE,
 	  IRDMA_MPA_REJ_PDATA_TOO_LONG },
 	{ "pd65535", true, 2, NULL, 0, 1, 65535, 20 + 512, -EMSGSIZE,
@@ -400,6 +398,15 @@ static void mpa_parse_accepts_edges(struct kunit *test)
 	/* Reserved bits are not checked on receipt (RFC 5044). */
 	buf[SPEC_FLAGS] |= 0x0f;
 	KUNIT_EXPECT_EQ(test, irdma_parse_mpa(node, buf, &type, n), 0);
+
+	/*
+	 * Nor is R in a request (RFC 5044 7.1.2: "set to zero, and not
+	 * checked on reception, in the MPA Request Frame"): no reject.
+	 */
+	type = 0;
+	buf[SPEC_FLAGS] |= SPEC_FLAG_R;
+	KUNIT_EXPECT_EQ(test, irdma_parse_mpa(node, buf, &type, n), 0);
+	KUNIT_EXPECT_EQ(test, type, IRDMA_MPA_REQUEST_ACCEPT);
 }
 
 static struct kunit_case mpa_parse_cases[] = {
