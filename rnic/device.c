@@ -63,6 +63,9 @@ static const struct rdma_stat_desc madcm_rnic_stats[] = {
 	[MADCM_RNIC_CNT_RX_PROT_ERR].name = "rx_prot_err",
 	[MADCM_RNIC_CNT_RX_RQ_ERR].name = "rx_rq_err",
 	[MADCM_RNIC_CNT_RX_IRD_ERR].name = "rx_ird_err",
+	[MADCM_RNIC_CNT_TX_HOLD].name = "tx_hold",
+	[MADCM_RNIC_CNT_TX_HOLD_EXPIRED].name = "tx_hold_expired",
+	[MADCM_RNIC_CNT_TX_NUDGE].name = "tx_nudge",
 };
 
 static_assert(ARRAY_SIZE(madcm_rnic_stats) == MADCM_RNIC_CNT_MAX);

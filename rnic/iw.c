@@ -119,6 +119,8 @@ struct madcm_rnic_listen_ep;
  *	released)
  * @local_close: the consumer closed or aborted (modify_qp to SQD or
  *	ERROR): a FIN from the peer is no DISCONNECT of the peer's
+ * @accepted: iw_cm was given ESTABLISHED for this accept (iw_accept
+ *	then returns 0)
  * @listener: the listener that created it (with a reference), or NULL
  * @hnode: in @listener's table of its connections
  * @accept_done: iw_accept's wait
@@ -139,6 +141,7 @@ struct madcm_rnic_ep {
 	struct madcm_cm_conn *conn;
 	bool conn_gone;
 	bool local_close;
+	bool accepted;
 	struct madcm_rnic_listen_ep *listener;
 	struct hlist_node hnode;
 	struct completion accept_done;
@@ -437,6 +440,9 @@ static void madcm_rnic_ep_event(struct madcm_rnic_ep *ep,
 		if (state == MADCM_RNIC_EP_CONNECTING ||
 		    state == MADCM_RNIC_EP_ACCEPTING)
 			ep->state = MADCM_RNIC_EP_CONNECTED;
+		/* iw_accept's answer, whatever comes after this event */
+		if (state == MADCM_RNIC_EP_ACCEPTING)
+			ep->accepted = true;
 		break;
 	default:
 		break;
@@ -716,6 +722,24 @@ int madcm_rnic_iw_connect(struct iw_cm_id *cm_id,
 	return ret;
 }
 
+#ifdef MADCM_FAULT_INJECTION
+/*
+ * KUnit's hook: the accepting thread, woken, holds here while the test
+ * lets the connection's next events (a terminal one too) run.
+ */
+static void madcm_rnic_accept_woken(struct madcm_rnic_dev *dev,
+				    struct iw_cm_id *cm_id)
+{
+	if (dev->iw_accept_woken)
+		dev->iw_accept_woken(cm_id);
+}
+#else
+static void madcm_rnic_accept_woken(struct madcm_rnic_dev *dev,
+				    struct iw_cm_id *cm_id)
+{
+}
+#endif
+
 /**
  * madcm_rnic_iw_accept() - iw_cm_verbs.iw_accept
  * @cm_id: the cm_id of a CONNECT_REQUEST
@@ -779,6 +803,12 @@ int madcm_rnic_iw_accept(struct iw_cm_id *cm_id,
 	refcount_inc(&qp->iw_ref);	/* the CM's, until its detach */
 	attr.offload_qp = &qp->oqp;
 	attr.context = &ep->kind;
+	/*
+	 * Ours, across the wait: the ESTABLISHED that wakes us may be
+	 * followed at once by the terminal event, whose unlink drops the
+	 * link's reference before this thread runs again.
+	 */
+	kref_get(&ep->ref);
 	mutex_lock(&ep->conn_mutex);
 	ret = ep->conn_gone ? -ECONNRESET : madcm_cm_accept(ep->conn, &attr);
 	mutex_unlock(&ep->conn_mutex);
@@ -789,18 +819,27 @@ int madcm_rnic_iw_accept(struct iw_cm_id *cm_id,
 
 	wait_for_completion_timeout(&ep->accept_done,
 				    msecs_to_jiffies(MADCM_RNIC_ACCEPT_TIMEOUT_MS));
+	madcm_rnic_accept_woken(dev, cm_id);
 	spin_lock_irqsave(&ep->lock, flags);
-	ok = ep->state == MADCM_RNIC_EP_CONNECTED;
+	/*
+	 * Given ESTABLISHED, iw_cm must hear 0 even if the terminal event
+	 * came too and unlinked us: it handles its queued ESTABLISHED only
+	 * after we return, and a failed accept has put the cm_id to IDLE.
+	 */
+	ok = ep->accepted;
 	if (!ok)
 		ep->state = MADCM_RNIC_EP_DONE;	/* no event from now on */
 	spin_unlock_irqrestore(&ep->lock, flags);
-	if (ok)
+	if (ok) {
+		madcm_rnic_ep_put(ep);
 		return 0;
+	}
 	ret = -ECONNRESET;
 fail:
 	/* no event was given and none will be: the connection goes */
 	madcm_rnic_ep_conn_call(ep, madcm_cm_abort);
 	madcm_rnic_ep_unlink(ep);
+	madcm_rnic_ep_put(ep);
 	return ret;
 
 fail_unlinked:

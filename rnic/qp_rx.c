@@ -540,6 +540,12 @@ static void madcm_rnic_rx_end(struct madcm_rnic_qp *qp)
 	if (!rx->place)
 		return;
 	rx->place = false;
+	/*
+	 * A valid FPDU: a responder may send now (RFC 5044 7.1), and an
+	 * initiator needs no nudge.
+	 */
+	if (unlikely(READ_ONCE(qp->tx_hold) || READ_ONCE(qp->tx_nudge)))
+		madcm_rnic_qp_tx_release(qp);
 	switch (rx->seg.opcode) {
 	case RDMAP_RDMA_WRITE:
 		break;

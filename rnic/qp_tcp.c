@@ -295,6 +295,8 @@ static void tcp_rtt_sample(struct madcm_rnic_tcp *t)
 					   jiffies_to_usecs(1));
 	t->rto_base_ms = clamp_t(u32, DIV_ROUND_UP(rto_us, 1000),
 				 t->rto_min_ms, MADCM_RNIC_TCP_RTO_MAX_MS);
+	/* RFC 6298 5: a new measurement collapses a backed-off RTO */
+	t->rto_ms = t->rto_base_ms;
 	t->cnt[MADCM_RNIC_TCP_RTT_SAMPLES]++;
 }
 
@@ -329,8 +331,11 @@ static void tcp_take_ack(struct madcm_rnic_tcp *t, u32 acked)
 						     acked, t->mss);
 	}
 	t->dupacks = 0;
+	/*
+	 * The retries start over; the RTO keeps any backoff until a
+	 * measurement (Karn's rule, RFC 6298 5): tcp_rtt_sample().
+	 */
 	t->retries = 0;
-	t->rto_ms = t->rto_base_ms;
 	set_bit(MADCM_RNIC_TCP_TX_DATA, &t->tx_pending);
 
 	if (t->fin_sent && !tcp_outstanding(t)) {
@@ -1544,7 +1549,12 @@ static void qp_out_event(struct madcm_rnic_tcp *t,
 
 	if (ev == MADCM_CM_OFFLOAD_EV_RESET)
 		madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_CONN_RESET);
-	madcm_cm_offload_event(&qp->oqp, ev, status);
+	/* The stream is CLOSED: its sequence numbers move no more. */
+	if (ev == MADCM_CM_OFFLOAD_EV_CLOSED)
+		madcm_cm_offload_closed(&qp->oqp, READ_ONCE(t->snd_nxt),
+					READ_ONCE(t->rcv_nxt));
+	else
+		madcm_cm_offload_event(&qp->oqp, ev, status);
 }
 
 static int qp_out_state(struct madcm_rnic_tcp *t, int state)

@@ -31,10 +31,27 @@
  * its queue: an initiator's MSNs start after it, and its zero-length
  * Read's response completes no work request.
  *
+ * An MPA responder without RFC 6581's peer-to-peer model sends nothing
+ * before the initiator's first FPDU (RFC 5044 7.1: the initiator may not
+ * yet read FPDUs right behind its reply; siw's reads the reply and fails
+ * the connection on any byte behind it). Such a connection has no RTR,
+ * so a ULP whose server speaks first would wait for good: the hold ends
+ * after rnic_responder_hold_ms (0: no hold), counted in tx_hold_expired.
+ *
+ * The initiator side of the same gap: siw's accept sends its MPA reply
+ * before its QP takes the socket's receive callback, and drops the
+ * wake-up of an FPDU arriving in between; the FPDU waits in its socket
+ * until another segment comes, and a ULP that then waits for the server
+ * stalls. So an initiator that had no FPDU from the peer
+ * rnic_initiator_nudge_ms after the hand-off sends one zero-length RDMA
+ * Write (RFC 6581's RTR form: placed nowhere, completing nothing),
+ * counted in tx_nudge; it also ends a madcm responder's hold early.
+ *
  * Locking: everything here runs under @qp->lock (irqsave); the TCP engine
  * is called with it held (its lock nests inside); completion handlers
  * and closing the stream run after it is dropped (madcm_rnic_run_due()).
  */
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
 #include "irdma_cm/iwarp.h"
@@ -42,6 +59,26 @@
 #include "rnic/ddp.h"
 #include "rnic/iwarp.h"
 #include "rnic/rnic.h"
+
+/*
+ * How long an MPA responder without peer-to-peer holds its first FPDU
+ * for the initiator's (RFC 5044 7.1); 0 sends at once.
+ */
+unsigned int madcm_rnic_responder_hold_ms = 250;
+module_param_named(rnic_responder_hold_ms, madcm_rnic_responder_hold_ms,
+		   uint, 0644);
+MODULE_PARM_DESC(rnic_responder_hold_ms,
+		 "ms an MPA responder without peer-to-peer waits for the initiator's first FPDU before it sends (RFC 5044 7.1; 0: no wait)");
+
+/*
+ * How long after the hand-off an MPA initiator that has had no FPDU from
+ * the peer sends one zero-length RDMA Write; 0 never does.
+ */
+unsigned int madcm_rnic_initiator_nudge_ms = 100;
+module_param_named(rnic_initiator_nudge_ms, madcm_rnic_initiator_nudge_ms,
+		   uint, 0644);
+MODULE_PARM_DESC(rnic_initiator_nudge_ms,
+		 "ms after the hand-off an MPA initiator that had no FPDU from the peer sends one zero-length RDMA Write, for a peer that missed its first FPDU's wake-up (0: never)");
 
 /* An FPDU is built here: at most this long, whatever the MSS. */
 #define MADCM_RNIC_TX_BUF_SIZE	(16 * 1024)
@@ -413,8 +450,12 @@ static enum tx_step tx_sq_step(struct madcm_rnic_qp *qp,
 	enum ib_wc_status status;
 
 	if (!qp->tx_started) {
-		/* data waits for the stream; local operations do not */
-		if (!qp->tx_live && wqe->opcode != IB_WR_REG_MR &&
+		/*
+		 * data waits for the stream (and, on a responder, for the
+		 * initiator's first FPDU); local operations do not
+		 */
+		if ((!qp->tx_live || qp->tx_hold) &&
+		    wqe->opcode != IB_WR_REG_MR &&
 		    wqe->opcode != IB_WR_LOCAL_INV)
 			return TX_WAIT;
 		if ((wqe->send_flags & IB_SEND_FENCE) &&
@@ -575,8 +616,12 @@ void madcm_rnic_qp_tx_room(struct madcm_rnic_tcp *t)
  * Takes the negotiated IRD, ORD and CRC, and the RTR message: on the
  * peer-to-peer initiator (the side that received none in @ctx) the
  * queue of the RTR's type starts at MSN 2, and an RTR Read is outstanding
- * (its zero-length response completes no work request). Then queues what
- * the consumer posted already. The engine's tx_start: called before
+ * (its zero-length response completes no work request). An MPA responder
+ * without peer-to-peer holds its send queue until the initiator's first
+ * FPDU arrived (RFC 5044 7.1: the initiator may not be ready for an FPDU
+ * right after its reply; RFC 6581's RTR is for the responder that sends
+ * first). Then queues what the consumer posted already. The engine's
+ * tx_start: called before
  * @ctx->rcvd is delivered (a responder answers the RTR Read with the IRD
  * set here).
  * Context: Any; the QP's lock not held.
@@ -588,7 +633,9 @@ void madcm_rnic_qp_tx_start(struct madcm_rnic_tcp *t,
 	const struct madcm_cm_tcp_ctx *c = &ctx->tcp;
 	struct madcm_rnic_due due = {};
 	struct madcm_rnic_oreq *o;
+	unsigned int hold_ms, nudge_ms;
 	unsigned long flags;
+	bool hold, nudge;
 
 	spin_lock_irqsave(&qp->lock, flags);
 	qp->msn[DDP_QN_SEND] = DDP_MSN_FIRST;
@@ -598,6 +645,20 @@ void madcm_rnic_qp_tx_start(struct madcm_rnic_tcp *t,
 	qp->tx_ord = min_t(u32, c->ord, MADCM_RNIC_MAX_ORD);
 	qp->tx_crc = c->crc;
 	qp->tx_live = true;
+	hold_ms = READ_ONCE(madcm_rnic_responder_hold_ms);
+	hold = c->responder && !c->peer_to_peer && hold_ms;
+	WRITE_ONCE(qp->tx_hold, hold);
+	if (hold) {
+		madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_TX_HOLD);
+		mod_timer(&qp->tx_hold_timer,
+			  jiffies + msecs_to_jiffies(hold_ms));
+	}
+	nudge_ms = READ_ONCE(madcm_rnic_initiator_nudge_ms);
+	nudge = !c->responder && nudge_ms;
+	WRITE_ONCE(qp->tx_nudge, nudge);
+	if (nudge)
+		mod_timer(&qp->tx_hold_timer,
+			  jiffies + msecs_to_jiffies(nudge_ms));
 	if (c->peer_to_peer && !ctx->rcvd_len) {
 		switch (c->rtr_type) {
 		case MADCM_CM_RTR_SEND:
@@ -617,6 +678,91 @@ void madcm_rnic_qp_tx_start(struct madcm_rnic_tcp *t,
 	madcm_rnic_qp_tx_run_locked(qp, &due);
 	spin_unlock_irqrestore(&qp->lock, flags);
 	madcm_rnic_run_due(qp, &due);
+}
+
+/*
+ * Ends a responder's hold, or calls off an initiator's nudge; true if
+ * there was one.
+ */
+static bool tx_hold_end(struct madcm_rnic_qp *qp)
+{
+	struct madcm_rnic_due due = {};
+	unsigned long flags;
+	bool held, nudge;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	held = qp->tx_hold;
+	nudge = qp->tx_nudge;
+	WRITE_ONCE(qp->tx_nudge, false);
+	if (held) {
+		WRITE_ONCE(qp->tx_hold, false);
+		madcm_rnic_qp_tx_run_locked(qp, &due);
+	}
+	spin_unlock_irqrestore(&qp->lock, flags);
+	madcm_rnic_run_due(qp, &due);
+	return held || nudge;
+}
+
+/**
+ * madcm_rnic_qp_tx_release() - the peer's first FPDU arrived
+ * @qp: the QP (@qp->lock not held)
+ *
+ * rx validated an FPDU: a responder's held send queue may go, and an
+ * initiator sends no nudge.
+ * Context: Any.
+ */
+void madcm_rnic_qp_tx_release(struct madcm_rnic_qp *qp)
+{
+	if (tx_hold_end(qp))
+		timer_delete(&qp->tx_hold_timer);
+}
+
+/*
+ * The nudge: one zero-length RDMA Write (STag and TO 0: RFC 6581 uses
+ * the same message as its RTR, which places nothing), between messages
+ * only, and only while the stream is ours and TCP has room; otherwise
+ * the FPDUs under way will do.
+ */
+static void tx_nudge_send(struct madcm_rnic_qp *qp)
+{
+	const u32 hlen = sizeof(struct ddp_tagged_hdr);
+	struct ddp_tagged_hdr *h;
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	if (!qp->tx_nudge)
+		goto out;
+	WRITE_ONCE(qp->tx_nudge, false);
+	if (qp->state != IB_QPS_RTS || !qp->tx_live || qp->term_len ||
+	    qp->term_done || qp->tx_off || qp->irq_head != qp->irq_tail ||
+	    !tx_room(qp, hlen))
+		goto out;
+	h = (struct ddp_tagged_hdr *)(qp->tx_buf + MPA_ULPDU_LEN_SIZE);
+	memset(h, 0, hlen);
+	h->ddp_ctrl = tx_ddp_ctrl(true, true);
+	h->rdmap_ctrl = tx_rdmap_ctrl(RDMAP_RDMA_WRITE);
+	if (!tx_queue(qp, hlen))
+		madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_TX_NUDGE);
+out:
+	spin_unlock_irqrestore(&qp->lock, flags);
+}
+
+/*
+ * A responder's hold ran out: no FPDU came within rnic_responder_hold_ms,
+ * and the consumer may speak first on a connection without RFC 6581's
+ * RTR (a ULP whose server sends first); a hold without end would stall
+ * it for good. Or an initiator had no FPDU within rnic_initiator_nudge_ms.
+ */
+static void tx_hold_expired(struct timer_list *timer)
+{
+	struct madcm_rnic_qp *qp = from_timer(qp, timer, tx_hold_timer);
+
+	if (READ_ONCE(qp->tx_nudge)) {
+		tx_nudge_send(qp);
+		return;
+	}
+	if (tx_hold_end(qp))
+		madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_TX_HOLD_EXPIRED);
 }
 
 /**
@@ -791,6 +937,10 @@ void madcm_rnic_qp_tx_reset(struct madcm_rnic_qp *qp)
 	qp->term_len = 0;
 	qp->term_done = false;
 	qp->tx_live = false;
+	WRITE_ONCE(qp->tx_hold, false);
+	WRITE_ONCE(qp->tx_nudge, false);
+	/* not _sync: @qp->lock may be held; the callback finds no hold */
+	timer_delete(&qp->tx_hold_timer);
 }
 
 /**
@@ -806,6 +956,7 @@ int madcm_rnic_qp_tx_create(struct madcm_rnic_qp *qp)
 	if (!qp->tx_buf)
 		return -ENOMEM;
 	qp->tx_buf_size = MADCM_RNIC_TX_BUF_SIZE;
+	timer_setup(&qp->tx_hold_timer, tx_hold_expired, 0);
 	madcm_rnic_qp_tx_reset(qp);
 	return 0;
 }
@@ -816,6 +967,7 @@ int madcm_rnic_qp_tx_create(struct madcm_rnic_qp *qp)
  */
 void madcm_rnic_qp_tx_destroy(struct madcm_rnic_qp *qp)
 {
+	timer_delete_sync(&qp->tx_hold_timer);
 	kfree(qp->tx_buf);
 	qp->tx_buf = NULL;
 }

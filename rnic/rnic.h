@@ -18,6 +18,7 @@
 #include <linux/netdevice.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
+#include <linux/timer.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/iw_cm.h>
@@ -83,7 +84,12 @@ struct madcm_rnic_swqe;
  * @MADCM_RNIC_CNT_RX_RQ_ERR: Sends with no receive WQE posted, or longer
  *	than it (terminated)
  * @MADCM_RNIC_CNT_RX_IRD_ERR: RDMA Read Requests beyond the IRD
- *	(terminated)
+ * @MADCM_RNIC_CNT_TX_HOLD: streams whose send queue an MPA responder held
+ *	for the initiator's first FPDU (RFC 5044 7.1)
+ * @MADCM_RNIC_CNT_TX_HOLD_EXPIRED: ... and let go at the end of
+ *	rnic_responder_hold_ms, no FPDU having come
+ * @MADCM_RNIC_CNT_TX_NUDGE: zero-length RDMA Writes an MPA initiator sent
+ *	rnic_initiator_nudge_ms after the hand-off, no FPDU having come
  * @MADCM_RNIC_CNT_MAX: how many
  */
 enum madcm_rnic_counter {
@@ -107,6 +113,9 @@ enum madcm_rnic_counter {
 	MADCM_RNIC_CNT_RX_PROT_ERR,
 	MADCM_RNIC_CNT_RX_RQ_ERR,
 	MADCM_RNIC_CNT_RX_IRD_ERR,
+	MADCM_RNIC_CNT_TX_HOLD,
+	MADCM_RNIC_CNT_TX_HOLD_EXPIRED,
+	MADCM_RNIC_CNT_TX_NUDGE,
 	MADCM_RNIC_CNT_MAX
 };
 
@@ -135,6 +144,10 @@ enum madcm_rnic_counter {
  * @tcp_ooo_mem: tcp: what their out-of-order queues are charged
  *	(bounded by MADCM_RNIC_TCP_DEV_OOO)
  * @uverbs: the device speaks soft-iWARP's user ABI (rnic/uverbs.c)
+ * @iw_accept_woken: KUnit builds only (MADCM_FAULT_INJECTION): if set,
+ *	called by iw_accept in the accepting thread once its wait for
+ *	ESTABLISHED ended and before it looks at the endpoint again, so a
+ *	test can run the connection's later events in between
  */
 struct madcm_rnic_dev {
 	struct ib_device ibdev;
@@ -159,6 +172,9 @@ struct madcm_rnic_dev {
 	atomic_long_t tcp_snd_mem;
 	atomic_long_t tcp_ooo_mem;
 	bool uverbs;
+#ifdef MADCM_FAULT_INJECTION
+	void (*iw_accept_woken)(struct iw_cm_id *cm_id);
+#endif
 };
 
 static inline struct madcm_rnic_dev *to_madcm_rnic(struct ib_device *ibdev)
@@ -444,6 +460,13 @@ struct madcm_rnic_rx {
  * @tx_ord: tx: outbound RDMA Read depth in use
  * @tx_crc: tx: FPDUs carry a CRC (the hand-off context's)
  * @tx_live: tx: the stream was handed over (madcm_rnic_qp_tx_start())
+ * @tx_hold: tx: an MPA responder without peer-to-peer waits for the
+ *	initiator's first FPDU before it sends one (RFC 5044 7.1); rx
+ *	clears it (madcm_rnic_qp_tx_release()), or @tx_hold_timer does
+ * @tx_nudge: tx: an MPA initiator sends one zero-length RDMA Write when
+ *	@tx_hold_timer fires before rx had an FPDU; rx clears it
+ * @tx_hold_timer: tx: ends @tx_hold after rnic_responder_hold_ms, or
+ *	fires @tx_nudge after rnic_initiator_nudge_ms
  * @orq: tx: the outstanding Read Requests, oldest first
  * @orq_head: tx: responses taken (free running)
  * @orq_tail: tx: requests sent (free running)
@@ -492,6 +515,9 @@ struct madcm_rnic_qp {
 	u32 tx_ord;
 	bool tx_crc;
 	bool tx_live;
+	bool tx_hold;
+	bool tx_nudge;
+	struct timer_list tx_hold_timer;
 	struct madcm_rnic_oreq orq[MADCM_RNIC_ORQ_SIZE];
 	u32 orq_head;
 	u32 orq_tail;
@@ -636,6 +662,9 @@ void madcm_rnic_qp_tx_run_locked(struct madcm_rnic_qp *qp,
 				 struct madcm_rnic_due *due);
 int madcm_rnic_qp_read_sink(struct madcm_rnic_qp *qp, u32 *stag, u64 *to,
 			    u32 *len);
+void madcm_rnic_qp_tx_release(struct madcm_rnic_qp *qp);
+extern unsigned int madcm_rnic_responder_hold_ms;
+extern unsigned int madcm_rnic_initiator_nudge_ms;
 int madcm_rnic_qp_read_req(struct madcm_rnic_qp *qp, u32 sink_stag,
 			   u64 sink_to, u32 src_stag, u64 src_to, u32 len);
 int madcm_rnic_qp_read_done(struct madcm_rnic_qp *qp);

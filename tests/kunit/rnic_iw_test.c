@@ -44,6 +44,7 @@ struct iw_rec {
 	struct sockaddr_storage local[IW_MAX_EV];
 	struct sockaddr_storage remote[IW_MAX_EV];
 	atomic_t refs;
+	void *priv;			/* the case's own */
 };
 
 struct iw_side {
@@ -133,8 +134,10 @@ static void iw_side_free(struct kunit_resource *res)
 {
 	struct iw_side *s = res->data;
 
-	if (s->qp)
+	if (s->qp) {
 		madcm_rnic_qp_tcp_destroy(s->qp);
+		madcm_rnic_qp_tx_destroy(s->qp);
+	}
 	xa_destroy(&s->dev->qps);
 	if (s->dev->netdev)
 		free_netdev(s->dev->netdev);
@@ -178,6 +181,8 @@ static struct iw_fix *iw_fix_create(struct kunit *test)
 		init_completion(&s->qp->iw_free);
 		s->qp->state = IB_QPS_INIT;
 		madcm_rnic_qp_tcp_init(s->qp);
+		/* the send side as create_qp makes it (the hold's timer) */
+		KUNIT_ASSERT_EQ(test, madcm_rnic_qp_tx_create(s->qp), 0);
 		KUNIT_ASSERT_EQ(test, xa_err(xa_store_irq(&s->dev->qps, IW_QPN,
 							  s->qp, GFP_KERNEL)),
 				0);
@@ -475,6 +480,103 @@ static void peer_abort_gives_disconnect_then_close(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, madcm_rnic_iw_destroy_listen(&l->id), 0);
 }
 
+/*
+ * The peer closes at once after the accept: the accepting thread, woken
+ * by ESTABLISHED, is held in the provider's KUnit hook before it looks at
+ * the connection again, and the peer's close runs the child's terminal
+ * event to its end in between. iw_cm was given ESTABLISHED, so accept
+ * must return 0 (iw_cm handles its queued ESTABLISHED only after accept
+ * returned, and a failed accept has taken the cm_id out of CONN_RECV:
+ * iwcm.c then BUG()s); the events after it are the ones of any
+ * connection the peer closed, and nothing the terminal event let go may
+ * be touched by accept afterwards (KASAN is on).
+ */
+struct iw_race {
+	struct kunit *test;
+	struct iw_fix *fx;
+	struct iw_rec *a;
+	bool ran;
+	bool closed;
+};
+
+/* The provider's hook: the accepting thread, after its wait. */
+static void iw_race_close_now(struct iw_cm_id *cm_id)
+{
+	struct iw_rec *c = container_of(cm_id, struct iw_rec, id);
+	struct iw_race *race = c->priv;
+	struct kunit *test = race->test;
+	struct iw_fix *fx = race->fx;
+
+	race->ran = true;
+	/* woken by ESTABLISHED, the only event so far */
+	KUNIT_EXPECT_EQ(test, READ_ONCE(c->nev), 1);
+	if (READ_ONCE(c->nev) < 1 || c->ev[0] != IW_CM_EVENT_ESTABLISHED) {
+		KUNIT_FAIL(test, "accept woke without ESTABLISHED");
+		return;
+	}
+	/* the initiator is connected too, and closes (modify_qp to SQD) */
+	if (!iw_wait(race->a, 1)) {
+		KUNIT_FAIL(test, "no CONNECT_REPLY for the initiator");
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, race->a->ev[0], IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_EXPECT_EQ(test, race->a->status[0], 0);
+	madcm_rnic_iw_qp_disconnect(fx->side[0].qp, false);
+	/* the child's DISCONNECT and CLOSE, and the handler returned */
+	if (!iw_wait(c, 3)) {
+		KUNIT_FAIL(test, "no CLOSE for the accepted cm_id");
+		return;
+	}
+	flush_workqueue(fx->cm->core[1]->event_wq);
+	race->closed = true;
+}
+
+static void accept_returns_0_when_peer_closes_at_once(struct kunit *test)
+{
+	struct iw_fix *fx = iw_fix_create(test);
+	struct iw_race race = { .test = test, .fx = fx };
+	struct iw_rec *l, *a, *c;
+	int ret;
+
+	l = iw_listen(test, fx, false);
+	a = iw_connect(test, fx, false, IW_PORT, 0);
+	c = iw_child(test, fx, l, 0);
+	race.a = a;
+	c->priv = &race;
+
+	fx->side[1].dev->iw_accept_woken = iw_race_close_now;
+	ret = iw_accept(c);
+	fx->side[1].dev->iw_accept_woken = NULL;
+	KUNIT_ASSERT_TRUE(test, race.ran);
+	KUNIT_ASSERT_TRUE(test, race.closed);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+
+	madcm_wire_loop_quiesce(fx->cm->loop);
+	flush_workqueue(fx->cm->core[0]->event_wq);
+	flush_workqueue(fx->cm->core[1]->event_wq);
+	/* the child: ESTABLISHED, then the peer's close, nothing more */
+	KUNIT_ASSERT_EQ(test, c->nev, 3);
+	KUNIT_EXPECT_EQ(test, c->ev[0], IW_CM_EVENT_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, c->ev[1], IW_CM_EVENT_DISCONNECT);
+	KUNIT_EXPECT_EQ(test, c->status[1], 0);
+	KUNIT_EXPECT_EQ(test, c->ev[2], IW_CM_EVENT_CLOSE);
+	KUNIT_EXPECT_EQ(test, c->status[2], 0);
+	KUNIT_ASSERT_EQ(test, a->nev, 2);
+	KUNIT_EXPECT_EQ(test, a->ev[1], IW_CM_EVENT_CLOSE);
+	KUNIT_EXPECT_EQ(test, a->status[1], 0);
+
+	/* every reference back, the QPs' links gone */
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->refs), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->refs), 0);
+	KUNIT_EXPECT_TRUE(test, iw_qp_idle(fx->side[0].qp));
+	KUNIT_EXPECT_TRUE(test, iw_qp_idle(fx->side[1].qp));
+	KUNIT_EXPECT_NULL(test, fx->side[1].qp->ep);
+	KUNIT_EXPECT_NULL(test, fx->side[1].qp->cm_id);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_iw_destroy_listen(&l->id), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&l->refs), 0);
+	KUNIT_EXPECT_EQ(test, l->nev, 1);
+}
+
 static struct kunit_case rnic_iw_cases[] = {
 	KUNIT_CASE(ipv4_connect_accept_close),
 	KUNIT_CASE(ipv6_connect_accept_close),
@@ -484,6 +586,7 @@ static struct kunit_case rnic_iw_cases[] = {
 	KUNIT_CASE(accept_after_peer_reset_fails_without_events),
 	KUNIT_CASE(accept_after_destroy_listen_fails),
 	KUNIT_CASE(peer_abort_gives_disconnect_then_close),
+	KUNIT_CASE(accept_returns_0_when_peer_closes_at_once),
 	{}
 };
 

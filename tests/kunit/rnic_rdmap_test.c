@@ -341,12 +341,38 @@ static struct rd_fix *rd_connect(struct kunit *test)
 	return fx;
 }
 
+/* The module's hold and nudge, as the suite found them (cases change them). */
+static unsigned int rd_hold_ms_saved = UINT_MAX;
+static unsigned int rd_nudge_ms_saved = UINT_MAX;
+
+static void rd_set_hold_ms(unsigned int ms)
+{
+	if (rd_hold_ms_saved == UINT_MAX)
+		rd_hold_ms_saved = madcm_rnic_responder_hold_ms;
+	WRITE_ONCE(madcm_rnic_responder_hold_ms, ms);
+}
+
+static void rd_set_nudge_ms(unsigned int ms)
+{
+	if (rd_nudge_ms_saved == UINT_MAX)
+		rd_nudge_ms_saved = madcm_rnic_initiator_nudge_ms;
+	WRITE_ONCE(madcm_rnic_initiator_nudge_ms, ms);
+}
+
 static void rd_exit(struct kunit *test)
 {
 	struct rd_fix *fx = test->priv;
 	struct rd_frame *f, *n;
 	int i;
 
+	if (rd_hold_ms_saved != UINT_MAX) {
+		WRITE_ONCE(madcm_rnic_responder_hold_ms, rd_hold_ms_saved);
+		rd_hold_ms_saved = UINT_MAX;
+	}
+	if (rd_nudge_ms_saved != UINT_MAX) {
+		WRITE_ONCE(madcm_rnic_initiator_nudge_ms, rd_nudge_ms_saved);
+		rd_nudge_ms_saved = UINT_MAX;
+	}
 	if (!fx)
 		return;
 	spin_lock_bh(&fx->lock);
@@ -1309,7 +1335,247 @@ static void rtr_read_completes_nothing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rd_state(b), IB_QPS_RTS);
 }
 
+/*
+ * Both QPs in RTS on one stream, no RTR message, side 1 the MPA responder
+ * of a connection without peer-to-peer (RFC 5044 7.1's startup rules).
+ */
+static void rd_connect_responder(struct kunit *test, struct rd_fix *fx)
+{
+	struct madcm_cm_offload_ctx ctx;
+
+	rd_ctx(fx, 0, &ctx);
+	rd_offload(test, &fx->s[0], &ctx);
+	rd_ctx(fx, 1, &ctx);
+	ctx.tcp.responder = true;
+	rd_offload(test, &fx->s[1], &ctx);
+	rd_wire_live(fx);
+}
+
+/*
+ * RFC 5044 7.1: an MPA responder receives and validates at least one
+ * FPDU before it sends any (RFC 6581's RTR exists for the responder that
+ * must send first). Side 1 is the responder of a connection without
+ * peer-to-peer: a Send posted there before the initiator sent anything
+ * stays queued (nothing of it reaches TCP); the initiator's first Send
+ * releases it, and both arrive.
+ */
+static void responder_sends_nothing_before_the_initiators_first_fpdu(struct kunit *test)
+{
+	struct rd_fix *fx = rd_fix_create(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	struct ib_wc wc = {};
+	unsigned long flags;
+	u32 next, tail;
+
+	/* far longer than the case: only the initiator's FPDU may end it */
+	rd_set_hold_ms(RD_WAIT_MS);
+	rd_set_nudge_ms(0);
+	rd_connect_responder(test, fx);
+
+	get_random_bytes(a->buf, 200);
+	get_random_bytes(b->buf, 200);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(a, 20, a->buf2, 200), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(b, 10, b->buf2, 200), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_send(b, 2, b->buf, 200, 0), 0);
+	spin_lock_irqsave(&b->qp->lock, flags);
+	next = b->qp->sq_next;
+	tail = b->qp->sq.tail;
+	spin_unlock_irqrestore(&b->qp->lock, flags);
+	KUNIT_EXPECT_NE(test, next, tail);
+	KUNIT_EXPECT_EQ(test, rd_count(b, MADCM_RNIC_CNT_TX_FRAMES), 0);
+
+	KUNIT_ASSERT_EQ(test, rd_post_send(a, 1, a->buf, 200, 0), 0);
+	KUNIT_ASSERT_TRUE(test, rd_poll(b->rcq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 10);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, memcmp(b->buf2, a->buf, 200), 0);
+	KUNIT_ASSERT_TRUE(test, rd_poll(a->rcq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 20);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, memcmp(a->buf2, b->buf, 200), 0);
+	KUNIT_EXPECT_EQ(test, rd_state(a), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, rd_state(b), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, rd_count(b, MADCM_RNIC_CNT_TX_HOLD), 1);
+	KUNIT_EXPECT_EQ(test, rd_count(b, MADCM_RNIC_CNT_TX_HOLD_EXPIRED), 0);
+}
+
+/*
+ * Without RFC 6581's RTR nothing obliges the initiator to send first: a
+ * ULP whose server speaks first (rdma-core's cmatose) would wait for
+ * good behind an endless hold. Side 1, the responder, holds its Send for
+ * rnic_responder_hold_ms and no longer; the initiator sends nothing.
+ * The Send arrives, not before the hold's end, and counts as expired.
+ */
+static void responder_hold_ends_when_the_initiator_stays_silent(struct kunit *test)
+{
+	const unsigned int hold_ms = 300;
+	struct rd_fix *fx = rd_fix_create(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	struct ib_wc wc = {};
+	unsigned long t0, t1;
+
+	rd_set_hold_ms(hold_ms);
+	rd_set_nudge_ms(0);
+	t0 = jiffies;
+	rd_connect_responder(test, fx);
+
+	get_random_bytes(b->buf, 100);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(a, 20, a->buf2, 100), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_send(b, 2, b->buf, 100, 0), 0);
+	KUNIT_ASSERT_TRUE(test, rd_poll(a->rcq, &wc));
+	t1 = jiffies;
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 20);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 100);
+	KUNIT_EXPECT_EQ(test, memcmp(a->buf2, b->buf, 100), 0);
+	/* jiffies of the timer: the hold's own length, less one tick */
+	KUNIT_EXPECT_GE(test, t1 - t0, msecs_to_jiffies(hold_ms) - 1);
+	KUNIT_EXPECT_EQ(test, rd_count(b, MADCM_RNIC_CNT_TX_HOLD), 1);
+	KUNIT_EXPECT_EQ(test, rd_count(b, MADCM_RNIC_CNT_TX_HOLD_EXPIRED), 1);
+	KUNIT_EXPECT_EQ(test, rd_state(b), IB_QPS_RTS);
+}
+
+/*
+ * The hold is the responder's alone, and rnic_responder_hold_ms=0 turns
+ * it off: then a responder's first Send leaves before the initiator
+ * sent anything, as does an initiator's (which never holds).
+ */
+static void no_hold_on_the_initiator_nor_with_zero_ms(struct kunit *test)
+{
+	struct rd_fix *fx = rd_fix_create(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	struct ib_wc wc = {};
+
+	rd_set_hold_ms(0);
+	rd_set_nudge_ms(0);
+	rd_connect_responder(test, fx);
+
+	KUNIT_ASSERT_EQ(test, rd_post_recv(a, 20, a->buf2, 64), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_send(b, 2, b->buf, 64, 0), 0);
+	KUNIT_ASSERT_TRUE(test, rd_poll(a->rcq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 20);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, rd_count(b, MADCM_RNIC_CNT_TX_HOLD), 0);
+	KUNIT_EXPECT_EQ(test, rd_count(a, MADCM_RNIC_CNT_TX_HOLD), 0);
+}
+
+/* Waits until @s's counter @c reaches @n. */
+static bool rd_wait_count(struct rd_side *s, enum madcm_rnic_counter c, u64 n)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(RD_WAIT_MS);
+
+	while (rd_count(s, c) < n && time_before(jiffies, end))
+		usleep_range(500, 1000);
+	return rd_count(s, c) >= n;
+}
+
+/*
+ * siw's accept (6.1, 6.12) sends its MPA reply before its QP takes the
+ * socket's receive callback, and drops the wake-up of an FPDU arriving
+ * in between. An initiator that had no FPDU from the peer
+ * rnic_initiator_nudge_ms after the hand-off sends one zero-length RDMA
+ * Write (RFC 6581's RTR form), once: the peer takes it without a
+ * completion or an error (RFC 5040: a zero-length Write places nothing),
+ * and what it missed is read with it. Side 0 initiates, nobody posts.
+ */
+static void initiator_nudges_a_silent_peer_once(struct kunit *test)
+{
+	const unsigned int nudge_ms = 50;
+	struct rd_fix *fx = rd_fix_create(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	unsigned long t0;
+
+	rd_set_hold_ms(0);
+	rd_set_nudge_ms(nudge_ms);
+	t0 = jiffies;
+	rd_connect_responder(test, fx);
+	KUNIT_ASSERT_TRUE(test, rd_wait_count(a, MADCM_RNIC_CNT_TX_NUDGE, 1));
+	KUNIT_EXPECT_GE(test, jiffies - t0, msecs_to_jiffies(nudge_ms) - 1);
+	KUNIT_ASSERT_TRUE(test, rd_wait_count(b, MADCM_RNIC_CNT_RX_FRAMES, 1));
+	/* three times the delay later: still the one nudge */
+	msleep(3 * nudge_ms);
+	KUNIT_EXPECT_EQ(test, rd_count(a, MADCM_RNIC_CNT_TX_NUDGE), 1);
+	KUNIT_EXPECT_EQ(test, rd_count(b, MADCM_RNIC_CNT_TX_NUDGE), 0);
+	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, b->rcq));
+	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, b->scq));
+	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, a->scq));
+	KUNIT_EXPECT_EQ(test, rd_count(b, MADCM_RNIC_CNT_RX_HDR_ERR), 0);
+	KUNIT_EXPECT_EQ(test, rd_count(b, MADCM_RNIC_CNT_RX_PROT_ERR), 0);
+	KUNIT_EXPECT_EQ(test, rd_count(b, MADCM_RNIC_CNT_TERM_SENT), 0);
+	KUNIT_EXPECT_EQ(test, rd_state(a), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, rd_state(b), IB_QPS_RTS);
+}
+
+/* The nudge is for a silent peer only: an FPDU from the peer calls it off. */
+static void no_nudge_once_the_peer_spoke(struct kunit *test)
+{
+	struct rd_fix *fx = rd_fix_create(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	struct ib_wc wc = {};
+
+	rd_set_hold_ms(0);
+	rd_set_nudge_ms(RD_WAIT_MS);
+	rd_connect_responder(test, fx);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(a, 20, a->buf2, 64), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_send(b, 2, b->buf, 64, 0), 0);
+	KUNIT_ASSERT_TRUE(test, rd_poll(a->rcq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	/* the Send called the nudge off, long before its time */
+	KUNIT_EXPECT_FALSE(test, timer_pending(&a->qp->tx_hold_timer));
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(a->qp->tx_nudge));
+	KUNIT_EXPECT_EQ(test, rd_count(a, MADCM_RNIC_CNT_TX_NUDGE), 0);
+}
+
+/* rnic_initiator_nudge_ms=0 turns the nudge off. */
+static void no_nudge_with_zero_ms(struct kunit *test)
+{
+	struct rd_fix *fx = rd_fix_create(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+
+	rd_set_hold_ms(0);
+	rd_set_nudge_ms(0);
+	rd_connect_responder(test, fx);
+	msleep(150);
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(a->qp->tx_nudge));
+	KUNIT_EXPECT_FALSE(test, timer_pending(&a->qp->tx_hold_timer));
+	KUNIT_EXPECT_EQ(test, rd_count(a, MADCM_RNIC_CNT_TX_NUDGE), 0);
+	KUNIT_EXPECT_EQ(test, rd_count(b, MADCM_RNIC_CNT_RX_FRAMES), 0);
+}
+
+/*
+ * With a madcm responder, the nudge is the initiator's first FPDU: it
+ * ends the responder's hold (RFC 5044 7.1) long before the hold's own
+ * end, and the responder's Send follows it.
+ */
+static void nudge_ends_a_responders_hold(struct kunit *test)
+{
+	struct rd_fix *fx = rd_fix_create(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	struct ib_wc wc = {};
+
+	rd_set_hold_ms(RD_WAIT_MS * 4);
+	rd_set_nudge_ms(50);
+	rd_connect_responder(test, fx);
+	get_random_bytes(b->buf, 100);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(a, 20, a->buf2, 100), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_send(b, 2, b->buf, 100, 0), 0);
+	KUNIT_ASSERT_TRUE(test, rd_poll(a->rcq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 20);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, memcmp(a->buf2, b->buf, 100), 0);
+	KUNIT_EXPECT_EQ(test, rd_count(a, MADCM_RNIC_CNT_TX_NUDGE), 1);
+	KUNIT_EXPECT_EQ(test, rd_count(b, MADCM_RNIC_CNT_TX_HOLD), 1);
+	KUNIT_EXPECT_EQ(test, rd_count(b, MADCM_RNIC_CNT_TX_HOLD_EXPIRED), 0);
+}
+
 static struct kunit_case rnic_rdmap_cases[] = {
+	KUNIT_CASE(responder_sends_nothing_before_the_initiators_first_fpdu),
+	KUNIT_CASE(responder_hold_ends_when_the_initiator_stays_silent),
+	KUNIT_CASE(no_hold_on_the_initiator_nor_with_zero_ms),
+	KUNIT_CASE(initiator_nudges_a_silent_peer_once),
+	KUNIT_CASE(no_nudge_once_the_peer_spoke),
+	KUNIT_CASE(no_nudge_with_zero_ms),
+	KUNIT_CASE(nudge_ends_a_responders_hold),
 	KUNIT_CASE(send_1_byte_to_1_mib_both_ways),
 	KUNIT_CASE(write_1_byte_to_1_mib_both_ways),
 	KUNIT_CASE(read_1_byte_to_1_mib_both_ways),

@@ -1147,6 +1147,44 @@ static void karn_no_sample_from_retransmission(struct kunit *test)
 	KUNIT_EXPECT_GE(test, t->rto_base_ms, t->rto_min_ms);
 }
 
+/*
+ * Karn's rule keeps the backoff too (RFC 6298 5, after 5.7): the timeout
+ * doubles the RTO (5.5); the ACK of the copy measures nothing, so the
+ * doubled RTO stays for the next segment; that one's ACK, a measurement,
+ * sets it from the estimate again (RFC 6298 2).
+ */
+static void backoff_kept_until_a_measurement(struct kunit *test)
+{
+	struct rnic_tcp_fixture *fx = fx_offload(test, MADCM_CM_NO_VLAN);
+	struct madcm_rnic_tcp *t = &fx->qp->tcp;
+	static u8 rec[100];
+	u32 r0;
+
+	peer_acks_cm_bytes(test, fx);
+	/*
+	 * The fixture keeps timers quiet (RTO and its floor at the
+	 * ceiling): here R0 = 1 s over the usual 200 ms floor.
+	 */
+	r0 = 1000;
+	t->rto_min_ms = MADCM_RNIC_TCP_RTO_MIN_MS;
+	t->rto_base_ms = r0;
+	t->rto_ms = r0;
+	send_record(test, fx, rec, sizeof(rec));
+	fx_settle(fx);
+	fire_rto(fx);
+	KUNIT_EXPECT_EQ(test, t->rto_ms, 2 * r0);
+	peer_send(test, fx, IRS, ISS + UNACKED + 100, IRDMA_TCP_ACK, NULL, 0);
+	KUNIT_ASSERT_EQ(test, t->snd_una, ISS + UNACKED + 100);
+	KUNIT_EXPECT_EQ(test, t->rto_ms, 2 * r0);
+
+	send_record(test, fx, rec, sizeof(rec));
+	fx_settle(fx);
+	peer_send(test, fx, IRS, ISS + UNACKED + 200, IRDMA_TCP_ACK, NULL, 0);
+	KUNIT_ASSERT_EQ(test, t->cnt[MADCM_RNIC_TCP_RTT_SAMPLES], 1ULL);
+	KUNIT_EXPECT_EQ(test, t->rto_ms, t->rto_base_ms);
+	KUNIT_EXPECT_LT(test, t->rto_ms, 2 * r0);
+}
+
 /* RFC 5681 4.2: at least every second full segment is acknowledged. */
 static void second_segment_is_acked_at_once(struct kunit *test)
 {
@@ -1368,6 +1406,7 @@ static struct kunit_case rnic_tcp_cases[] = {
 	KUNIT_CASE(zero_window_is_probed),
 	KUNIT_CASE(three_dup_acks_fast_retransmit),
 	KUNIT_CASE(karn_no_sample_from_retransmission),
+	KUNIT_CASE(backoff_kept_until_a_measurement),
 	KUNIT_CASE(second_segment_is_acked_at_once),
 	KUNIT_CASE(out_of_order_queue_is_bounded),
 	KUNIT_CASE(send_queue_is_bounded),
