@@ -13,14 +13,22 @@
 #   make check        checkpatch --strict, sparse, W=1, kernel-doc, man pages
 #   make kunit        the KUnit suites under kunit.py, sanitizers on
 #   make vmtest       tests/vm/*.sh on Debian's stock kernel in QEMU
-#   make vmtest-siw   tests/vm/siw/*.sh on the custom siw test kernel
+#   make vmtest-siw   tests/vm/siw/*.sh against soft-iWARP: the stock
+#                     kernel with siw.ko built from Debian's source
+#   make vmtest-siw-kasan  the same on the custom siw test kernel (KASAN,
+#                     lockdep; not in make test: Documentation/testing.rst)
 #   make vmpair       tests/vm/pair/*.sh on two guests of the stock kernel
 #   make vmpair-apps  rdma-core's applications (tests/vm/pair/3?-apps-*),
-#                     perftest included, madcm against madcm (not in test)
+#                     perftest included, madcm against madcm (all of
+#                     them run in make vmpair too)
 #   make vmpair-mixed rdma-core's applications, madcm (stock kernel)
-#                     against siw (siw test kernel), both ways round (not
-#                     in make test: Documentation/testing.rst, known failures)
-#   make test         all of the above, one "N passed, M failed" line
+#                     against siw (siw.ko on the stock kernel), both ways
+#                     round
+#   make vmtest-dkms  dkms builds and installs madcm inside a guest of the
+#                     stock kernel, which loads it (not in make test: the
+#                     build under TCG takes too long; Documentation/testing.rst)
+#   make test         the layers above but vmtest-siw-kasan, vmtest-dkms;
+#                     one "N passed, M failed" line
 #   make run          boot the stock kernel, load madcm, show it working
 #   make bench        every benchmark in one boot; one table, also in
 #                     $(MADCM_CACHE)/bench/results.tsv
@@ -62,7 +70,7 @@ SYMVERSDIR ?= $(PREFIX)/lib/madcm/$(KRELEASE)
 # The kernel make dkms builds for: an installed one, the running by default.
 KVER ?= $(shell uname -r)
 
-.PHONY: all modules install clean check kunit vmtest vmtest-siw vmpair vmpair-apps vmpair-mixed test run bench deps
+.PHONY: all modules install clean check kunit vmtest vmtest-siw vmtest-siw-kasan vmpair vmpair-apps vmpair-mixed vmtest-dkms test run bench deps
 .PHONY: install-module install-headers install-man man dkms dkms-remove
 
 all modules: deps
@@ -118,6 +126,9 @@ vmtest:
 vmtest-siw:
 	@tests/vm/run-siw.sh
 
+vmtest-siw-kasan:
+	@MADCM_SIW_KERNEL=kasan tests/vm/run-siw.sh
+
 vmpair:
 	@tests/vm/run2.sh
 
@@ -126,6 +137,9 @@ vmpair-apps:
 
 vmpair-mixed:
 	@tests/vm/run-mixed.sh
+
+vmtest-dkms:
+	@tests/vm/run-dkms.sh
 
 test:
 	@scripts/test.sh

@@ -17,6 +17,10 @@ MADCM_KERNEL=6.1 "$MADCM_ROOT/scripts/fetch-kernel.sh" >&2
 [ "$(strings "$STOCK_VMLINUZ" | grep -c "Debian $KSRC_VERSION ")" -gt 0 ] ||
 	die "linux-source-6.1 $KSRC_VERSION is not the stock kernel's version ($KVER)"
 out=$MADCM_CACHE/siw-ko/$KVER
+# One build at a time (make test's two lanes may both need it).
+mkdir -p "$MADCM_CACHE/siw-ko"
+exec 9>"$MADCM_CACHE/siw-ko/.lock"
+flock 9
 if [ -f "$out/siw.ko" ] && [ "$(cat "$out/.madcm-version" 2>/dev/null)" = "$KSRC_VERSION" ]; then
 	echo "$out/siw.ko"
 	exit 0

@@ -51,7 +51,7 @@ fi
 
 # A fresh W=1 + sparse build of every object against the stock headers.
 make -s -C "$STOCK_KDIR" M="$MADCM_ROOT" clean >/dev/null 2>&1
-make -C "$STOCK_KDIR" M="$MADCM_ROOT" W=1 C=2 CONFIG_DEBUG_INFO_BTF_MODULES= \
+make -j"$(nproc)" -C "$STOCK_KDIR" M="$MADCM_ROOT" W=1 C=2 CONFIG_DEBUG_INFO_BTF_MODULES= \
 	modules >"$OUT/build.log" 2>&1
 build_rc=$?
 grep -E 'warning:|error:' "$OUT/build.log" >"$OUT/w1-sparse.log"
@@ -67,7 +67,7 @@ if MADCM_KERNEL=6.12 "$MADCM_ROOT/scripts/fetch-kernel.sh" >"$OUT/fetch-6.12.log
 		mkdir -p "$src"
 		git ls-files -co --exclude-standard | rsync -a --files-from=- . "$src/"
 		make -s -C "$STOCK_KDIR" M="$src" clean >/dev/null 2>&1
-		make -C "$STOCK_KDIR" M="$src" W=1 C=2 CONFIG_DEBUG_INFO_BTF_MODULES= \
+		make -j"$(nproc)" -C "$STOCK_KDIR" M="$src" W=1 C=2 CONFIG_DEBUG_INFO_BTF_MODULES= \
 			modules >"$OUT/build-6.12.log" 2>&1
 	)
 	build_rc=$?

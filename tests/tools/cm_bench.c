@@ -9,10 +9,13 @@
  *	prints its events, states, negotiated IRD/ORD, private data and TCP
  *	context;
  *   /sys/kernel/debug/madcm_cm_bench/bench  reading it measures
- *	connections set up and torn down per second over the software wire.
+ *	connections set up and torn down per second over the software wire,
+ *	and the memory each idle established connection holds on either
+ *	side (madcm_cm_conn_memory(): the slab objects really allocated).
  *	A benchmark, not a test: it prints figures and judges nothing.
  */
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/ktime.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -230,10 +233,45 @@ out:
 }
 DEFINE_SHOW_ATTRIBUTE(loopdemo);
 
+/* Octets the CM holds for @n connections. */
+static size_t bench_mem(struct madcm_cm_conn **conns, int n)
+{
+	size_t sum = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		sum += madcm_cm_conn_memory(conns[i]);
+	return sum;
+}
+
+/*
+ * The memory per idle connection on each side, once the connections are
+ * idle: the last acknowledgments of the setup may still be on the wire
+ * when both sides are ESTABLISHED, so the sums are taken until they stop
+ * changing.
+ */
+static void bench_idle_mem(struct bench_env *e, struct madcm_cm_conn **conns,
+			   size_t mem[2])
+{
+	size_t last[2] = { 0, 0 };
+	int tries;
+
+	for (tries = 0; tries < 100; tries++) {
+		mem[0] = bench_mem(conns, BENCH_CONNS);
+		mem[1] = bench_mem(e->side[1].conns, BENCH_CONNS);
+		if (mem[0] == last[0] && mem[1] == last[1])
+			break;
+		last[0] = mem[0];
+		last[1] = mem[1];
+		msleep(20);
+	}
+}
+
 static int bench_show(struct seq_file *m, void *v)
 {
 	struct madcm_cm_conn **conns;
 	u64 setup_ns = 0, down_ns = 0;
+	size_t mem[2] = { 0, 0 }, max_mem[2] = { 0, 0 };
 	struct bench_env *e;
 	int r, i;
 
@@ -241,7 +279,7 @@ static int bench_show(struct seq_file *m, void *v)
 	if (!conns)
 		return -ENOMEM;
 	for (r = 0; r < BENCH_ROUNDS; r++) {
-		ktime_t t0, t1, t2;
+		ktime_t t0, t1, t2, t3;
 
 		e = bench_env_new(NULL);
 		if (!e)
@@ -259,13 +297,17 @@ static int bench_show(struct seq_file *m, void *v)
 			goto out;
 		}
 		t1 = ktime_get();
+		bench_idle_mem(e, conns, mem);
+		max_mem[0] = max(max_mem[0], mem[0]);
+		max_mem[1] = max(max_mem[1], mem[1]);
+		t2 = ktime_get();
 		for (i = 0; i < BENCH_CONNS; i++)
 			madcm_cm_close(conns[i]);
 		bench_wait(&e->side[0], &e->side[0].terminal, BENCH_CONNS);
 		bench_wait(&e->side[1], &e->side[1].terminal, BENCH_CONNS);
-		t2 = ktime_get();
+		t3 = ktime_get();
 		setup_ns += ktime_to_ns(ktime_sub(t1, t0));
-		down_ns += ktime_to_ns(ktime_sub(t2, t1));
+		down_ns += ktime_to_ns(ktime_sub(t3, t2));
 		if (atomic_read(&e->side[0].bad) || atomic_read(&e->side[1].bad))
 			seq_printf(m, "round %d: %d/%d connections failed\n", r,
 				   atomic_read(&e->side[0].bad),
@@ -278,6 +320,11 @@ static int bench_show(struct seq_file *m, void *v)
 		   div64_u64((u64)BENCH_CONNS * BENCH_ROUNDS * NSEC_PER_SEC, setup_ns ?: 1));
 	seq_printf(m, "teardown (close to CLOSE on both sides):  %llu connections/s\n",
 		   div64_u64((u64)BENCH_CONNS * BENCH_ROUNDS * NSEC_PER_SEC, down_ns ?: 1));
+	/* The larger round's figure: every connection is counted. */
+	seq_printf(m, "memory per idle connection (active side): %zu bytes\n",
+		   DIV_ROUND_UP(max_mem[0], BENCH_CONNS));
+	seq_printf(m, "memory per idle connection (passive side): %zu bytes\n",
+		   DIV_ROUND_UP(max_mem[1], BENCH_CONNS));
 out:
 	kfree(conns);
 	return 0;

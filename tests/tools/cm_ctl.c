@@ -28,7 +28,9 @@
  */
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/inet.h>
+#include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -67,12 +69,27 @@ struct ctl_listener {
 	unsigned int accepted;
 };
 
-/* One connection as the control interface saw it. */
+/*
+ * One connection as the control interface saw it.
+ *
+ * Ownership: the record is counted (@ref): one reference while it is on
+ * ctl_conns (dropped by forget or at unload), one for each handler or
+ * command working on it. The CM's handler context is the record's @id,
+ * looked up under ctl_lock, never a pointer the CM could hand back after
+ * forget freed it. Our handle on the connection (@conn) is released once,
+ * at the terminal event or at forget; while a handler or command uses
+ * @conn outside ctl_lock (@busy), that release is left to the last of
+ * them (@release_due).
+ */
 struct ctl_conn {
 	struct list_head list;
+	struct kref ref;
+	unsigned long id;
 	/* A listener's name, a dot and its accept count. */
 	char name[CTL_NAME_LEN + sizeof(".4294967295")];
 	struct madcm_cm_conn *conn;	/* NULL once released */
+	unsigned int busy;
+	bool release_due;
 	struct {
 		u8 n;
 		u8 type[CTL_MAX_EVENTS];
@@ -95,7 +112,111 @@ static DEFINE_SPINLOCK(ctl_lock);
 static LIST_HEAD(ctl_listeners);
 static LIST_HEAD(ctl_conns);
 static LIST_HEAD(ctl_devs);	/* under ctl_mutex */
+static unsigned long ctl_next_id;	/* under ctl_lock */
 static struct dentry *ctl_dir;
+
+/*
+ * Windows widened for the lifetime stress (tests/vm/siw/65-cm-ctl-stress.sh):
+ * a command waits this long between taking a connection and acting on
+ * it; a connection's handler waits this long before it records an event.
+ */
+static unsigned int cmd_delay_ms;
+module_param(cmd_delay_ms, uint, 0644);
+MODULE_PARM_DESC(cmd_delay_ms, "test only: delay inside accept/reject/close/abort (ms)");
+static unsigned int event_delay_ms;
+module_param(event_delay_ms, uint, 0644);
+MODULE_PARM_DESC(event_delay_ms, "test only: delay before a connection's event is recorded (ms)");
+
+static void ctl_delay(unsigned int ms)
+{
+	if (ms)
+		msleep(ms);
+}
+
+static void conn_free(struct kref *ref)
+{
+	kfree(container_of(ref, struct ctl_conn, ref));
+}
+
+static void conn_put(struct ctl_conn *c)
+{
+	kref_put(&c->ref, conn_free);
+}
+
+/* A new record, counted once for the list and once for the caller. */
+static struct ctl_conn *conn_alloc(void)
+{
+	struct ctl_conn *c = kzalloc(sizeof(*c), GFP_KERNEL);
+
+	if (!c)
+		return NULL;
+	kref_init(&c->ref);
+	kref_get(&c->ref);
+	INIT_LIST_HEAD(&c->list);
+	return c;
+}
+
+/* List @c under a new id, the CM's handler context for it. */
+static void *conn_list(struct ctl_conn *c)
+{
+	spin_lock_bh(&ctl_lock);
+	c->id = ++ctl_next_id;
+	list_add_tail(&c->list, &ctl_conns);
+	spin_unlock_bh(&ctl_lock);
+	return (void *)c->id;
+}
+
+/* The listed record of handler context @ctx, counted; NULL once forgotten. */
+static struct ctl_conn *conn_get_by_id(void *ctx)
+{
+	struct ctl_conn *c;
+
+	spin_lock_bh(&ctl_lock);
+	list_for_each_entry(c, &ctl_conns, list) {
+		if (c->id == (unsigned long)ctx) {
+			kref_get(&c->ref);
+			spin_unlock_bh(&ctl_lock);
+			return c;
+		}
+	}
+	spin_unlock_bh(&ctl_lock);
+	return NULL;
+}
+
+/* Done with @c->conn outside ctl_lock: release it if that fell to us. */
+static void conn_unbusy(struct ctl_conn *c)
+{
+	struct madcm_cm_conn *release = NULL;
+
+	spin_lock_bh(&ctl_lock);
+	if (!--c->busy && c->release_due) {
+		release = c->conn;
+		c->conn = NULL;
+		c->release_due = false;
+	}
+	spin_unlock_bh(&ctl_lock);
+	if (release)
+		madcm_cm_release(release);
+}
+
+/* Our handle on @c's connection is to go: now, or by the last user. */
+static struct madcm_cm_conn *conn_take_locked(struct ctl_conn *c)
+{
+	struct madcm_cm_conn *release = NULL;
+
+	lockdep_assert_held(&ctl_lock);
+	if (c->busy) {
+		/*
+		 * Due even while @c->conn is still NULL: connect stores the
+		 * handle after a terminal event that came before it returned.
+		 */
+		c->release_due = true;
+	} else {
+		release = c->conn;
+		c->conn = NULL;
+	}
+	return release;
+}
 
 static struct ctl_conn *conn_find(const char *name)
 {
@@ -152,19 +273,32 @@ static struct madcm_cm_conn *conn_record(struct ctl_conn *c,
 	if (is_terminal(ev->type)) {
 		c->terminal = true;
 		c->status = ev->status;
-		release = c->conn;
-		c->conn = NULL;
+		release = conn_take_locked(c);
 	}
 	spin_unlock_bh(&ctl_lock);
 	return release;
 }
 
-static void conn_event(const struct madcm_cm_event *ev, void *context)
+/* An event of a counted record; gives the reference back. */
+static void conn_handle_event(struct ctl_conn *c, const struct madcm_cm_event *ev)
 {
-	struct madcm_cm_conn *release = conn_record(context, ev);
+	struct madcm_cm_conn *release;
+
+	ctl_delay(READ_ONCE(event_delay_ms));
+	release = conn_record(c, ev);
 
 	if (release)
 		madcm_cm_release(release);
+	conn_put(c);
+}
+
+static void conn_event(const struct madcm_cm_event *ev, void *context)
+{
+	struct ctl_conn *c = conn_get_by_id(context);
+
+	/* A forgotten record: forget (or its last user) releases the handle. */
+	if (c)
+		conn_handle_event(c, ev);
 }
 
 static void listener_event(const struct madcm_cm_event *ev, void *context)
@@ -176,30 +310,35 @@ static void listener_event(const struct madcm_cm_event *ev, void *context)
 	if (ev->type != MADCM_CM_EVENT_CONNECT_REQUEST) {
 		/*
 		 * A connection not accepted (rejected, or waiting for a manual
-		 * answer) keeps the listener's handler.
+		 * answer) keeps the listener's handler. Our handle, held until
+		 * released, is unique to the live connection: the record that
+		 * still holds it is this one's.
 		 */
 		spin_lock_bh(&ctl_lock);
-		list_for_each_entry(c, &ctl_conns, list)
-			if (c->conn == ev->conn)
-				break;
+		list_for_each_entry(c, &ctl_conns, list) {
+			if (c->conn == ev->conn) {
+				kref_get(&c->ref);
+				spin_unlock_bh(&ctl_lock);
+				conn_handle_event(c, ev);
+				return;
+			}
+		}
 		spin_unlock_bh(&ctl_lock);
-		if (!list_entry_is_head(c, &ctl_conns, list))
-			conn_event(ev, c);
-		else if (is_terminal(ev->type))
-			madcm_cm_release(ev->conn);
+		/* Forgotten: forget (or its last user) releases the handle. */
 		return;
 	}
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	c = conn_alloc();
 	if (!c) {
 		madcm_cm_reject(ev->conn, NULL, 0);
 		madcm_cm_release(ev->conn);
 		return;
 	}
 	c->conn = ev->conn;
+	c->busy = 1;	/* a forget meanwhile leaves the release to us */
 	spin_lock_bh(&ctl_lock);
 	snprintf(c->name, sizeof(c->name), "%s.%u", l->name, l->accepted++);
-	list_add_tail(&c->list, &ctl_conns);
 	spin_unlock_bh(&ctl_lock);
+	aa.context = conn_list(c);
 	conn_record(c, ev);
 
 	switch (l->policy) {
@@ -207,7 +346,6 @@ static void listener_event(const struct madcm_cm_event *ev, void *context)
 		aa.private_data = l->pdata;
 		aa.private_data_len = l->pdata_len;
 		aa.handler = conn_event;
-		aa.context = c;
 		if (madcm_cm_accept(ev->conn, &aa))
 			pr_info("madcm: ctl: accept of %s failed\n", c->name);
 		break;
@@ -218,6 +356,8 @@ static void listener_event(const struct madcm_cm_event *ev, void *context)
 	case CTL_MANUAL:
 		break;
 	}
+	conn_unbusy(c);
+	conn_put(c);
 }
 
 /* ---- command parsing ---- */
@@ -442,7 +582,7 @@ static int cmd_connect(struct net *net, char **argv, int argc)
 {
 	struct madcm_cm_connect_attr ca = {};
 	struct madcm_cm_core *core;
-	struct madcm_cm_conn *conn, *release = NULL;
+	struct madcm_cm_conn *conn;
 	struct ctl_conn *c;
 	struct ctl_opts *o;
 	u32 port;
@@ -451,7 +591,7 @@ static int cmd_connect(struct net *net, char **argv, int argc)
 	if (argc < 6 || !valid_name(argv[2]) || parse_u32(argv[5], U16_MAX, &port))
 		return -EINVAL;
 	o = kmalloc(sizeof(*o), GFP_KERNEL);
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	c = conn_alloc();
 	ret = -ENOMEM;
 	if (!o || !c)
 		goto out;
@@ -464,8 +604,10 @@ static int cmd_connect(struct net *net, char **argv, int argc)
 	if (ret)
 		goto out;
 	ret = -EEXIST;
+	spin_lock_bh(&ctl_lock);
 	if (conn_find(argv[2]))
-		goto out;
+		goto out_unlock;
+	spin_unlock_bh(&ctl_lock);
 	core = ctl_get_core(net, argv[1], NULL);
 	if (IS_ERR(core)) {
 		ret = PTR_ERR(core);
@@ -485,50 +627,65 @@ static int cmd_connect(struct net *net, char **argv, int argc)
 	ca.rtr_caps = o->rtr;
 	ca.crc = o->crc;
 	ca.handler = conn_event;
-	ca.context = c;
-	/* Listed first: the first event may come before connect returns. */
-	spin_lock_bh(&ctl_lock);
-	list_add_tail(&c->list, &ctl_conns);
-	spin_unlock_bh(&ctl_lock);
+	/*
+	 * Listed first, and busy: the terminal event may come before
+	 * connect returns, and then leaves the release to us.
+	 */
+	c->busy = 1;
+	ca.context = conn_list(c);
 	ret = madcm_cm_connect(core, &ca, &conn);
 	/* The connection does not need the core's reference. */
 	madcm_cm_put_core(core);
 	spin_lock_bh(&ctl_lock);
-	if (ret)
+	if (ret) {
 		list_del(&c->list);
-	else if (!c->terminal)
+		c->busy = 0;
+		conn_put(c);	/* the list's */
+	} else {
 		c->conn = conn;
-	else
-		/* The terminal event came first, with no handle to release. */
-		release = conn;
+	}
 	spin_unlock_bh(&ctl_lock);
-	if (release)
-		madcm_cm_release(release);
 	if (!ret)
-		c = NULL;
+		conn_unbusy(c);
+	goto out;
+out_unlock:
+	spin_unlock_bh(&ctl_lock);
 out:
-	kfree(c);
+	if (c)
+		conn_put(c);
 	kfree(o);
 	return ret;
 }
 
-/* Run @fn on a live connection, outside ctl_lock. */
+/*
+ * Run @fn on a live connection, outside ctl_lock: busy, so a terminal
+ * event meanwhile leaves the release of @conn to us.
+ */
 static int with_conn(const char *name, int (*fn)(struct madcm_cm_conn *conn,
 						 struct ctl_conn *c, void *arg),
 		     void *arg)
 {
-	struct ctl_conn *c = conn_find(name);
-	struct madcm_cm_conn *conn;
+	struct madcm_cm_conn *conn = NULL;
+	struct ctl_conn *c;
+	int ret;
 
+	spin_lock_bh(&ctl_lock);
+	c = conn_find(name);
+	if (c && c->conn && !c->release_due) {
+		conn = c->conn;
+		c->busy++;
+		kref_get(&c->ref);
+	}
+	spin_unlock_bh(&ctl_lock);
 	if (!c)
 		return -ENOENT;
-	spin_lock_bh(&ctl_lock);
-	conn = c->conn;
-	spin_unlock_bh(&ctl_lock);
 	if (!conn)
 		return -ENOTCONN;
-	/* ctl_mutex keeps @c; the CM keeps @conn until we release it. */
-	return fn(conn, c, arg);
+	ctl_delay(READ_ONCE(cmd_delay_ms));
+	ret = fn(conn, c, arg);
+	conn_unbusy(c);
+	conn_put(c);
+	return ret;
 }
 
 static int ctl_do_accept(struct madcm_cm_conn *conn, struct ctl_conn *c, void *arg)
@@ -540,7 +697,7 @@ static int ctl_do_accept(struct madcm_cm_conn *conn, struct ctl_conn *c, void *a
 		.ird = o->ird,
 		.ord = o->ord,
 		.handler = conn_event,
-		.context = c,
+		.context = (void *)c->id,
 	};
 
 	return madcm_cm_accept(conn, &aa);
@@ -608,17 +765,18 @@ static int cmd_forget(char **argv, int argc)
 
 	if (argc != 2)
 		return -EINVAL;
+	spin_lock_bh(&ctl_lock);
 	c = conn_find(argv[1]);
+	if (c) {
+		list_del_init(&c->list);
+		conn = conn_take_locked(c);
+	}
+	spin_unlock_bh(&ctl_lock);
 	if (!c)
 		return -ENOENT;
-	spin_lock_bh(&ctl_lock);
-	conn = c->conn;
-	c->conn = NULL;
-	list_del(&c->list);
-	spin_unlock_bh(&ctl_lock);
 	if (conn)
 		madcm_cm_release(conn);
-	kfree(c);
+	conn_put(c);	/* the list's; a handler may hold another */
 	return 0;
 }
 
@@ -881,10 +1039,15 @@ static void __exit ctl_exit(void)
 	list_for_each_entry_safe(d, dt, &ctl_devs, list)
 		ctl_dev_forget(d, true);
 	list_for_each_entry_safe(c, ct, &ctl_conns, list) {
-		list_del(&c->list);
-		if (c->conn)
-			madcm_cm_release(c->conn);
-		kfree(c);
+		struct madcm_cm_conn *conn;
+
+		spin_lock_bh(&ctl_lock);
+		list_del_init(&c->list);
+		conn = conn_take_locked(c);
+		spin_unlock_bh(&ctl_lock);
+		if (conn)
+			madcm_cm_release(conn);
+		conn_put(c);
 	}
 	mutex_unlock(&ctl_mutex);
 }

@@ -10,7 +10,7 @@
  *                       [backlog=N]
  *                unlisten NAME
  *                connect NAME ADDR PORT [pdata=HEX] [count=N] [close=0|1]
- *                        [src=ADDR]
+ *                        [src=ADDR [sport=PORT]]
  *                disconnect CONN
  *                destroy CONN
  *   conns      one line per connection: its events in order, each as

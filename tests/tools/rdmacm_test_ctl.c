@@ -26,6 +26,7 @@ struct rt_opts {
 	u8 pdata_len;
 	u8 pdata[RT_PDATA_MAX];
 	const char *src;
+	const char *sport;
 	struct rt_dopts dopts;
 };
 
@@ -67,6 +68,8 @@ static int rt_parse_opts(char **argv, int argc, struct rt_opts *o)
 				return -EINVAL;
 		} else if (!strcmp(argv[i], "src")) {
 			o->src = val;
+		} else if (!strcmp(argv[i], "sport")) {
+			o->sport = val;
 		} else if (!strcmp(argv[i], "data")) {
 			if (kstrtou32(val, 0, &o->dopts.size) ||
 			    o->dopts.size > RT_DATA_MAX)
@@ -234,8 +237,10 @@ static int cmd_connect(struct net *net, char **argv, int argc)
 	ret = rt_parse_opts(argv + 4, argc - 4, o);
 	if (!ret)
 		ret = rt_parse_addr(net, argv[2], argv[3], &b->dst);
+	if (!ret && o->sport && !o->src)
+		ret = -EINVAL;
 	if (!ret && o->src) {
-		ret = rt_parse_addr(net, o->src, "0", &b->src);
+		ret = rt_parse_addr(net, o->src, o->sport ?: "0", &b->src);
 		b->has_src = true;
 	}
 	if (ret)

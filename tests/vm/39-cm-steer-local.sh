@@ -44,8 +44,9 @@ r_stat() { cm_stat "$1"; }
 
 # 1. A forwarding host: a wildcard listener takes no transit segment.
 check "attach the CM to r's veth1" cm r attach veth1
-# 0.0.0.0 is the wildcard of both families (Documentation/irdma_cm_netdev.rst).
-check "listen R1 (any address) on 7000" cm r listen veth1 R1 0.0.0.0 7000 policy=accept
+# :: is the wildcard of both families with net.ipv6.bindv6only=0
+# (Documentation/irdma_cm_netdev.rst).
+check "listen R1 (any address) on 7000" cm r listen veth1 R1 :: 7000 policy=accept
 seg0=$(r_stat rx_segs) syn0=$(r_stat syn_rcvd) rst0=$(r_stat rst_sent)
 in_ns c mpa_peer server 7000 -r 2 -p 0c -t 15 >/tmp/s1.log 2>&1 &
 sleep 0.5

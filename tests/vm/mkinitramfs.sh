@@ -7,6 +7,8 @@
 #   scripts; an /init that runs them.
 # Usage: mkinitramfs.sh OUT.cpio.gz MODE SCRIPT... [-- EXTRA.ko...]
 #   MODE "test" runs each script as a test, "run" runs them as a demo.
+# Environment: MADCM_VM_MODS, more stock modules to add (as
+# tests/vm/run-dkms.sh adds virtio_blk and ext4).
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/common.sh"
 . "$(kernel_env_file)"
@@ -21,7 +23,8 @@ kos=("$@")
 # Stock modules the VM scripts use.
 MODS="ib_core ib_uverbs ib_umad ib_cm iw_cm rdma_cm rdma_ucm rdma_rxe
 crc32_generic veth sch_netem virtio_pci virtio_net af_packet ipv6 8021q
-nf_tables crc32c_generic libcrc32c nvmet nvmet-rdma nvme-rdma null_blk"
+nf_tables crc32c_generic libcrc32c nvmet nvmet-rdma nvme-rdma null_blk
+${MADCM_VM_MODS:-}"
 moddir=$STOCK_MODDIR
 if [ -n "${MADCM_VM_KERNEL_DIR:-}" ]; then
 	# A custom test kernel (tests/vm/run.sh): all of it is built in.

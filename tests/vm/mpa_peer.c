@@ -13,7 +13,8 @@
  *       -6 (IPv6)  -D (IPv6: a Destination Options header, RFC 8200
  *       4.6, with one PadN option, in every segment we send)
  *       -t SECONDS (timeout, default 20)
- *       -x MODE (hostile: see usage)
+ *       -x MODE (hostile: badkey, bigpd, rev3, stall, garbage; rst: a
+ *       good request, then a RST a second later)
  * Prints "peer: ..." lines the scripts grep, exits 0 when the exchange
  * went as asked.
  */
@@ -204,6 +205,18 @@ static void hostile_client(int fd)
 	} else if (!strcmp(hostile, "garbage")) {
 		memset(f, 'x', 100);
 		send_all(fd, f, 100);
+	} else if (!strcmp(hostile, "rst")) {
+		/* A good request, unanswered for a second, then a RST. */
+		struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+
+		n = build(f, KEY_REQ, 0);
+		send_all(fd, f, n);
+		sleep(1);
+		if (setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg)))
+			die("SO_LINGER");
+		close(fd);
+		printf("peer: hostile rst sent\n");
+		exit(0);
 	} else {
 		printf("peer: unknown hostile mode\n");
 		exit(2);

@@ -3,8 +3,10 @@
 # make vmpair-mixed: rdma-core's applications (tests/vm/pair/3x-apps-*)
 # between a madcm RNIC and soft-iWARP, each on its own kernel: two pairs
 # of run2.sh, guest a on Debian's stock kernel (madcm, m0) and guest b on
-# the siw test kernel (siw, s0), then the other way round. madcm with its
-# user ABI never shares a kernel with siw, hence the mixed pair.
+# the stock kernel with siw.ko built from Debian's source (siw, s0; run2.sh's
+# "siwko"), then the other way round. madcm with its user ABI never shares
+# a kernel with siw, hence two guests. MADCM_MIXED_SIW=siw takes the siw
+# test kernel (KASAN, lockdep) for siw's guest instead.
 #
 # Usage: tests/vm/run-mixed.sh [SCRIPT...]
 # Environment: VMPAIR (script names in tests/vm/pair; default the apps
@@ -24,7 +26,8 @@ fi
 base=${MADCM_VM_DIR:-$(vm_dir_default)}
 mkdir -p "$base"
 passed=0 failed=0 skipped=0
-for kernels in "stock siw" "siw stock"; do
+siwk=${MADCM_MIXED_SIW:-siwko}
+for kernels in "stock $siwk" "$siwk stock"; do
 	set -- $kernels
 	out=$base/mixed-$1-$2.out
 	MADCM_PAIR_KERNEL_A=$1 MADCM_PAIR_KERNEL_B=$2 \

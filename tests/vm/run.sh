@@ -18,7 +18,12 @@
 # tests/vm/run-siw.sh does), MADCM_VM_LAYER (the closing line's name),
 # MADCM_VM_APPEND (added to the kernel command line: a NAME=VALUE there
 # that the kernel does not know reaches the scripts' environment, as
-# RDMACM_DEV=siw does for tests/vm/siw/*rdmacm-ulp*).
+# RDMACM_DEV=siw does for tests/vm/siw/*rdmacm-ulp*), MADCM_VM_QEMU_ARGS
+# (more QEMU arguments, split on blanks, as tests/vm/run-dkms.sh gives),
+# MADCM_VM_MEM (the guest's memory in MiB, default 2048),
+# MADCM_VM_EXTRA_KOS (more modules for the initramfs, space-separated, as
+# run-siw.sh gives siw.ko), MADCM_VM_SRC_COPY (build madcm in a copy of
+# the sources under MADCM_VM_DIR even on the 6.1 stock kernel).
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/common.sh"
 
@@ -35,10 +40,13 @@ kdir=$STOCK_KDIR kernel=$STOCK_VMLINUZ src=$MADCM_ROOT
 layer=vmtest
 [ "$KERNEL_LINE" = 6.1 ] || layer=vmtest-$KERNEL_LINE
 layer=${MADCM_VM_LAYER:-$layer}
-if [ -n "${MADCM_VM_KERNEL_DIR:-}" ] || [ "$KERNEL_LINE" != 6.1 ]; then
-	# A custom kernel (everything the scripts need is built in) or a
-	# stock kernel of another line: madcm is built from a copy, apart
-	# from the work tree's objects, which are the default line's.
+if [ -n "${MADCM_VM_KERNEL_DIR:-}" ] || [ "$KERNEL_LINE" != 6.1 ] ||
+   [ -n "${MADCM_VM_SRC_COPY:-}" ]; then
+	# A custom kernel (everything the scripts need is built in), a
+	# stock kernel of another line, or a run beside another that builds
+	# in the work tree (MADCM_VM_SRC_COPY, make test's second lane):
+	# madcm is built from a copy, apart from the work tree's objects,
+	# which are the default line's.
 	if [ -n "${MADCM_VM_KERNEL_DIR:-}" ]; then
 		kdir=$MADCM_VM_KERNEL_DIR kernel=$MADCM_VM_KERNEL_DIR/arch/x86/boot/bzImage
 		KVER=$(cat "$kdir/include/config/kernel.release")
@@ -49,7 +57,7 @@ if [ -n "${MADCM_VM_KERNEL_DIR:-}" ] || [ "$KERNEL_LINE" != 6.1 ]; then
 	git ls-files -co --exclude-standard | rsync -a --files-from=- . "$src/"
 fi
 say "building madcm.ko against $KVER"
-make -s -C "$src" KDIR="$kdir" CONFIG_DEBUG_INFO_BTF_MODULES= >"$vmdir/build.log" 2>&1 ||
+make -j"$(nproc)" -s -C "$src" KDIR="$kdir" CONFIG_DEBUG_INFO_BTF_MODULES= >"$vmdir/build.log" 2>&1 ||
 	{ cat "$vmdir/build.log" >&2; die "module build failed"; }
 # Userspace test programs (peers nobody here wrote the CM for).
 bindir=$vmdir/bin
@@ -66,6 +74,8 @@ export MADCM_VM_BINDIR=$bindir
 kos=("$src/madcm.ko")
 # The sample, the test fabric, tools and helpers: every other module built.
 for k in "$src"/samples/*.ko "$src"/tests/*/*.ko; do [ -e "$k" ] && kos+=("$k"); done
+# Modules of other projects built for this kernel (run-siw.sh's siw.ko).
+for k in ${MADCM_VM_EXTRA_KOS:-}; do kos+=("$k"); done
 
 scripts=("$@")
 if [ ${#scripts[@]} -eq 0 ]; then
@@ -83,11 +93,12 @@ log=$vmdir/$mode.log
 MADCM_VM_KVER=$KVER tests/vm/mkinitramfs.sh "$initrd" "$mode" "${scripts[@]}" -- "${kos[@]}"
 
 say "booting $KVER in QEMU (TCG); log: $log"
+read -r -a qemu_extra <<<"${MADCM_VM_QEMU_ARGS:-}"
 set +e
 timeout --foreground -k 10 "${VM_TIMEOUT:-1500}" \
-	qemu-system-x86_64 -machine pc -cpu max -smp 2 -m 2048 \
+	qemu-system-x86_64 -machine pc -cpu max -smp 2 -m "${MADCM_VM_MEM:-2048}" \
 	-nographic -no-reboot -nodefaults -serial stdio \
-	-kernel "$kernel" -initrd "$initrd" \
+	-kernel "$kernel" -initrd "$initrd" "${qemu_extra[@]}" \
 	-append "console=ttyS0 loglevel=3 panic=-1 oops=panic panic_on_warn=0 rdinit=/init${MADCM_VM_APPEND:+ $MADCM_VM_APPEND}" \
 	</dev/null >"$log" 2>&1
 qrc=$?
@@ -126,6 +137,9 @@ if grep -q '^=== VMTEST FAIL' "$log.txt"; then
 	awk '/^=== VMTEST START/ { buf = ""; name = $4 }
 	     { buf = buf "\n" $0 }
 	     /^=== VMTEST FAIL/ { print buf }' "$log.txt" | tail -150 >&2
+	# The failed checks again, last, for a reader of only the end.
+	awk '/^=== VMTEST START/ { name = $4 } /^FAIL: / { print "[madcm] " name ": " $0 }' \
+		"$log.txt" >&2
 fi
 if ! grep -q '^=== VMTEST DONE' "$log.txt"; then
 	say "FAIL: the VM did not finish (qemu exit $qrc); last lines:"

@@ -30,7 +30,8 @@
 # Without SCRIPT, every tests/vm/pair script but those marked "# vmpair:
 # opt-in". Environment: VMPAIR (space-separated script names), VM_TIMEOUT (seconds,
 # default the sum of the scripts' vm-timeout lines and 120), MADCM_VM_DIR (this run's files; default $MADCM_CACHE/vm),
-# MADCM_PAIR_KERNEL_A, MADCM_PAIR_KERNEL_B, MADCM_VM_LAYER (the closing
+# MADCM_PAIR_KERNEL_A, MADCM_PAIR_KERNEL_B, MADCM_VM_SRC_COPY (as in
+# run.sh), MADCM_VM_LAYER (the closing
 # line's name). Ends with "vmpair: N passed, M failed" (", K skipped" when
 # some were).
 set -euo pipefail
@@ -55,8 +56,9 @@ mkdir -p "$vmdir"
 
 cd "$MADCM_ROOT"
 src=$MADCM_ROOT
-if [ "$KERNEL_LINE" != 6.1 ]; then
-	# Another line's objects are built in a copy of the sources.
+if [ "$KERNEL_LINE" != 6.1 ] || [ -n "${MADCM_VM_SRC_COPY:-}" ]; then
+	# Another line's objects, or a run beside another that builds in the
+	# work tree (make test's second lane), are built in a copy.
 	src=$vmdir/src
 	mkdir -p "$src"
 	git ls-files -co --exclude-standard | rsync -a --files-from=- . "$src/"
@@ -64,7 +66,7 @@ fi
 kos=()
 if [ "$kern_a" = stock ] || [ "$kern_b" = stock ]; then
 	say "building madcm.ko against $KVER"
-	make -s -C "$src" KDIR="$STOCK_KDIR" CONFIG_DEBUG_INFO_BTF_MODULES= >"$vmdir/build.log" 2>&1 ||
+	make -j"$(nproc)" -s -C "$src" KDIR="$STOCK_KDIR" CONFIG_DEBUG_INFO_BTF_MODULES= >"$vmdir/build.log" 2>&1 ||
 		{ cat "$vmdir/build.log" >&2; die "module build failed"; }
 	kos=("$src/madcm.ko")
 	for k in "$src"/samples/*.ko "$src"/tests/*/*.ko; do [ -e "$k" ] && kos+=("$k"); done
@@ -115,7 +117,9 @@ if [ "$kern_a" = siw ] || [ "$kern_b" = siw ]; then
 fi
 
 # Two UDP ports on host loopback, one per guest.
-base=$((20000 + $$ % 20000))
+# An even base from the PID: pairs running at once (make test's two lanes)
+# never share a port.
+base=$((20000 + ($$ % 10000) * 2))
 port_a=$base port_b=$((base + 1))
 guest() {
 	local role=$1 kern=$2 mac=$3 lport=$4 rport=$5 kernel=$STOCK_VMLINUZ
@@ -140,10 +144,37 @@ guest a "$kern_a" 52:54:00:12:34:0a $port_a $port_b &
 pid_a=$!
 guest b "$kern_b" 52:54:00:12:34:0b $port_b $port_a &
 pid_b=$!
-wait $pid_a
-rc_a=$?
-wait $pid_b
-rc_b=$?
+# When one guest ends, by its last script or by a panic, the other's
+# remaining barriers can never be met: it gets MADCM_PAIR_GRACE seconds
+# (default 300) to end by itself, then it is stopped, rather than wait out
+# every script's timeout (a panic on 6.12 once left guest a waiting for
+# hours). Its scripts that did not finish count as failures.
+first=
+wait -n -p first $pid_a $pid_b
+rc_first=$?
+grace=${MADCM_PAIR_GRACE:-300}
+i=0
+while { kill -0 $pid_a 2>/dev/null || kill -0 $pid_b 2>/dev/null; } && [ $i -lt "$grace" ]; do
+	sleep 1
+	i=$((i + 1))
+done
+for p in $pid_a $pid_b; do
+	kill -0 $p 2>/dev/null || continue
+	say "a guest is still running $grace s after the other ended: stopping it"
+	for t in $(pgrep -P $p); do
+		pkill -TERM -P "$t"
+		kill -TERM "$t"
+	done 2>/dev/null
+done
+if [ "$first" = $pid_a ]; then
+	rc_a=$rc_first
+	wait $pid_b
+	rc_b=$?
+else
+	rc_b=$rc_first
+	wait $pid_a
+	rc_a=$?
+fi
 set -e
 
 passed=0 failed=0 skipped=0
@@ -184,6 +215,12 @@ for s in "${scripts[@]}"; do
 			say "guest $r, $n:"
 			awk -v n="$n" '$0 == "=== VMTEST START " n { f = 1 } f { print } /^=== VMTEST (PASS|FAIL) / { f = 0 }' \
 				"$vmdir/$r.log.txt" | tail -80 >&2
+		done
+		# Both guests' failed checks again, last, where a reader of
+		# only the end of the output sees them.
+		for r in a b; do
+			awk -v n="$n" '$0 == "=== VMTEST START " n { f = 1 } f && /^FAIL: / { print } /^=== VMTEST (PASS|FAIL) / { f = 0 }' \
+				"$vmdir/$r.log.txt" | sed "s/^/[madcm] guest $r, $n: /" >&2
 		done
 	fi
 done

@@ -4,8 +4,16 @@
 
 set -u
 failures=0
+# The failed checks' descriptions, repeated by finish() at the end of
+# the log, where the runners' excerpt of a failed script shows them.
+failed_checks=
 
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+fail() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+	failed_checks="$failed_checks
+	$*"
+}
 ok() { echo "ok: $*"; }
 
 # check DESCRIPTION COMMAND...: run the command, report, count a failure.
@@ -25,7 +33,10 @@ skip() {
 
 # The end of every script.
 finish() {
-	[ "$failures" -eq 0 ] || { echo "$failures check(s) failed"; exit 1; }
+	if [ "$failures" -ne 0 ]; then
+		echo "$failures check(s) failed:$failed_checks"
+		exit 1
+	fi
 	exit 0
 }
 
@@ -141,8 +152,13 @@ wait_event() {
 }
 
 # Soft-iWARP on namespace b's end of the pair (setup_netns_pair first):
-# siw0 on veth1, 192.0.2.2. Only the custom siw kernel has siw.
+# siw0 on veth1, 192.0.2.2. siw is built into the siw test kernel
+# (vmtest-siw-kasan) and siw.ko next to madcm.ko on the stock kernel
+# (vmtest-siw); rdma_cm's and the verbs' user interfaces are modules
+# there. libcrc32c finds its crc32c only when that is loaded already.
 setup_siw() {
+	[ -e /sys/module/siw ] || load_modules crc32c_generic siw
+	load_modules ib_uverbs rdma_ucm
 	in_ns b /bin/rdma link add siw0 type siw netdev veth1 || fail "rdma link add siw0"
 	# madcm next to siw: kernel verbs only (run-siw.sh), never siw's ABI
 	if [ -e /sys/module/madcm/parameters/rnic_uverbs ]; then

@@ -7,7 +7,9 @@
 # (nvme-cli) and sets DEV to the namespace's block device. nvmeof_down
 # undoes it all: disconnect, target down, rmmod, "rdma link delete",
 # rmmod madcm, checking that nothing is left. NVMEOF_RDEV=rxe0 runs it on
-# Debian's rxe (RoCE) over eth0 instead of m0 (a reference for make bench).
+# Debian's rxe (RoCE) over eth0 instead of m0, NVMEOF_RDEV=s0 on siw (the
+# siwko guests of run2.sh, Debian's kernel with siw.ko): references for
+# make bench.
 
 NQN=nqn.2026-12.org.madcm:nvmeof-test
 CFG=/sys/kernel/config/nvmet
@@ -69,17 +71,30 @@ nvmeof_host_up() {
 
 # nvmeof_up [BARRIER]: BARRIER (default 0) once the target is up.
 nvmeof_up() {
-	if [ "$RDEV" = m0 ]; then
+	case $RDEV in
+	m0)
 		# Before pair_setup meets the peer: both guests skip, or neither.
 		load_modules virtio_pci virtio_net ib_core madcm
 		/bin/ip link set eth0 up
 		/bin/rdma link add m0 type madcm netdev eth0 ||
 			skip "no madcm RNIC: 'rdma link add m0 type madcm netdev eth0' failed"
 		PAIR_RXE=0
-	else
+		;;
+	s0)
+		PAIR_RXE=0
+		;;
+	*)
 		PAIR_RXE=1
-	fi
+		;;
+	esac
 	pair_setup
+	if [ "$RDEV" = s0 ]; then
+		# libcrc32c finds its crc32c only when it is loaded already
+		# (tests/vm/lib/apps.sh)
+		[ -e /sys/module/siw ] || load_modules crc32c_generic siw
+		check "rdma link add s0 type siw netdev eth0" \
+			/bin/rdma link add s0 type siw netdev eth0
+	fi
 	/bin/rdma link show
 	[ $ROLE = a ] && nvmeof_target_up
 	pair_barrier "${1:-0}"
@@ -114,12 +129,12 @@ nvmeof_down() {
 	# CQs are not counted: ib_core keeps its CQ pool (ib_cq_pool_get,
 	# which nvme-rdma and nvmet-rdma use) until the device goes. (On
 	# rxe0, madcm's MAD layer holds QP0 and QP1 with their PD and CQs.)
-	if [ "$RDEV" = m0 ]; then
-		check "no PD, QP, MR, cm_id left on m0" sh -c \
-			"/bin/rdma resource show | awk '/ m0: / { for (i = 3; i < NF; i += 2)
+	if [ "$RDEV" = m0 ] || [ "$RDEV" = s0 ]; then
+		check "no PD, QP, MR, cm_id left on $RDEV" sh -c \
+			"/bin/rdma resource show | awk '/ $RDEV: / { for (i = 3; i < NF; i += 2)
 				if (\$i != \"cq\" && \$(i + 1) != 0) exit 1 }'"
-		check "rdma link delete m0" /bin/rdma link delete m0
-		check "m0 is gone" sh -c "! /bin/rdma link show | grep -q m0"
+		check "rdma link delete $RDEV" /bin/rdma link delete $RDEV
+		check "$RDEV is gone" sh -c "! /bin/rdma link show | grep -q $RDEV"
 	fi
 	pair_teardown
 	check "madcm unloaded" sh -c "! grep -q '^madcm ' /proc/modules"

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-timeout: 1200
 # Issue 18, 6: hostile FPDUs over the wire to a madcm RNIC (m0 on veth0),
-# under the siw kernel's KASAN and lockdep (tests/vm/lib/init fails the
+# on the stock kernel (make test) and under the siw kernel's KASAN and
+# lockdep (make vmtest-siw-kasan; tests/vm/lib/init fails the
 # script on any report). The ULP (madcm_rdmacm_test.ko, data=SIZE)
 # listens on m0; fpdu_peer (tests/vm/fpdu_peer.c, a plain TCP socket in
 # namespace b) connects, does the MPA exchange itself (revision 2, CRC),

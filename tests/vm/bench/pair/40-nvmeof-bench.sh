@@ -4,11 +4,13 @@
 # make bench, two guests: fio over NVMe-oF (nvme-rdma on guest b,
 # nvmet-rdma with a RAM-backed null_blk on guest a; tests/vm/lib/
 # nvmeof-setup.sh), 4 KiB random IOPS and 128 KiB sequential bandwidth,
-# each way: on madcm's m0, then on Debian's rxe (RoCE, rxe0) over the same
-# eth0 as the reference; the ratio is madcm/rxe (above 1: madcm faster).
-# siw, the other software iWARP RNIC, is not in Debian's kernel, and the
-# siw test kernel (tests/vm/siw.config) has no NVMe-oF. Figures, not
-# tests (TCG, one CPU per guest).
+# each way. On two stock guests: on madcm's m0, then on Debian's rxe
+# (RoCE, rxe0) over the same eth0, each job's figures madcm/rxe ("===
+# BENCH" rows: above 1, madcm faster). On two siwko guests (Debian's
+# kernel with siw.ko, run2.sh): on siw's s0. Guest b prints the figures
+# of m0 and of s0 as "=== APPS nvmeof-JOB VALUE UNIT", which
+# scripts/bench.sh puts side by side, madcm/siw. Figures, not tests (TCG,
+# one CPU per guest).
 . /tests/common.sh
 . /tests/ib.sh
 . /tests/pair.sh
@@ -49,18 +51,25 @@ bench_dev() {
 	done
 }
 
-for RDEV in m0 rxe0; do
-	if [ $RDEV = m0 ]; then b=0; else b=2; fi
+if [ "$PAIR_KERNEL" = stock ]; then RDEVS="m0 rxe0"; else RDEVS=s0; fi
+b=0
+for RDEV in $RDEVS; do
 	nvmeof_up $b
 	[ $ROLE = b ] && [ -n "$DEV" ] && bench_dev $RDEV
 	nvmeof_down $((b + 1))
+	b=$((b + 2))
 done
 if [ $ROLE = b ]; then
 	for j in $JOBS; do
+		for RDEV in m0 s0; do
+			[ -e /tmp/fig.$RDEV.$j ] &&
+				echo "=== APPS nvmeof-$j $(cat /tmp/fig.$RDEV.$j) $(unit $j)"
+		done
+		[ "$PAIR_KERNEL" = stock ] || continue
 		m=$(cat /tmp/fig.m0.$j 2>/dev/null || echo -)
 		r=$(cat /tmp/fig.rxe0.$j 2>/dev/null || echo -)
 		ratio=$(awk -v m="$m" -v r="$r" 'BEGIN { if (m + 0 > 0 && r + 0 > 0) printf "%.3f", m / r; else print "-" }')
-		bench_row "nvmeof $(echo $j | tr - ' ')" "$m" "$r" "$ratio" "$(unit $j)"
+		bench_row "nvmeof $(echo $j | tr - ' ') (rxe)" "$m" "$r" "$ratio" "$(unit $j)"
 	done
 fi
 finish
