@@ -155,8 +155,15 @@ fi
 # report, or printed a capture its judge failed, once more in a boot of
 # their own. A script that passes there is reported FLAKY, with its first
 # failure kept in this run's log; one that fails again fails the layer
-# with its first boot's counts.
-if [ "$failed" -gt 0 ] && [ "${MADCM_VM_RETRY:-0}" -gt 0 ]; then
+# with its first boot's counts. A boot whose log holds a kernel report (a
+# script's, or a panic) is never tried again: such a failure stands.
+kernel_reported() {
+	grep -aqE '^VM: .*: kernel report in the log|Kernel panic|BUG: |Call Trace' "$@"
+}
+if [ "$failed" -gt 0 ] && [ "${MADCM_VM_RETRY:-0}" -gt 0 ] &&
+   kernel_reported "$log.txt"; then
+	say "a kernel report in the log: its failures stand, none is tried again"
+elif [ "$failed" -gt 0 ] && [ "${MADCM_VM_RETRY:-0}" -gt 0 ]; then
 	again=()
 	for s in "${scripts[@]}"; do
 		n=${s##*/}

@@ -237,8 +237,15 @@ layer=${MADCM_VM_LAYER:-$layer}
 # MADCM_VM_RETRY (make test sets 1): as in run.sh, the scripts that did
 # not pass in both guests run once more, in a pair of boots of their own;
 # one that passes there is reported FLAKY, one that fails again fails
-# the layer with the first boots' counts.
-if [ "$failed" -gt 0 ] && [ "${MADCM_VM_RETRY:-0}" -gt 0 ]; then
+# the layer with the first boots' counts; a kernel report in either
+# guest's log is never tried again.
+kernel_reported() {
+	grep -aqE '^VM: .*: kernel report in the log|Kernel panic|BUG: |Call Trace' "$@"
+}
+if [ "$failed" -gt 0 ] && [ "${MADCM_VM_RETRY:-0}" -gt 0 ] &&
+   kernel_reported "$vmdir/a.log.txt" "$vmdir/b.log.txt"; then
+	say "a kernel report in the log: its failures stand, none is tried again"
+elif [ "$failed" -gt 0 ] && [ "${MADCM_VM_RETRY:-0}" -gt 0 ]; then
 	again=()
 	for s in "${scripts[@]}"; do
 		n=${s##*/} ok=1 skip=1
