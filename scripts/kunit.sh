@@ -189,7 +189,7 @@ def walk(t, suite, case):
 walk(d, None, None)
 print(" ".join("%s:%d" % kv for kv in seen.items()))
 PY
-)
+) || return 0
 	[ -n "$cases" ] || return 0
 	set -- $cases
 	if [ $# -gt 3 ]; then
@@ -224,7 +224,7 @@ def walk(t):
 walk(d)
 print("pass" if p > 0 and f == 0 else "fail")
 PY
-)
+) || st=fail
 		if [ "$st" = pass ] && ! grep -qE "$bad" "$rraw"; then
 			say "FLAKY: kunit $arch $c failed, then passed alone (first log: $raw, second: $rraw)"
 			failed=$((failed - n))
