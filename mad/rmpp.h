@@ -70,8 +70,8 @@ void madcm_rmpp_dest_from_send(const struct madcm_send *ms,
 			       struct madcm_rmpp_dest *dest);
 int madcm_rmpp_ctl_send(struct madcm_port *port,
 			const struct madcm_rmpp_dest *dest,
-			const void *tmpl, bool flip, u8 type, u8 status,
-			u32 seg_num, u32 paylen_newwin);
+			const void *tmpl, size_t tmpl_len, bool flip, u8 type,
+			u8 status, u32 seg_num, u32 paylen_newwin);
 void madcm_rmpp_nack(struct madcm_port *port, const struct madcm_recv *rv,
 		     u8 type, u8 status);
 

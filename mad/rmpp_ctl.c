@@ -138,6 +138,8 @@ static void madcm_rmpp_ctl_work_fn(struct work_struct *work)
  * @port: the port it leaves from
  * @dest: where it goes
  * @tmpl: a MAD of the transfer: its MAD and class headers are copied
+ * @tmpl_len: how many bytes of @tmpl are headers that may be read: a whole
+ *	MAD for a received one, the send buffer's hdr_len for a send
  * @flip: flip the response bit of the method (a receiver answering the
  *	sender of the DATA does; a sender talking to the receiver does not)
  * @type: IB_MGMT_RMPP_TYPE_ACK, _STOP or _ABORT
@@ -151,8 +153,8 @@ static void madcm_rmpp_ctl_work_fn(struct work_struct *work)
  */
 int madcm_rmpp_ctl_send(struct madcm_port *port,
 			const struct madcm_rmpp_dest *dest,
-			const void *tmpl, bool flip, u8 type, u8 status,
-			u32 seg_num, u32 paylen_newwin)
+			const void *tmpl, size_t tmpl_len, bool flip, u8 type,
+			u8 status, u32 seg_num, u32 paylen_newwin)
 {
 	const struct ib_mad_hdr *thdr = tmpl;
 	size_t size = madcm_port_mad_size(port, thdr->base_version);
@@ -164,10 +166,18 @@ int madcm_rmpp_ctl_send(struct madcm_port *port,
 
 	if (hdr_len < IB_MGMT_RMPP_HDR)
 		hdr_len = IB_MGMT_RMPP_HDR;
+	if (WARN_ON_ONCE(tmpl_len < IB_MGMT_RMPP_HDR))
+		return -EINVAL;
 	ms = kzalloc(sizeof(*ms) + size, GFP_ATOMIC);
 	if (!ms)
 		return -ENOMEM;
-	memcpy(ms->buf, tmpl, hdr_len);
+	/*
+	 * The MAD and RMPP headers, and as much of the class header as the
+	 * template holds; the rest of the MAD stays zero (reserved). A send
+	 * buffer's headers may be shorter than the class's: what lies behind
+	 * them is madcm's bookkeeping, never to be read, let alone sent.
+	 */
+	memcpy(ms->buf, tmpl, min_t(size_t, hdr_len, tmpl_len));
 	if (flip)
 		((struct ib_mad_hdr *)ms->buf)->method ^= IB_MGMT_METHOD_RESP;
 	rh = madcm_rmpp_hdr(ms->buf);
@@ -236,5 +246,6 @@ void madcm_rmpp_nack(struct madcm_port *port, const struct madcm_recv *rv,
 	madcm_rmpp_dest_from_recv(rv, &dest);
 	madcm_port_count(port, type == IB_MGMT_RMPP_TYPE_STOP ?
 			 MADCM_CNT_RMPP_RX_LIMIT : MADCM_CNT_RMPP_RX_BAD);
-	madcm_rmpp_ctl_send(port, &dest, rv->mad, true, type, status, 0, 0);
+	madcm_rmpp_ctl_send(port, &dest, rv->mad, rv->recv_wc.mad_seg_size,
+			    true, type, status, 0, 0);
 }

@@ -608,15 +608,17 @@ static void madcm_rmpp_rx_refuse(struct madcm_port *port,
 
 	madcm_port_count(port, why);
 	madcm_rmpp_dest_from_recv(rv, &dest);
-	madcm_rmpp_ctl_send(port, &dest, rv->mad, true, IB_MGMT_RMPP_TYPE_STOP,
+	madcm_rmpp_ctl_send(port, &dest, rv->mad, rv->recv_wc.mad_seg_size,
+			    true, IB_MGMT_RMPP_TYPE_STOP,
 			    IB_MGMT_RMPP_STATUS_RESX, 0, 0);
 }
 
 static void madcm_rmpp_rx_ack(struct madcm_agent *ag,
 			      struct madcm_rmpp_rx *rx)
 {
-	madcm_rmpp_ctl_send(ag->port, &rx->dest, rx->tmpl, true,
-			    IB_MGMT_RMPP_TYPE_ACK, 0, rx->contig, rx->newwin);
+	madcm_rmpp_ctl_send(ag->port, &rx->dest, rx->tmpl, sizeof(rx->tmpl),
+			    true, IB_MGMT_RMPP_TYPE_ACK, 0, rx->contig,
+			    rx->newwin);
 }
 
 /*
@@ -1106,7 +1108,8 @@ static void madcm_rmpp_gc(struct work_struct *work)
 		list_add_tail(&rx->lru, &dead);
 		if (!rx->complete) {
 			madcm_port_count(ag->port, MADCM_CNT_RMPP_RX_TIMEOUT);
-			madcm_rmpp_ctl_send(ag->port, &rx->dest, rx->tmpl, true,
+			madcm_rmpp_ctl_send(ag->port, &rx->dest, rx->tmpl,
+					    sizeof(rx->tmpl), true,
 					    IB_MGMT_RMPP_TYPE_ABORT,
 					    IB_MGMT_RMPP_STATUS_T2L, 0, 0);
 		}

@@ -127,8 +127,8 @@ static void madcm_rmpp_send_abort(struct madcm_agent *ag,
 	struct madcm_rmpp_dest dest;
 
 	madcm_rmpp_dest_from_send(ms, &dest);
-	madcm_rmpp_ctl_send(ag->port, &dest, ms->buf, false,
-			    IB_MGMT_RMPP_TYPE_ABORT, status, 0, 0);
+	madcm_rmpp_ctl_send(ag->port, &dest, ms->buf, ms->send_buf.hdr_len,
+			    false, IB_MGMT_RMPP_TYPE_ABORT, status, 0, 0);
 }
 
 /*
@@ -153,8 +153,8 @@ static void madcm_rmpp_send_turnaround(struct madcm_agent *ag,
 	struct madcm_rmpp_dest dest;
 
 	madcm_rmpp_dest_from_send(ms, &dest);
-	madcm_rmpp_ctl_send(ag->port, &dest, ms->buf, false,
-			    IB_MGMT_RMPP_TYPE_ACK, 0, 0,
+	madcm_rmpp_ctl_send(ag->port, &dest, ms->buf, ms->send_buf.hdr_len,
+			    false, IB_MGMT_RMPP_TYPE_ACK, 0, 0,
 			    max(READ_ONCE(madcm_rmpp_window), 1U));
 }
 

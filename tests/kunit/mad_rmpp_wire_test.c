@@ -17,6 +17,7 @@
 
 #include "mad/rmpp.h"
 #include "mad_rmpp_util.h"
+#include "madcm_compat.h"
 
 #define LID_ME		1
 #define LID_PEER	2
@@ -1049,6 +1050,178 @@ static void user_rmpp_agent_gets_raw_segments(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mt_counter(w->mm->port, MADCM_CNT_RX_RMPP), 0);
 }
 
+/*
+ * The control MADs a sender makes from its own send buffer: its ABORT
+ * (13.6.3.3) and its turn-around ACK (13.6.5.3). A control MAD carries
+ * the transfer's common MAD header (13.4.2) and the RMPP header
+ * (13.6.2.1); the class header is the transfer's where the sender's
+ * buffer holds one; everything else, up to the end of the MAD, is
+ * reserved and zero. The sender's buffer may have any hdr_len from the
+ * RMPP header's end up: the bytes behind its headers (madcm's own
+ * bookkeeping) must never reach the wire, nor be read.
+ */
+struct ctl_bytes_param {
+	u8 mgmt_class;
+	u8 class_version;
+	/* Where the data area starts in a MAD of the class. */
+	int data_off;
+	const char *name;
+};
+
+static const struct ctl_bytes_param ctl_bytes_params[] = {
+	/* SA: MAD 24 + RMPP 12 + SM_Key 8, offset 2, rsvd 2, mask 8 (15.2.1.1) */
+	{ 0x03, 2, 56, "SA" },
+	/* Device Management: MAD 24 + RMPP 12 + 28 reserved (16.3.1) */
+	{ 0x06, 1, 64, "DM" },
+	/* Device Administration and BIS: the same 64-byte layout */
+	{ 0x10, 1, 64, "DA" },
+	{ 0x12, 1, 64, "BIS" },
+	/* Vendor range 2: MAD 24 + RMPP 12 + reserved 1 + OUI 3 (13.4.9) */
+	{ 0x30, 1, 40, "vendor 0x30" },
+	{ 0x4f, 1, 40, "vendor 0x4f" },
+};
+
+static void ctl_bytes_desc(const struct ctl_bytes_param *p, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", p->name);
+}
+
+KUNIT_ARRAY_PARAM(ctl_bytes, ctl_bytes_params, ctl_bytes_desc);
+
+#define CB_ATTR_ID	0x00b0
+#define CB_ATTR_MOD	0x01020304
+
+/* A byte of the class header area a ULP wrote into its send buffer. */
+static u8 cb_hdr_byte(int off)
+{
+	return (u8)(0xa5 ^ (off * 29));
+}
+
+/* An RMPP send of class @p with @hdr_len header bytes, all written. */
+static struct ib_mad_send_buf *cb_send(struct kunit *test,
+				       struct mt_agent *ma, struct ib_ah *ah,
+				       const struct ctl_bytes_param *p,
+				       int hdr_len, u8 method, u32 tid_lo,
+				       size_t len, int timeout_ms)
+{
+	struct ib_mad_send_buf *sb;
+	struct ib_mad_hdr *hdr;
+	u8 *b;
+	u32 n;
+	int j;
+
+	sb = madcm_create_send_mad(ma->agent, 1, 0, 1, hdr_len, len,
+				   GFP_KERNEL, IB_MGMT_BASE_VERSION);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(sb));
+	b = sb->mad;
+	for (j = RT_OFF_PAYLEN + 4; j < hdr_len; j++)
+		b[j] = cb_hdr_byte(j);
+	hdr = sb->mad;
+	hdr->base_version = 1;
+	hdr->mgmt_class = p->mgmt_class;
+	hdr->class_version = p->class_version;
+	hdr->method = method;
+	hdr->tid = cpu_to_be64((u64)ma->agent->hi_tid << 32 | tid_lo);
+	hdr->attr_id = cpu_to_be16(CB_ATTR_ID);
+	hdr->attr_mod = cpu_to_be32(CB_ATTR_MOD);
+	/* Every segment handed out, as a ULP filling its data does. */
+	for (n = 1; n <= sb->seg_count; n++)
+		memset(madcm_get_rmpp_segment(sb, n), 0x5a,
+		       RT_MAD - hdr_len);
+	sb->ah = ah;
+	sb->timeout_ms = timeout_ms;
+	sb->retries = 0;
+	return sb;
+}
+
+/* @m is a control MAD about the transfer of @tid, bytes as above. */
+static void expect_ctl_bytes(struct kunit *test, const u8 *m,
+			     const struct ctl_bytes_param *p, int hdr_len,
+			     u8 method, u64 tid)
+{
+	int class_end = min(hdr_len, p->data_off);
+	int j, bad = 0;
+
+	KUNIT_EXPECT_EQ(test, m[0], 1);
+	KUNIT_EXPECT_EQ(test, m[1], p->mgmt_class);
+	KUNIT_EXPECT_EQ(test, m[2], p->class_version);
+	KUNIT_EXPECT_EQ(test, m[3], method);
+	/* Status and class-specific words: 0 in a request (13.4.7). */
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(m + 4), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be64(m + 8), tid);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be16(m + 16), CB_ATTR_ID);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be16(m + 18), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(m + 20), CB_ATTR_MOD);
+	for (j = RT_OFF_PAYLEN + 4; j < RT_MAD; j++) {
+		u8 want = j < class_end ? cb_hdr_byte(j) : 0;
+
+		if (m[j] != want && bad++ < 4)
+			KUNIT_FAIL(test, "%s hdr_len %d: byte %d is %#x, not %#x",
+				   p->name, hdr_len, j, m[j], want);
+	}
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "%s hdr_len %d", p->name, hdr_len);
+}
+
+static void sender_ctl_mads_carry_no_memory(struct kunit *test)
+{
+	const struct ctl_bytes_param *p = test->param_value;
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 0, 0);
+	struct mt_agent *ma = rt_agent(test, w->mm->port, NULL, 0, 0, log);
+	struct ib_ah *ah = mt_ah(test, w->mm->port, LID_PEER);
+	struct ib_mad_send_buf *sb;
+	int hdr_len, aborts = 0, acks = 0;
+	u32 tid_lo = 100;
+
+	ma->mm = w->mm;
+	for (hdr_len = IB_MGMT_RMPP_HDR; hdr_len <= 72; hdr_len++) {
+		u64 tid;
+
+		/* A two-segment Set cancelled after segment 1: ABORT. */
+		tid = tid_of(ma, ++tid_lo);
+		sb = cb_send(test, ma, ah, p, hdr_len, RT_SET, tid_lo,
+			     (RT_MAD - hdr_len) + 1, 0);
+		KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+		take(test, w);
+		expect_rmpp(test, w->out, RT_SET, RT_TYPE_DATA, 0, 1);
+		madcm_cancel_mad(sb);
+		take(test, w);
+		expect_rmpp(test, w->out, RT_SET, RT_TYPE_ABORT, 127, 0);
+		expect_ctl_bytes(test, w->out, p, hdr_len, RT_SET, tid);
+		KUNIT_ASSERT_TRUE(test, rt_wait(&log->sent, 10));
+		aborts++;
+
+		/* A one-segment GetMulti, finally ACKed: turn-around ACK. */
+		tid = tid_of(ma, ++tid_lo);
+		sb = cb_send(test, ma, ah, p, hdr_len, RT_GET_MULTI, tid_lo,
+			     1, 5000);
+		KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+		take(test, w);
+		expect_rmpp(test, w->out, RT_GET_MULTI, RT_TYPE_DATA, 0, 1);
+		rt_mad(w->mad, RT_GET_MULTI | RT_RESP, tid, RT_TYPE_ACK,
+		       RT_FLAG_ACTIVE, 0, 1, 1);
+		w->mad[1] = p->mgmt_class;
+		w->mad[2] = p->class_version;
+		deliver(w);
+		take(test, w);
+		expect_rmpp(test, w->out, RT_GET_MULTI, RT_TYPE_ACK, 0, 0);
+		KUNIT_EXPECT_EQ(test, rt_get32(w->out, RT_OFF_PAYLEN), WINDOW);
+		expect_ctl_bytes(test, w->out, p, hdr_len, RT_GET_MULTI, tid);
+		acks++;
+		/* It waits for its response: no ABORT when cancelled now. */
+		madcm_cancel_mad(sb);
+		KUNIT_ASSERT_TRUE(test, rt_wait(&log->sent, 10));
+	}
+	KUNIT_EXPECT_EQ(test, log->status[IB_WC_WR_FLUSH_ERR], aborts + acks);
+	KUNIT_EXPECT_EQ(test, mt_counter(w->mm->port, MADCM_CNT_RMPP_TX_ABORT),
+			aborts);
+	KUNIT_EXPECT_EQ(test, unsent(w), 0);
+}
+
+/*
+ * A buffer posted again starts a new transfer: a cancel before its first
+ * segment left has nothing to ABORT, whatever its last transfer reached.
+ */
 static struct kunit_case mad_rmpp_wire_cases[] = {
 	KUNIT_CASE(sender_follows_window_and_acks),
 	KUNIT_CASE(sender_without_acks_aborts_tmr),
@@ -1073,6 +1246,7 @@ static struct kunit_case mad_rmpp_wire_cases[] = {
 	KUNIT_CASE(response_acknowledges_request),
 	KUNIT_CASE(sender_abort_ends_reassembly),
 	KUNIT_CASE(user_rmpp_agent_gets_raw_segments),
+	KUNIT_CASE_PARAM(sender_ctl_mads_carry_no_memory, ctl_bytes_gen_params),
 	{}
 };
 
