@@ -99,6 +99,7 @@ static const char *const madcm_ib_counter_names[MADCM_IB_CNT_MAX] = {
 	[MADCM_IB_PKEY_QP_CREATED] = "pkey_qp_created",
 	[MADCM_IB_PKEY_QP_FAIL] = "pkey_qp_failed",
 	[MADCM_IB_TX_PKEY_NO_QP] = "tx_pkey_no_qp",
+	[MADCM_IB_TX_PORT_FAILED] = "tx_refused_port_failed",
 };
 
 /* The client data of a device: its ports by port number. */
@@ -380,13 +381,20 @@ static int madcm_ib_post_send(struct madcm_port *port,
 	struct madcm_ib_pending *p;
 	struct madcm_ib_tx *tx;
 	struct madcm_ib_qp *q;
+	unsigned long flags;
 	int ret = 0;
 
 	if (len > ip->mad_size)
 		return -EINVAL;
-	spin_lock_bh(&ip->lock);
+	/* The core may post with IRQs off (madcm_post_send_mad()). */
+	spin_lock_irqsave(&ip->lock, flags);
 	if (ip->dead) {
 		ret = -ENODEV;
+		goto out;
+	}
+	if (ip->failed) {
+		madcm_ib_count(ip, MADCM_IB_TX_PORT_FAILED);
+		ret = -EIO;
 		goto out;
 	}
 	q = madcm_ib_qp_get(ip, ps->pkey_index);
@@ -432,7 +440,7 @@ static int madcm_ib_post_send(struct madcm_port *port,
 	tx->send = ps->send;
 	ip->tx_busy++;
 out:
-	spin_unlock_bh(&ip->lock);
+	spin_unlock_irqrestore(&ip->lock, flags);
 	return ret;
 }
 
@@ -515,7 +523,9 @@ static void madcm_ib_send_done(struct ib_cq *cq, struct ib_wc *wc)
 		wake_up(&ip->tx_idle);
 	spin_unlock_bh(&ip->lock);
 
-	madcm_port_send_complete(ip->port, send, wc->status);
+	/* None when a recovery that gave up has completed it already. */
+	if (send)
+		madcm_port_send_complete(ip->port, send, wc->status);
 	madcm_ib_complete_failed(ip, &failed);
 }
 
@@ -726,34 +736,88 @@ static bool madcm_ib_drained(struct madcm_ib_port *ip)
 	return drained;
 }
 
-/* Move every QP of the port to @state; the first error is returned. */
+/*
+ * The port's QPs as they are now. madcm_ib_qp_get() appends under the
+ * port's lock from any post, so the table is read under it too; an entry
+ * is removed or freed only with qp_mutex held, which the caller holds,
+ * so the pointers stay good after the lock is dropped.
+ */
+static unsigned int madcm_ib_qps_snapshot(struct madcm_ib_port *ip,
+					  struct madcm_ib_qp **qs)
+{
+	unsigned int n;
+
+	lockdep_assert_held(&ip->qp_mutex);
+	spin_lock_bh(&ip->lock);
+	n = ip->nr_qps;
+	memcpy(qs, ip->qps, n * sizeof(*qs));
+	spin_unlock_bh(&ip->lock);
+	return n;
+}
+
+/*
+ * Move every QP of the port to @state; the first error is returned.
+ * qp_mutex is held.
+ */
 static int madcm_ib_qps_modify(struct madcm_ib_port *ip,
 			       enum ib_qp_state state)
 {
+	struct madcm_ib_qp *qs[ARRAY_SIZE(ip->qps)];
 	struct ib_qp_attr attr = { .qp_state = state };
-	unsigned int i;
+	unsigned int i, n;
 	int ret = 0;
 
-	for (i = 0; i < ip->nr_qps; i++)
-		if (ip->qps[i]->qp)
-			ret = ib_modify_qp(ip->qps[i]->qp, &attr,
-					   IB_QP_STATE) ?: ret;
+	n = madcm_ib_qps_snapshot(ip, qs);
+	for (i = 0; i < n; i++)
+		if (qs[i]->qp)
+			ret = ib_modify_qp(qs[i]->qp, &attr, IB_QP_STATE) ?: ret;
 	return ret;
+}
+
+/*
+ * The recovery gave up: fail what waited for it and what the device
+ * still holds (its slot keeps its own copy of the MAD, so the send may
+ * end now; the device's late completion finds the slot empty), and
+ * refuse new posts, so that no cancel and no unregistration waits for a
+ * completion that may never come. qp_mutex is held.
+ */
+static void madcm_ib_fail(struct madcm_ib_port *ip)
+{
+	struct madcm_send *send;
+	LIST_HEAD(failed);
+	int i;
+
+	spin_lock_bh(&ip->lock);
+	ip->failed = true;
+	list_splice_init(&ip->overflow, &failed);
+	ip->n_overflow = 0;
+	spin_unlock_bh(&ip->lock);
+	madcm_ib_complete_failed(ip, &failed);
+	for (i = 0; i < MADCM_IB_SQ_SIZE; i++) {
+		spin_lock_bh(&ip->lock);
+		send = ip->tx[i].send;
+		ip->tx[i].send = NULL;
+		spin_unlock_bh(&ip->lock);
+		if (send)
+			madcm_port_send_complete(ip->port, send,
+						 IB_WC_GENERAL_ERR);
+	}
 }
 
 /*
  * A QP left RTS (madcm_ib_set_broken()). Move every QP to the error state
  * so that the device gives everything back, reset them, and start them
  * again. When the device does not give back, or a QP cannot be
- * restarted, the port stays broken: sends wait, then fail, until the
- * device is removed.
+ * restarted, the port has failed (madcm_ib_fail()) until the device is
+ * removed.
  */
 static void madcm_ib_recover(struct work_struct *work)
 {
 	struct madcm_ib_port *ip = container_of(work, struct madcm_ib_port,
 						recover_work);
+	struct madcm_ib_qp *qs[ARRAY_SIZE(ip->qps)];
 	LIST_HEAD(failed);
-	unsigned int i;
+	unsigned int i, n;
 	bool dead;
 	int ret;
 
@@ -769,13 +833,15 @@ static void madcm_ib_recover(struct work_struct *work)
 		goto out;
 	if (!ret)
 		ret = madcm_ib_qps_modify(ip, IB_QPS_RESET);
-	for (i = 0; !ret && i < ip->nr_qps; i++)
-		if (ip->qps[i]->qp && !ip->qps[i]->failed)
-			ret = madcm_ib_qp_start(ip->qps[i]);
+	n = madcm_ib_qps_snapshot(ip, qs);
+	for (i = 0; !ret && i < n; i++)
+		if (qs[i]->qp && !qs[i]->failed)
+			ret = madcm_ib_qp_start(qs[i]);
 	if (ret) {
 		madcm_ib_count(ip, MADCM_IB_QP_RECOVER_FAIL);
 		pr_warn("madcm: %s: QPs not recovered from the error state: %d\n",
 			ip->port->name, ret);
+		madcm_ib_fail(ip);
 		goto out;
 	}
 	madcm_ib_count(ip, MADCM_IB_QP_RECOVERED);
@@ -1044,7 +1110,9 @@ static void madcm_ib_port_close(struct madcm_ib_port *ip)
 	cancel_work_sync(&ip->pkey_work);
 
 	/* The device flushes what it holds; wait for those completions. */
+	mutex_lock(&ip->qp_mutex);
 	madcm_ib_qps_modify(ip, IB_QPS_ERR);
+	mutex_unlock(&ip->qp_mutex);
 	if (!wait_event_timeout(ip->tx_idle, madcm_ib_tx_idle(ip),
 				msecs_to_jiffies(MADCM_IB_DRAIN_MS)))
 		pr_info("%s: device did not flush its sends, completing them here\n",

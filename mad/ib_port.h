@@ -55,6 +55,7 @@ enum madcm_ib_counter {
 	MADCM_IB_PKEY_QP_CREATED,
 	MADCM_IB_PKEY_QP_FAIL,
 	MADCM_IB_TX_PKEY_NO_QP,
+	MADCM_IB_TX_PORT_FAILED,
 	MADCM_IB_CNT_MAX,
 };
 
@@ -144,11 +145,13 @@ struct madcm_ib_ah {
  *	with @qp_mutex held too
  * @nr_qps: the entries in @qps
  * @pkey_work: makes the QPs that sends wait for
- * @lock: protects @dead, @broken, @tx_free, @overflow, @n_overflow,
+ * @lock: protects @dead, @broken, @failed, @tx_free, @overflow, @n_overflow,
  *	@tx_busy, @rx_posted, @qps, @nr_qps and each QP's ready
  * @dead: removal has begun: no more posts
  * @broken: the QP went to the error state; nothing is posted until
  *	@recover_work has brought it back to RTS
+ * @failed: @recover_work gave up: every send the port held has failed,
+ *	and new posts are refused, until the device is removed
  * @tx_free: idle send slots
  * @overflow: MADs waiting for a send slot (or for the recovery, or for
  *	the QP of their P_Key index), oldest first
@@ -188,6 +191,7 @@ struct madcm_ib_port {
 	spinlock_t lock;	/* see the kernel-doc above */
 	bool dead;
 	bool broken;
+	bool failed;
 	struct list_head tx_free;
 	struct list_head overflow;
 	unsigned int n_overflow;

@@ -41,6 +41,9 @@ extern struct workqueue_struct *madcm_mad_ah_wq;
  * @sends: the posted sends not yet returned to the ULP
  * @tids: every posted send not done yet, by (TID, class, address); a key
  *	may be shared by several sends, as with ib_core
+ * @tid_pending: posted sends not in @tids yet: posted with IRQs off, where
+ *	an insertion into @tids may not run (send.c); searched with @tids
+ * @tid_work: moves the sends of @tid_pending into @tids
  * @timeouts: sends waiting for a response, by deadline
  * @timeout_work: runs when the earliest deadline of @timeouts expires
  * @timeout_seq: tie breaker between equal deadlines
@@ -67,6 +70,8 @@ struct madcm_agent {
 	spinlock_t lock;	/* the agent's sends and their state */
 	struct list_head sends;
 	struct rhltable tids;
+	struct list_head tid_pending;
+	struct work_struct tid_work;
 	struct rb_root_cached timeouts;
 	struct delayed_work timeout_work;
 	u64 timeout_seq;
@@ -130,11 +135,13 @@ struct madcm_tid_key {
  * @status: the status its send handler will see
  * @at_transport: a transport post is outstanding
  * @in_recv: its response is being handed to the recv handler
- * @hashed: in @agent->tids
+ * @hashed: in @agent->tids, or on @agent->tid_pending
+ * @hash_deferred: on @agent->tid_pending, not yet in @agent->tids
  * @timed: in @agent->timeouts
  * @solicited: counted in @agent->sol_count
  * @key: its key in @agent->tids
  * @hnode: node in @agent->tids
+ * @hpend: node on @agent->tid_pending
  * @tnode: node in @agent->timeouts
  * @deadline: when it times out (jiffies), valid while @timed
  * @seq: tie breaker for equal deadlines
@@ -171,10 +178,12 @@ struct madcm_send {
 	bool at_transport;
 	bool in_recv;
 	bool hashed;
+	bool hash_deferred;
 	bool timed;
 	bool solicited;
 	struct madcm_tid_key key;
 	struct rhlist_head hnode;
+	struct list_head hpend;
 	struct rb_node tnode;
 	unsigned long deadline;
 	u64 seq;

@@ -24,9 +24,13 @@
  * key, as with ib_core (a responder's RMPP response to a request that is
  * retried with the same TID, for instance); see madcm_send_lookup().
  *
- * Cancel and modify may be called with IRQs off and with a lock held that
- * the send handler takes (ib_cm does both): they only change the state
- * under the agent's lock, taken irqsave. A cancelled send the transport
+ * Post, cancel, modify and free may be called with IRQs off and with a
+ * lock held that the send handler takes (ib_cm does both): they take the
+ * agent's lock irqsave, and the transports' post paths take theirs so
+ * too. rhashtable's bucket locks disable softirqs (on 6.1), so a send
+ * posted with IRQs off is not inserted into the table there: it waits on
+ * the agent's tid_pending list, which every lookup searches too, until
+ * tid_work moves it in. Cancel and modify only change the state. A cancelled send the transport
  * still holds ends at its completion; any other goes to the head of the
  * timeout queue, and the agent's timeout work ends it and calls its send
  * handler with IB_WC_WR_FLUSH_ERR, as ib_core's timeout work does.
@@ -50,8 +54,34 @@ static const struct rhashtable_params madcm_tid_params = {
 	.automatic_shrinking = true,
 };
 
+/* Move the sends posted with IRQs off into the TID table. */
+static void madcm_send_tid_work(struct work_struct *work)
+{
+	struct madcm_agent *ag = container_of(work, struct madcm_agent,
+					      tid_work);
+	struct madcm_send *ms;
+	bool again = false;
+
+	spin_lock_bh(&ag->lock);
+	while ((ms = list_first_entry_or_null(&ag->tid_pending,
+					      struct madcm_send, hpend))) {
+		if (rhltable_insert(&ag->tids, &ms->hnode, madcm_tid_params)) {
+			/* Still found on the list; tried again soon. */
+			again = true;
+			break;
+		}
+		list_del_init(&ms->hpend);
+		ms->hash_deferred = false;
+	}
+	spin_unlock_bh(&ag->lock);
+	if (again)
+		queue_work(madcm_mad_wq, &ag->tid_work);
+}
+
 int madcm_send_tids_init(struct madcm_agent *ag)
 {
+	INIT_LIST_HEAD(&ag->tid_pending);
+	INIT_WORK(&ag->tid_work, madcm_send_tid_work);
 	if (madcm_fault(MADCM_FAULT_TID_TABLE))
 		return -ENOMEM;
 	return rhltable_init(&ag->tids, &madcm_tid_params);
@@ -59,6 +89,8 @@ int madcm_send_tids_init(struct madcm_agent *ag)
 
 void madcm_send_tids_destroy(struct madcm_agent *ag)
 {
+	cancel_work_sync(&ag->tid_work);
+	WARN_ON_ONCE(!list_empty(&ag->tid_pending));
 	rhltable_destroy(&ag->tids);
 }
 
@@ -118,6 +150,16 @@ static bool madcm_send_before(const struct madcm_send *a,
 	return a->post_seq < b->post_seq;
 }
 
+/* @ms may be what a received MAD looking for @what belongs to. */
+static bool madcm_send_candidate(const struct madcm_send *ms,
+				 enum madcm_lookup what)
+{
+	if (ms->state != MADCM_SEND_POSTED &&
+	    ms->state != MADCM_SEND_WAIT_RESP)
+		return false;
+	return what == MADCM_LOOKUP_RMPP_CTL ? ms->rmpp : ms->timeout_ms;
+}
+
 /*
  * madcm_send_lookup() - the send a received MAD with @key belongs to
  * @ag: the agent; its lock is held
@@ -140,30 +182,51 @@ struct madcm_send *madcm_send_lookup(struct madcm_agent *ag,
 	rcu_read_lock();
 	list = rhltable_lookup(&ag->tids, key, madcm_tid_params);
 	rhl_for_each_entry_rcu(ms, pos, list, hnode) {
-		if (ms->state != MADCM_SEND_POSTED &&
-		    ms->state != MADCM_SEND_WAIT_RESP)
-			continue;
-		if (what == MADCM_LOOKUP_RMPP_CTL ? !ms->rmpp : !ms->timeout_ms)
-			continue;
-		if (!best || madcm_send_before(ms, best, what))
+		if (madcm_send_candidate(ms, what) &&
+		    (!best || madcm_send_before(ms, best, what)))
 			best = ms;
 	}
 	rcu_read_unlock();
+	/* Posted with IRQs off a moment ago: not in the table yet. */
+	list_for_each_entry(ms, &ag->tid_pending, hpend) {
+		if (!memcmp(&ms->key, key, sizeof(*key)) &&
+		    madcm_send_candidate(ms, what) &&
+		    (!best || madcm_send_before(ms, best, what)))
+			best = ms;
+	}
 	return best;
 }
 
+/* The agent's lock is held, maybe with IRQs off (a failed post). */
 static void madcm_send_unhash(struct madcm_agent *ag, struct madcm_send *ms)
 {
-	if (ms->hashed) {
+	if (!ms->hashed)
+		return;
+	if (ms->hash_deferred) {
+		list_del_init(&ms->hpend);
+		ms->hash_deferred = false;
+	} else {
 		rhltable_remove(&ag->tids, &ms->hnode, madcm_tid_params);
-		ms->hashed = false;
 	}
+	ms->hashed = false;
 }
 
+/*
+ * Make a posted send findable by its key; the agent's lock is held. With
+ * IRQs off, the rhashtable may not be touched (its bucket lock would
+ * enable them again on its way out): the send waits on tid_pending.
+ */
 static int madcm_send_hash(struct madcm_agent *ag, struct madcm_send *ms)
 {
 	int ret;
 
+	if (irqs_disabled()) {
+		list_add_tail(&ms->hpend, &ag->tid_pending);
+		ms->hash_deferred = true;
+		ms->hashed = true;
+		queue_work(madcm_mad_wq, &ag->tid_work);
+		return 0;
+	}
 	ret = rhltable_insert(&ag->tids, &ms->hnode, madcm_tid_params);
 	if (!ret)
 		ms->hashed = true;
@@ -296,6 +359,7 @@ static int madcm_post_one(struct madcm_send *ms)
 {
 	struct ib_mad_send_buf *sb = &ms->send_buf;
 	struct madcm_agent *ag = ms->agent;
+	unsigned long flags;
 	struct madcm_ah *ah;
 	int ret;
 
@@ -311,7 +375,7 @@ static int madcm_post_one(struct madcm_send *ms)
 	if (ag->agent.rmpp_version &&
 	    !madcm_is_mad_class_rmpp(((struct ib_mad_hdr *)sb->mad)->mgmt_class))
 		return -EINVAL;
-	spin_lock_bh(&ag->lock);
+	spin_lock_irqsave(&ag->lock, flags);
 	if (ag->dying) {
 		ret = -ENODEV;
 		goto out;
@@ -326,6 +390,14 @@ static int madcm_post_one(struct madcm_send *ms)
 	ms->max_retries = sb->retries;
 	sb->retries = 0;
 	ms->status = IB_WC_SUCCESS;
+	/*
+	 * A buffer posted again starts a new transfer: until its first
+	 * segment leaves, a cancel has nothing to ABORT.
+	 */
+	ms->rmpp_sent = 0;
+	ms->rmpp_hi = 0;
+	ms->rmpp_last_ack = 0;
+	ms->rmpp_done = false;
 	madcm_send_key(ms);
 	ms->post_seq = ag->post_seq++;
 	/*
@@ -358,7 +430,7 @@ static int madcm_post_one(struct madcm_send *ms)
 	trace_madcm_mad_post(ag->port->name, sb->mad, ag->agent.hi_tid,
 			     ms->timeout_ms);
 out:
-	spin_unlock_bh(&ag->lock);
+	spin_unlock_irqrestore(&ag->lock, flags);
 	return ret;
 }
 
@@ -394,8 +466,9 @@ out:
  * as with ib_core; a response then goes to the one whose send completed
  * first, else to the oldest.
  *
- * Context: Process or softirq context; must not be called with hard
- * interrupts disabled.
+ * Context: Any context but hard interrupt context; IRQs may be off, and
+ * the caller may hold a lock its send handler takes (the send handler
+ * never runs from inside this call).
  * Return: 0 when every buffer was posted. -EINVAL for no buffer, for a
  * buffer without an address handle or with one of another port, for a
  * negative timeout or retry count, for a response expected by an agent

@@ -107,15 +107,16 @@ static struct madcm_loop_ev *madcm_loop_ev_alloc(struct madcm_loop_fabric *fab,
 static void madcm_loop_queue(struct madcm_loop_port *lp,
 			     struct madcm_loop_ev *ev)
 {
+	unsigned long flags;
 	bool queued = false;
 
-	spin_lock_bh(&lp->lock);
+	spin_lock_irqsave(&lp->lock, flags);
 	if (!lp->dead) {
 		list_add_tail(&ev->node, &lp->events);
 		queue_work(lp->fab->wq, &lp->work);
 		queued = true;
 	}
-	spin_unlock_bh(&lp->lock);
+	spin_unlock_irqrestore(&lp->lock, flags);
 	if (!queued)
 		madcm_loop_ev_free(ev);
 }
@@ -143,15 +144,16 @@ static void madcm_loop_delay_fn(struct work_struct *work)
 
 static void madcm_loop_release_fn(struct work_struct *work)
 {
+	unsigned long flags;
 	struct madcm_loop_link *link = container_of(to_delayed_work(work),
 						    struct madcm_loop_link,
 						    release);
 	struct madcm_loop_ev *ev;
 
-	spin_lock_bh(&link->lock);
+	spin_lock_irqsave(&link->lock, flags);
 	ev = link->held;
 	link->held = NULL;
-	spin_unlock_bh(&link->lock);
+	spin_unlock_irqrestore(&link->lock, flags);
 	if (ev)
 		madcm_loop_route(ev);
 }
@@ -168,6 +170,7 @@ static bool madcm_loop_roll(struct madcm_loop_link *link, u16 permille)
 static void madcm_loop_transmit(struct madcm_loop_port *lp,
 				struct madcm_loop_ev *ev)
 {
+	unsigned long flags;
 	struct madcm_loop_link *link = xa_load(&lp->links, ev->dlid);
 	struct madcm_loop_ev *dup = NULL, *release = NULL;
 	unsigned long delay = 0;
@@ -176,9 +179,9 @@ static void madcm_loop_transmit(struct madcm_loop_port *lp,
 		madcm_loop_route(ev);
 		return;
 	}
-	spin_lock_bh(&link->lock);
+	spin_lock_irqsave(&link->lock, flags);
 	if (madcm_loop_roll(link, link->faults.drop)) {
-		spin_unlock_bh(&link->lock);
+		spin_unlock_irqrestore(&link->lock, flags);
 		madcm_loop_ev_free(ev);
 		return;
 	}
@@ -207,7 +210,7 @@ static void madcm_loop_transmit(struct madcm_loop_port *lp,
 		release = link->held;
 		link->held = NULL;
 	}
-	spin_unlock_bh(&link->lock);
+	spin_unlock_irqrestore(&link->lock, flags);
 
 	if (ev && delay) {
 		INIT_DELAYED_WORK(&ev->delay, madcm_loop_delay_fn);
@@ -224,6 +227,7 @@ static void madcm_loop_transmit(struct madcm_loop_port *lp,
 static int madcm_loop_post_send(struct madcm_port *port,
 				const struct madcm_port_send *ps)
 {
+	unsigned long flags;
 	struct madcm_loop_port *lp = madcm_loop_port(port);
 	size_t len = ps->hdr_len + ps->payload_len;
 	struct madcm_loop_ev *comp, *ev;
@@ -245,16 +249,16 @@ static int madcm_loop_post_send(struct madcm_port *port,
 	 * port lives: a post taken is a completion reported, also when the
 	 * port is being destroyed (destroy reports what is still queued).
 	 */
-	spin_lock_bh(&lp->lock);
+	spin_lock_irqsave(&lp->lock, flags);
 	if (lp->dead) {
-		spin_unlock_bh(&lp->lock);
+		spin_unlock_irqrestore(&lp->lock, flags);
 		madcm_loop_ev_free(comp);
 		madcm_loop_ev_free(ev);
 		return -ENODEV;
 	}
 	list_add_tail(&comp->node, &lp->events);
 	queue_work(lp->fab->wq, &lp->work);
-	spin_unlock_bh(&lp->lock);
+	spin_unlock_irqrestore(&lp->lock, flags);
 
 	ev->type = MADCM_LOOP_DELIVER;
 	ev->dlid = rdma_ah_get_dlid(&ps->ah->attr);
@@ -282,14 +286,15 @@ static const struct madcm_port_ops madcm_loop_ops = {
 
 static void madcm_loop_work(struct work_struct *work)
 {
+	unsigned long flags;
 	struct madcm_loop_port *lp = container_of(work, struct madcm_loop_port,
 						  work);
 	struct madcm_loop_ev *ev, *tmp;
 	LIST_HEAD(events);
 
-	spin_lock_bh(&lp->lock);
+	spin_lock_irqsave(&lp->lock, flags);
 	list_splice_init(&lp->events, &events);
-	spin_unlock_bh(&lp->lock);
+	spin_unlock_irqrestore(&lp->lock, flags);
 
 	list_for_each_entry_safe(ev, tmp, &events, node) {
 		list_del(&ev->node);
@@ -444,6 +449,7 @@ EXPORT_SYMBOL_GPL(madcm_loop_port_create);
  */
 void madcm_loop_port_destroy(struct madcm_port *port)
 {
+	unsigned long flags;
 	struct madcm_loop_port *lp;
 	struct madcm_loop_link *link;
 	struct madcm_loop_ev *ev, *tmp;
@@ -454,9 +460,9 @@ void madcm_loop_port_destroy(struct madcm_port *port)
 		return;
 	lp = madcm_loop_port(port);
 	xa_erase(&lp->fab->ports, lp->lid);
-	spin_lock_bh(&lp->lock);
+	spin_lock_irqsave(&lp->lock, flags);
 	lp->dead = true;
-	spin_unlock_bh(&lp->lock);
+	spin_unlock_irqrestore(&lp->lock, flags);
 	synchronize_rcu();
 	cancel_work_sync(&lp->work);
 
@@ -468,9 +474,9 @@ void madcm_loop_port_destroy(struct madcm_port *port)
 	}
 	xa_destroy(&lp->links);
 
-	spin_lock_bh(&lp->lock);
+	spin_lock_irqsave(&lp->lock, flags);
 	list_splice_init(&lp->events, &events);
-	spin_unlock_bh(&lp->lock);
+	spin_unlock_irqrestore(&lp->lock, flags);
 	list_for_each_entry_safe(ev, tmp, &events, node) {
 		/*
 		 * The port's agents are gone, but its own replies (to a
@@ -507,6 +513,7 @@ EXPORT_SYMBOL_GPL(madcm_loop_port_destroy);
 int madcm_loop_set_faults(struct madcm_port *from, u32 to_lid,
 			  const struct madcm_loop_faults *faults)
 {
+	unsigned long flags;
 	struct madcm_loop_faults none = {};
 	struct madcm_loop_link *link, *old;
 	struct madcm_loop_port *lp;
@@ -536,11 +543,11 @@ int madcm_loop_set_faults(struct madcm_port *from, u32 to_lid,
 		}
 	}
 	ret = 0;
-	spin_lock_bh(&link->lock);
+	spin_lock_irqsave(&link->lock, flags);
 	link->faults = *faults;
 	prandom_seed_state(&link->rnd, lp->fab->seed ^
 			   ((u64)lp->lid << 32 | to_lid));
-	spin_unlock_bh(&link->lock);
+	spin_unlock_irqrestore(&link->lock, flags);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(madcm_loop_set_faults);

@@ -316,11 +316,13 @@ static void mock_deliver(struct mock_dev *md, struct mock_qp *src, u16 pkey,
 {
 	struct ib_wc wc = {};
 	struct mock_rwqe *e;
+	unsigned long flags;
 	struct mock_qp *dst;
 	size_t len = 0;
 	int i;
 
-	xa_lock_bh(&md->qps);
+	/* ib_post_send() may be called with IRQs off, as rxe's may. */
+	xa_lock_irqsave(&md->qps, flags);
 	dst = xa_load(&md->qps, dqpn);
 	if (!dst) {
 		atomic_inc(&md->drop_no_qp);
@@ -361,7 +363,7 @@ static void mock_deliver(struct mock_dev *md, struct mock_qp *src, u16 pkey,
 	}
 	spin_unlock(&dst->lock);
 out:
-	xa_unlock_bh(&md->qps);
+	xa_unlock_irqrestore(&md->qps, flags);
 }
 
 static int mock_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,

@@ -416,6 +416,232 @@ static void full_window_posted_at_once_waits_for_slots(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&w->done), posted);
 }
 
+/*
+ * ib_cm's locking (drivers/infiniband/core/cm.c): it posts, modifies and
+ * cancels MADs under its cm_id's lock taken with spin_lock_irqsave(), and
+ * its send handler takes that same lock. ib_core allows every call of
+ * the family in any context but hard IRQ; madcm's must too: each returns
+ * with the caller's IRQs still off (no softirq may run inside the
+ * caller's section), and the send handler never runs from inside a call.
+ * Lockdep, on in .kunitconfig, reports any lock the calls take in a way
+ * that does not fit.
+ */
+struct ibt_cm_ctx {
+	spinlock_t lock;	/* the caller's lock, as ib_cm's cm_id lock */
+	struct completion sent;
+	struct completion got;
+	bool in_call;
+	int from_call;
+	int sends;
+	enum ib_wc_status status[2];
+};
+
+static void ibt_cm_send_handler(struct ib_mad_agent *agent,
+				struct ib_mad_send_wc *wc)
+{
+	struct ibt_cm_ctx *c = agent->context;
+	unsigned long flags;
+
+	spin_lock_irqsave(&c->lock, flags);
+	if (c->in_call)
+		c->from_call++;
+	if (c->sends < ARRAY_SIZE(c->status))
+		c->status[c->sends] = wc->status;
+	c->sends++;
+	spin_unlock_irqrestore(&c->lock, flags);
+	madcm_free_send_mad(wc->send_buf);
+	complete(&c->sent);
+}
+
+static void ibt_cm_recv_handler(struct ib_mad_agent *agent,
+				struct ib_mad_send_buf *send_buf,
+				struct ib_mad_recv_wc *wc)
+{
+	struct ibt_cm_ctx *c = agent->context;
+	unsigned long flags;
+
+	spin_lock_irqsave(&c->lock, flags);
+	spin_unlock_irqrestore(&c->lock, flags);
+	madcm_free_recv_mad(wc);
+	complete(&c->got);
+}
+
+static void post_modify_cancel_under_irqsave_lock(struct kunit *test)
+{
+	static const u16 one[] = { 0xffff };
+	struct mock_dev *md = mock_dev_add(test, one, 1);
+	struct madcm_port *port = ibt_port(test, md);
+	struct mock_peer *peer = mock_peer_new(test, md, 0, IB_QPT_UD);
+	struct ib_mad_send_buf *sb, *spare;
+	u8 mad[sizeof(struct ib_mad)];
+	struct ibt_cm_ctx *c;
+	bool kept[4];
+	struct mt_agent *ma;
+	unsigned long flags;
+	struct ib_ah *ah;
+	int ret[3];
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	spin_lock_init(&c->lock);
+	init_completion(&c->sent);
+	init_completion(&c->got);
+	ma = mt_register(test, port, IB_QPT_GSI, NULL, 0,
+			 ibt_cm_send_handler, ibt_cm_recv_handler, c);
+	ah = mt_ah(test, port, MOCK_LID);
+
+	/* Post, modify and cancel in one section, as ib_cm's REQ path. */
+	sb = ibt_get(test, ma->agent, ah, peer->qp->qp_num, 0, 60000);
+	spin_lock_irqsave(&c->lock, flags);
+	c->in_call = true;
+	ret[0] = madcm_post_send_mad(sb, NULL);
+	kept[0] = irqs_disabled();
+	ret[1] = madcm_modify_mad(sb, 30000);
+	kept[1] = irqs_disabled();
+	madcm_cancel_mad(sb);
+	kept[2] = irqs_disabled();
+	c->in_call = false;
+	spin_unlock_irqrestore(&c->lock, flags);
+	KUNIT_EXPECT_EQ(test, ret[0], 0);
+	KUNIT_EXPECT_EQ(test, ret[1], 0);
+	KUNIT_EXPECT_TRUE(test, kept[0]);
+	KUNIT_EXPECT_TRUE(test, kept[1]);
+	KUNIT_EXPECT_TRUE(test, kept[2]);
+	KUNIT_ASSERT_TRUE(test, ibt_wait(&c->sent));
+	KUNIT_EXPECT_EQ(test, c->status[0], IB_WC_WR_FLUSH_ERR);
+	KUNIT_ASSERT_TRUE(test, mock_peer_wait(peer, 1));
+
+	/*
+	 * A request posted under the lock and answered: the handlers take
+	 * the lock the caller held; a buffer never posted is freed there.
+	 */
+	sb = ibt_get(test, ma->agent, ah, peer->qp->qp_num, 0, 60000);
+	((struct ib_mad_hdr *)sb->mad)->tid =
+		cpu_to_be64((u64)ma->agent->hi_tid << 32 | (IBT_TID_LO + 1));
+	spare = ibt_get(test, ma->agent, ah, peer->qp->qp_num, 0, 0);
+	spin_lock_irqsave(&c->lock, flags);
+	c->in_call = true;
+	ret[2] = madcm_post_send_mad(sb, NULL);
+	madcm_free_send_mad(spare);
+	kept[3] = irqs_disabled();
+	c->in_call = false;
+	spin_unlock_irqrestore(&c->lock, flags);
+	KUNIT_EXPECT_EQ(test, ret[2], 0);
+	KUNIT_EXPECT_TRUE(test, kept[3]);
+	KUNIT_ASSERT_TRUE(test, mock_peer_wait(peer, 2));
+	mt_make_response(peer->mad, mad);
+	KUNIT_ASSERT_EQ(test, mock_peer_send(peer, mad, peer->wc.src_qp), 0);
+	KUNIT_ASSERT_TRUE(test, ibt_wait(&c->got));
+	KUNIT_ASSERT_TRUE(test, ibt_wait(&c->sent));
+	KUNIT_EXPECT_EQ(test, c->status[1], IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, c->sends, 2);
+	KUNIT_EXPECT_EQ(test, c->from_call, 0);
+}
+
+/* Counts send completions by status; frees each buffer. */
+struct ibt_fail_ctx {
+	spinlock_t lock;	/* protects the counts */
+	int sends;
+	int status[IB_WC_GENERAL_ERR + 1];
+	struct completion sent;
+};
+
+static void ibt_fail_send_handler(struct ib_mad_agent *agent,
+				  struct ib_mad_send_wc *wc)
+{
+	struct ibt_fail_ctx *c = agent->context;
+
+	spin_lock(&c->lock);
+	c->sends++;
+	if (wc->status < ARRAY_SIZE(c->status))
+		c->status[wc->status]++;
+	spin_unlock(&c->lock);
+	madcm_free_send_mad(wc->send_buf);
+	complete(&c->sent);
+}
+
+/* Wait up to 15 s for a port counter to reach @n. */
+static bool ibt_wait_counter(struct madcm_port *port,
+			     enum madcm_ib_counter cnt, long n)
+{
+	int i;
+
+	for (i = 0; i < 750 && ibt_counter(port, cnt) < n; i++)
+		msleep(20);
+	return ibt_counter(port, cnt) >= n;
+}
+
+/*
+ * The QP goes to the error state and the device never gives back the
+ * send it holds, so the recovery gives up. The sends it strands (the one
+ * the device holds, one that waited for the recovery) complete with an
+ * error then, cancelled or not; new posts are refused with one; the
+ * device's late completion of its slot reports nothing twice; and
+ * unregistering the agent returns (it waits for every send to be back).
+ */
+static void failed_recovery_strands_no_send(struct kunit *test)
+{
+	static const u16 one[] = { 0xffff };
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	struct mock_dev *md = mock_dev_add(test, one, 1);
+	struct madcm_port *port = ibt_port(test, md);
+	struct madcm_ib_port *ip = madcm_port_priv(port);
+	struct ib_mad_send_buf *held, *waiting, *late;
+	struct ibt_fail_ctx *c;
+	struct mt_agent *ma;
+	struct ib_ah *ah;
+	int i, ret;
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	spin_lock_init(&c->lock);
+	init_completion(&c->sent);
+	ma = mt_register(test, port, IB_QPT_GSI, NULL, 0,
+			 ibt_fail_send_handler, ibt_recv_handler, c);
+	/* Nobody at that LID: a request waits for its timeout. */
+	ah = mt_ah(test, port, MOCK_LID + 1);
+
+	/* The device takes a send and keeps its completion. */
+	mock_dev_hold_sends(test, md, 4);
+	held = ibt_get(test, ma->agent, ah, 1, 0, 60000);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(held, NULL), 0);
+
+	/* The QP fails; a send posted now waits for the recovery. */
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(ip->qp, &attr, IB_QP_STATE), 0);
+	KUNIT_ASSERT_TRUE(test, ibt_wait_counter(port, MADCM_IB_QP_ERROR, 1));
+	waiting = ibt_get(test, ma->agent, ah, 1, 0, 60000);
+	((struct ib_mad_hdr *)waiting->mad)->tid =
+		cpu_to_be64((u64)ma->agent->hi_tid << 32 | 2);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(waiting, NULL), 0);
+	madcm_cancel_mad(held);
+
+	/* The drain times out: the recovery gives up. */
+	KUNIT_ASSERT_TRUE(test, ibt_wait_counter(port,
+						 MADCM_IB_QP_RECOVER_FAIL, 1));
+	for (i = 0; i < 2; i++)
+		KUNIT_EXPECT_TRUE(test, ibt_wait(&c->sent));
+	KUNIT_EXPECT_EQ(test, c->sends, 2);
+	/* The cancelled one says so; the other failed with the port. */
+	KUNIT_EXPECT_EQ(test, c->status[IB_WC_WR_FLUSH_ERR], 1);
+	KUNIT_EXPECT_EQ(test, c->status[IB_WC_GENERAL_ERR], 1);
+
+	late = ibt_get(test, ma->agent, ah, 1, 0, 60000);
+	ret = madcm_post_send_mad(late, NULL);
+	KUNIT_EXPECT_EQ(test, ret, -EIO);
+	if (ret)
+		madcm_free_send_mad(late);
+
+	/* The device's completion of the slot, at last: nothing new. */
+	mock_dev_release_sends(md);
+	msleep(100);
+	KUNIT_EXPECT_EQ(test, c->sends, ret ? 2 : 3);
+
+	/* Unregistration returns; on failure, removal unblocks it. */
+	if (c->sends < 2)
+		mock_dev_remove_now(test, md);
+	mt_unregister(ma);
+}
+
 static int ibt_init(struct kunit *test)
 {
 	/* Without it, the mock device would need a DMA device. */
@@ -430,6 +656,8 @@ static struct kunit_case mad_ib_cases[] = {
 	KUNIT_CASE(one_pkey_device_refuses_other_indices),
 	KUNIT_CASE(free_recv_after_removal_releases_port_atomically),
 	KUNIT_CASE(full_window_posted_at_once_waits_for_slots),
+	KUNIT_CASE(post_modify_cancel_under_irqsave_lock),
+	KUNIT_CASE(failed_recovery_strands_no_send),
 	{}
 };
 

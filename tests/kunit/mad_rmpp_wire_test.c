@@ -15,6 +15,7 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
+#include "mad/mad_priv.h"
 #include "mad/rmpp.h"
 #include "mad_rmpp_util.h"
 #include "madcm_compat.h"
@@ -1222,6 +1223,75 @@ static void sender_ctl_mads_carry_no_memory(struct kunit *test)
  * A buffer posted again starts a new transfer: a cancel before its first
  * segment left has nothing to ABORT, whatever its last transfer reached.
  */
+/* Counts completions and hands the buffer back to the test, not freed. */
+static void count_send(struct ib_mad_agent *agent, struct ib_mad_send_wc *wc)
+{
+	struct rt_agent_log *log = agent->context;
+
+	spin_lock(&log->lock);
+	log->sends++;
+	if (wc->status < ARRAY_SIZE(log->status))
+		log->status[wc->status]++;
+	spin_unlock(&log->lock);
+	complete(&log->sent);
+}
+
+static void reposted_queued_send_cancels_without_abort(struct kunit *test)
+{
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 0, 0);
+	struct ib_ah *ah = mt_ah(test, w->mm->port, LID_PEER);
+	struct ib_mad_send_buf *sa, *sb;
+	struct mt_agent *ma;
+
+	ma = mt_register_flags(test, w->mm->port, IB_QPT_GSI, NULL,
+			       IB_MGMT_RMPP_VERSION, count_send,
+			       rt_recv_handler, log, 0);
+	ma->mm = w->mm;
+	/* One request may wait for its response at a time. */
+	w->mm->port->attr.max_solicited = 1;
+	to_madcm_agent(ma->agent)->sol_max = 1;
+
+	/* A transfer cancelled after segment 1 of 3: one ABORT. */
+	sa = rt_send(test, ma->agent, ah, RT_GET_MULTI, 21, 500, 1, 5000, 0);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sa, NULL), 0);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_GET_MULTI, RT_TYPE_DATA, 0, 1);
+	madcm_cancel_mad(sa);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_GET_MULTI, RT_TYPE_ABORT, 127, 0);
+	KUNIT_ASSERT_TRUE(test, rt_wait(&log->sent, 10));
+
+	/* Another request takes the one slot... */
+	sb = rt_send(test, ma->agent, ah, RT_GET_MULTI, 22, 100, 2, 5000, 0);
+	KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_GET_MULTI, RT_TYPE_DATA, 0, 1);
+
+	/* ...so the first, posted again, waits; cancelled, it sent nothing. */
+	KUNIT_EXPECT_EQ(test, madcm_send_state(sb), MADCM_SEND_WAIT_RESP);
+	kunit_info(test, "solicited %u of %u\n",
+		   to_madcm_agent(ma->agent)->sol_count,
+		   to_madcm_agent(ma->agent)->sol_max);
+	KUNIT_EXPECT_EQ(test, madcm_post_send_mad(sa, NULL), 0);
+	KUNIT_EXPECT_EQ(test, madcm_send_state(sa), MADCM_SEND_QUEUED);
+	madcm_cancel_mad(sa);
+	KUNIT_ASSERT_TRUE(test, rt_wait(&log->sent, 10));
+	KUNIT_EXPECT_EQ(test, unsent(w), 0);
+	KUNIT_EXPECT_EQ(test, mt_counter(w->mm->port, MADCM_CNT_RMPP_TX_ABORT),
+			1);
+
+	/* The one in its transfer still ABORTs when cancelled. */
+	madcm_cancel_mad(sb);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_GET_MULTI, RT_TYPE_ABORT, 127, 0);
+	KUNIT_ASSERT_TRUE(test, rt_wait(&log->sent, 10));
+	KUNIT_EXPECT_EQ(test, log->status[IB_WC_WR_FLUSH_ERR], 3);
+	KUNIT_EXPECT_EQ(test, unsent(w), 0);
+	madcm_free_send_mad(sa);
+	madcm_free_send_mad(sb);
+}
+
 static struct kunit_case mad_rmpp_wire_cases[] = {
 	KUNIT_CASE(sender_follows_window_and_acks),
 	KUNIT_CASE(sender_without_acks_aborts_tmr),
@@ -1247,6 +1317,7 @@ static struct kunit_case mad_rmpp_wire_cases[] = {
 	KUNIT_CASE(sender_abort_ends_reassembly),
 	KUNIT_CASE(user_rmpp_agent_gets_raw_segments),
 	KUNIT_CASE_PARAM(sender_ctl_mads_carry_no_memory, ctl_bytes_gen_params),
+	KUNIT_CASE(reposted_queued_send_cancels_without_abort),
 	{}
 };
 

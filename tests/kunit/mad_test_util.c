@@ -152,6 +152,7 @@ static int mt_manual_post(struct madcm_port *port,
 			  const struct madcm_port_send *ps)
 {
 	struct mt_manual *mm = port->priv;
+	unsigned long flags;
 	struct mt_post *p;
 
 	if (mm->fail_posts) {
@@ -169,10 +170,11 @@ static int mt_manual_post(struct madcm_port *port,
 	p->len = ps->hdr_len + ps->payload_len;
 	memcpy(p->mad, ps->hdr, ps->hdr_len);
 	memcpy(p->mad + ps->hdr_len, ps->payload, ps->payload_len);
-	spin_lock_bh(&mm->lock);
+	/* A transport's post may be called with IRQs off: keep them so. */
+	spin_lock_irqsave(&mm->lock, flags);
 	list_add_tail(&p->node, &mm->posts);
 	mm->nr_posts++;
-	spin_unlock_bh(&mm->lock);
+	spin_unlock_irqrestore(&mm->lock, flags);
 	return 0;
 }
 
