@@ -73,6 +73,20 @@ static void irdma_backend_qhash_del(struct irdma_cm_core *core,
 	core->handle.bops->steer_del(irdma_backend_of(core), &st);
 }
 
+/* The core's default range stays when the backend has no opinion. */
+static void irdma_backend_local_ports(struct irdma_cm_core *core, u16 *lo,
+				      u16 *hi)
+{
+	if (core->handle.bops->local_ports)
+		core->handle.bops->local_ports(irdma_backend_of(core), lo, hi);
+}
+
+static bool irdma_backend_port_reserved(struct irdma_cm_core *core, u16 port)
+{
+	return core->handle.bops->port_reserved &&
+	       core->handle.bops->port_reserved(irdma_backend_of(core), port);
+}
+
 static const struct irdma_cm_wire_ops irdma_backend_wire_ops = {
 	.xmit = irdma_backend_xmit,
 	.resolve = irdma_backend_resolve,
@@ -80,6 +94,8 @@ static const struct irdma_cm_wire_ops irdma_backend_wire_ops = {
 	.mtu = irdma_backend_mtu,
 	.qhash_add = irdma_backend_qhash_add,
 	.qhash_del = irdma_backend_qhash_del,
+	.local_ports = irdma_backend_local_ports,
+	.port_reserved = irdma_backend_port_reserved,
 };
 
 /**

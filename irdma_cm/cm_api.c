@@ -308,15 +308,50 @@ static struct irdma_cm_node *irdma_cm_next_pending(struct irdma_cm_listener *l)
 	return found;
 }
 
+/*
+ * @node was rejected by the consumer of @l and has not had its terminal
+ * event. Read without the node's lock by irdma_cm_next_rejected(), again
+ * under it before acting: none of these ever turns back.
+ */
+static bool irdma_cm_rejected_untold(const struct irdma_cm_node *node,
+				     const struct irdma_cm_listener *l)
+{
+	return node->listener == l &&
+	       READ_ONCE(node->mpa_result) == IRDMA_MPA_REJECTED &&
+	       test_bit(IRDMA_CM_F_CONSUMER, &node->flags) &&
+	       !test_bit(IRDMA_CM_F_TERMINAL_SENT, &node->flags);
+}
+
+/* A connection of @l irdma_cm_rejected_untold() holds for, referenced. */
+static struct irdma_cm_node *irdma_cm_next_rejected(struct irdma_cm_listener *l)
+{
+	struct irdma_cm_core *core = l->core;
+	struct irdma_cm_node *node, *found = NULL;
+
+	spin_lock_bh(&core->lock);
+	list_for_each_entry(node, &core->nodes, list) {
+		if (irdma_cm_rejected_untold(node, l)) {
+			irdma_cm_node_get(node);
+			found = node;
+			break;
+		}
+	}
+	spin_unlock_bh(&core->lock);
+	return found;
+}
+
 /**
  * madcm_cm_destroy_listener() - stop listening
  * @listener: the listener
  *
  * No new connection starts. Connections still pending (not yet accepted
  * or rejected) are reset; those the consumer was told about get their
- * RESET event. All events queued for the listener's handler are delivered
- * before this returns; accepted connections carry on, with the handler
- * given at accept (the listener's unless another was given).
+ * RESET event. Rejected connections still closing get their terminal
+ * event (CLOSE) now and finish their close without the consumer. All
+ * events for the listener's handler are delivered before this returns,
+ * so the listener's context may be freed then; only accepted connections
+ * carry on, with the handler given at accept (the listener's unless
+ * another was given).
  *
  * Context: Process context; sleeps. Not from an event handler.
  * Return: Nothing.
@@ -350,6 +385,19 @@ void irdma_destroy_listener(struct irdma_cm_listener *listener)
 		irdma_cm_node_unlock(node);
 		irdma_cm_node_put(node);
 	}
+	/*
+	 * A rejected connection has left the backlog but still closes, and
+	 * its terminal event would reach the listener's handler after this
+	 * returns: it gets that event now (CLOSE, as its close would end),
+	 * and finishes its close without the consumer.
+	 */
+	while ((node = irdma_cm_next_rejected(listener))) {
+		irdma_cm_node_lock(node);
+		if (irdma_cm_rejected_untold(node, listener))
+			irdma_cm_event(node, MADCM_CM_EVENT_CLOSE, 0);
+		irdma_cm_node_unlock(node);
+		irdma_cm_node_put(node);
+	}
 	flush_workqueue(core->event_wq);
 	irdma_cm_listener_put(listener);
 }
@@ -378,13 +426,34 @@ static int irdma_cm_check_connect(const struct madcm_cm_connect_attr *attr)
 }
 
 /*
+ * The ports an active open picks from: the backend's (the namespace's
+ * ip_local_port_range), else the IANA dynamic range; as @lo and a count.
+ */
+static void irdma_cm_local_ports(struct irdma_cm_core *core, u32 *lo,
+				 u32 *range)
+{
+	u16 low = IRDMA_CM_EPHEMERAL_LO;
+	u16 high = IRDMA_CM_EPHEMERAL_LO + IRDMA_CM_EPHEMERAL_NR - 1;
+
+	if (core->ops->local_ports)
+		core->ops->local_ports(core, &low, &high);
+	if (!low || high < low) {
+		low = IRDMA_CM_EPHEMERAL_LO;
+		high = IRDMA_CM_EPHEMERAL_LO + IRDMA_CM_EPHEMERAL_NR - 1;
+	}
+	*lo = low;
+	*range = (u32)high - low + 1;
+}
+
+/*
  * Hash @node under its port, or under a free ephemeral one (and give it
  * the ISS of that 4-tuple). A named port held by one of our TIME-WAITs is
  * taken over.
  */
 static int irdma_cm_hash_active(struct irdma_cm_node *node)
 {
-	int i, ret;
+	u32 i, start, lo, range;
+	int ret;
 
 	if (node->key.loc_port) {
 		ret = irdma_cm_node_hash(node);
@@ -392,15 +461,23 @@ static int irdma_cm_hash_active(struct irdma_cm_node *node)
 			ret = irdma_cm_time_wait_reuse(node);
 		return ret;
 	}
-	for (i = 0; i < IRDMA_CM_PORT_TRIES; i++) {
-		node->key.loc_port = IRDMA_CM_EPHEMERAL_LO +
-				     get_random_u32() % IRDMA_CM_EPHEMERAL_NR;
+	irdma_cm_local_ports(node->core, &lo, &range);
+	/* A random start, then the ports after it, as the host's connect(). */
+	start = get_random_u32();
+	ret = -EADDRNOTAVAIL;
+	for (i = 0; i < IRDMA_CM_PORT_TRIES && i < range; i++) {
+		node->key.loc_port = lo + (start + i) % range;
+		if (node->core->ops->port_reserved &&
+		    node->core->ops->port_reserved(node->core,
+						   node->key.loc_port))
+			continue;
 		ret = irdma_cm_node_hash(node);
 		if (!ret)
 			irdma_cm_set_iss(node, irdma_cm_clock_iss(node));
 		if (ret != -EEXIST)
 			return ret;
 	}
+	node->key.loc_port = 0;
 	return -EADDRNOTAVAIL;
 }
 
@@ -582,8 +659,9 @@ static int irdma_cm_answerable(const struct irdma_cm_node *node)
  * Return: 0; -EINVAL when @conn is not waiting for an answer; -EBUSY
  * while another accept of @conn runs; -EMSGSIZE for private data that
  * does not fit; -ENOMEM when the reply cannot be allocated; -ECONNRESET
- * when the connection is already gone; or the backend's error for the
- * steering entry (-ENOMEM, -ENOSPC, -EADDRINUSE).
+ * when the connection is already gone; -ESHUTDOWN when the core is going
+ * away (a stop waits for an accept already under way); or the backend's
+ * error for the steering entry (-ENOMEM, -ENOSPC, -EADDRINUSE).
  */
 int madcm_cm_accept(struct madcm_cm_conn *conn,
 		    const struct madcm_cm_accept_attr *attr)
@@ -598,13 +676,22 @@ int madcm_cm_accept(struct madcm_cm_conn *conn,
 		return -EINVAL;
 	if (attr->offload_qp && !irdma_cm_offload_qp_ok(attr->offload_qp))
 		return -EINVAL;
+	/*
+	 * Fenced like connect and listen: a stop waits for an accept that
+	 * is in the backend (its add may sleep), and none starts after it.
+	 */
+	down_read(&core->api_rwsem);
+	if (READ_ONCE(core->dying)) {
+		up_read(&core->api_rwsem);
+		return -ESHUTDOWN;
+	}
 	irdma_cm_node_lock(node);
 	ret = irdma_cm_answerable(node);
 	if (!ret && test_and_set_bit(IRDMA_CM_F_ACCEPTING, &node->flags))
 		ret = -EBUSY;
 	irdma_cm_node_unlock(node);
 	if (ret)
-		return ret;
+		goto out;
 
 	/* The entry first: a refusal is the caller's to hear (it may sleep). */
 	irdma_cm_node_qhash(node, &qh);
@@ -614,7 +701,7 @@ int madcm_cm_accept(struct madcm_cm_conn *conn,
 		mutex_unlock(&core->qh_mutex);
 		if (ret) {
 			clear_bit(IRDMA_CM_F_ACCEPTING, &node->flags);
-			return ret;
+			goto out;
 		}
 		steered = true;
 	}
@@ -641,6 +728,8 @@ int madcm_cm_accept(struct madcm_cm_conn *conn,
 		core->ops->qhash_del(core, &qh);
 		mutex_unlock(&core->qh_mutex);
 	}
+out:
+	up_read(&core->api_rwsem);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(madcm_cm_accept);
@@ -689,7 +778,9 @@ EXPORT_SYMBOL_GPL(madcm_cm_reject);
  * sides are closed. A connection not yet established is aborted instead
  * (RESET, -ECONNABORTED).
  *
- * Context: Any context.
+ * Context: Process or softirq context, hard IRQs enabled: the
+ * connection's lock is taken with softirqs off, and a frame may leave
+ * through dev_queue_xmit() from here.
  * Return: 0, or -ENOTCONN after the terminal event.
  */
 int madcm_cm_close(struct madcm_cm_conn *conn)
@@ -717,7 +808,9 @@ EXPORT_SYMBOL_GPL(madcm_cm_close);
  * Sends a RST; the consumer gets RESET with -ECONNABORTED unless it had
  * its terminal event already.
  *
- * Context: Any context.
+ * Context: Process or softirq context, hard IRQs enabled: the
+ * connection's lock is taken with softirqs off, and a frame may leave
+ * through dev_queue_xmit() from here.
  * Return: 0, or -ENOTCONN when the connection is already closed.
  */
 int madcm_cm_abort(struct madcm_cm_conn *conn)
@@ -744,7 +837,9 @@ EXPORT_SYMBOL_GPL(madcm_cm_abort);
  * connection is aborted and no further event is delivered. A connection
  * in TIME-WAIT lives on inside the CM until the period ends.
  *
- * Context: Any context.
+ * Context: Process or softirq context, hard IRQs enabled: the
+ * connection's lock is taken with softirqs off, and a frame may leave
+ * through dev_queue_xmit() from here.
  * Return: Nothing.
  */
 void madcm_cm_release(struct madcm_cm_conn *conn)

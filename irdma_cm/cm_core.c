@@ -81,6 +81,7 @@ static const char * const irdma_cm_counter_names[IRDMA_CM_CNT_NR] = {
 	[IRDMA_CM_CNT_TIME_WAIT_OVERFLOW] = "time_wait_overflow",
 	[IRDMA_CM_CNT_TIME_WAIT_REUSED] = "time_wait_reused",
 	[IRDMA_CM_CNT_QHASH_TAKEN_OVER] = "qhash_taken_over",
+	[IRDMA_CM_CNT_OOW_ACK_LIMITED] = "oow_ack_limited",
 };
 
 /**
@@ -139,6 +140,8 @@ struct irdma_cm_core *irdma_setup_cm_core(const struct irdma_cm_wire_ops *ops,
 	core->cfg.max_time_wait = cfg_or(cfg->max_time_wait, 4096);
 	core->cfg.challenge_acks = cfg_or(cfg->challenge_acks,
 					  IRDMA_CM_CHALLENGE_ACKS);
+	core->cfg.oow_ack_ms = min_t(u32, cfg_or(cfg->oow_ack_ms,
+						 IRDMA_CM_OOW_ACK_MS), 60000);
 	core->cfg.time_wait_ms = cfg_or(cfg->time_wait_ms, 60000);
 	core->cfg.fin_wait2_ms = cfg_or(cfg->fin_wait2_ms, 60000);
 	core->cfg.mpa_timeout_ms = cfg_or(cfg->mpa_timeout_ms, 10000);
@@ -287,6 +290,12 @@ void irdma_cm_core_stop(struct irdma_cm_core *core)
 	}
 	irdma_cm_abort_all(core);
 	flush_workqueue(core->event_wq);
+	/*
+	 * A delayed RTR work is not flushed while its timer runs, and the
+	 * workqueue goes after this: wait for it (at most rtr_delay_ms; it
+	 * finds its connection closed and does nothing).
+	 */
+	wait_event(core->drain, !atomic_read(&core->rtr_pending));
 	if (!wait_event_timeout(core->drain,
 				!atomic_read(&core->live_nodes) &&
 				!atomic_read(&core->live_listeners),
@@ -366,8 +375,18 @@ struct irdma_cm_node *irdma_make_cm_node(struct irdma_cm_core *core,
 					 const struct irdma_cm_tuple *key,
 					 enum irdma_cm_role role, gfp_t gfp)
 {
-	struct irdma_cm_node *node = kzalloc(sizeof(*node), gfp);
+	struct irdma_cm_node *node;
 
+	/*
+	 * An idle connection is one object of at most 1 KiB, the figure
+	 * Documentation/irdma_cm.rst and the CM bench give; lock debugging
+	 * (a KUnit kernel) makes every lock and timer larger.
+	 */
+	BUILD_BUG_ON(!IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC) &&
+		     !IS_ENABLED(CONFIG_DEBUG_SPINLOCK) &&
+		     !IS_ENABLED(CONFIG_DEBUG_OBJECTS) &&
+		     sizeof(*node) > 1024);
+	node = kzalloc(sizeof(*node), gfp);
 	if (!node) {
 		irdma_cm_count(core, IRDMA_CM_CNT_NOMEM);
 		return NULL;

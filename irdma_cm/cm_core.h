@@ -89,6 +89,8 @@ struct seq_file;
  *	because a connect asked for their 4-tuple (irdma_cm_time_wait_reuse())
  * @IRDMA_CM_CNT_QHASH_TAKEN_OVER: steering entries a new connection took
  *	from a closed one of its 4-tuple before their removal ran
+ * @IRDMA_CM_CNT_OOW_ACK_LIMITED: out-of-window segments and ACKs of
+ *	unsent data left unanswered, within oow_ack_ms of the last answer
  * @IRDMA_CM_CNT_NR: number of counters
  */
 enum irdma_cm_counter {
@@ -140,6 +142,7 @@ enum irdma_cm_counter {
 	IRDMA_CM_CNT_BACKLOG_EVICTED,
 	IRDMA_CM_CNT_TIME_WAIT_REUSED,
 	IRDMA_CM_CNT_QHASH_TAKEN_OVER,
+	IRDMA_CM_CNT_OOW_ACK_LIMITED,
 	IRDMA_CM_CNT_NR
 };
 
@@ -237,7 +240,11 @@ struct madcm_cm_core {
  * @setup_bufs: setup contexts and MPA buffers allocated (cm_buf.c)
  * @fail_rx: KUnit's hook (the KUnit build only): that many reassembly
  *	buffer allocations fail
- * @drain: woken when a node or listener is freed
+ * @rtr_pending: RTR messages whose delayed work (cm_mpa.c) is queued on
+ *	@event_wq and has not run yet; a stop waits for them, since
+ *	flushing @event_wq does not wait for a delayed work's timer
+ * @drain: woken when a node or listener is freed, and when
+ *	@rtr_pending drops to zero
  * @event_wq: ordered: consumer events and steering updates
  * @qh_mutex: orders the connections' steering entries: their adds
  *	(irdma_cm_conn_qhash_add()) against the removals queued on
@@ -272,6 +279,7 @@ struct irdma_cm_core {
 	atomic_t live_listeners;
 	atomic_t time_wait_nodes;
 	atomic_t setup_bufs;
+	atomic_t rtr_pending;
 #ifdef MADCM_FAULT_INJECTION
 	atomic_t fail_rx;
 #endif
@@ -314,6 +322,8 @@ struct irdma_cm_core {
 
 /* RFC 5961 7: challenge ACKs one connection sends per second (default). */
 #define IRDMA_CM_CHALLENGE_ACKS	5
+/* The least time between two ACKs to invalid segments of one connection. */
+#define IRDMA_CM_OOW_ACK_MS	500
 
 static inline struct irdma_cm_core *irdma_cm_core_of(struct madcm_cm_core *h)
 {

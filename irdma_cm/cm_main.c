@@ -74,7 +74,8 @@ EXPORT_SYMBOL_GPL(madcm_cm_put_core);
  * Creates the link's core with the software backend: frames leave through
  * dev_queue_xmit(), next hops come from the neighbour tables, and the TCP
  * segments of the core's listeners and connections are taken from the
- * host stack at netfilter's PRE_ROUTING (Documentation/irdma_cm_netdev.rst).
+ * host stack at netfilter's LOCAL_IN, after the host's own filtering
+ * (Documentation/irdma_cm_netdev.rst).
  * The CM detaches by itself when the device is unregistered.
  *
  * Context: Process context; may sleep.

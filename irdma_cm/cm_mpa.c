@@ -232,6 +232,7 @@ static void irdma_cm_rtr_work(struct work_struct *work)
 						    struct irdma_cm_setup,
 						    rtr_work);
 	struct irdma_cm_node *node = setup->node;
+	struct irdma_cm_core *core = node->core;
 	int ret;
 
 	irdma_cm_node_lock(node);
@@ -247,6 +248,9 @@ static void irdma_cm_rtr_work(struct work_struct *work)
 		}
 	}
 	irdma_cm_node_unlock(node);
+	/* The node's reference keeps the core's memory until here. */
+	if (atomic_dec_and_test(&core->rtr_pending))
+		wake_up(&core->drain);
 	irdma_cm_node_put(node);
 }
 
@@ -276,6 +280,7 @@ static void irdma_cm_mpa_frame_done(struct irdma_cm_node *node, u32 type)
 		irdma_cm_set_state(node, IRDMA_CM_STATE_MPA_RTR_WAIT);
 		INIT_DELAYED_WORK(&node->setup->rtr_work, irdma_cm_rtr_work);
 		irdma_cm_node_get(node);
+		atomic_inc(&core->rtr_pending);
 		queue_delayed_work(core->event_wq, &node->setup->rtr_work,
 				   core->rtr_delay);
 		return;

@@ -375,6 +375,9 @@ struct irdma_cm_setup {
  *	as a retransmission (one RTO after the send that found it so)
  * @chack_start: start of the current challenge ACK period (RFC 5961 7)
  * @chack_count: challenge ACKs sent in it
+ * @oow_ack_at: the low 32 bits of jiffies when the last ACK to an
+ *	out-of-window segment or to an ACK of unsent data left; 0 for none
+ *	yet (rate limit, as Linux's tcp_invalid_ratelimit)
  * @rexmit_at: retransmission deadline, when IRDMA_CM_TIMER_REXMIT is armed
  * @mpa_at: MPA timeout, when IRDMA_CM_TIMER_MPA is armed
  * @close_at: TIME_WAIT or FIN_WAIT2 deadline, when IRDMA_CM_TIMER_CLOSE
@@ -476,6 +479,7 @@ struct irdma_cm_node {
 	unsigned long resolve_until;
 	unsigned long chack_start;
 	u32 chack_count;
+	u32 oow_ack_at;
 	unsigned long rexmit_at;
 	unsigned long mpa_at;
 	unsigned long close_at;

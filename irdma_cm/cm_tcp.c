@@ -853,6 +853,32 @@ static bool irdma_cm_challenge_ack_allowed(struct irdma_cm_node *node)
 	return true;
 }
 
+/*
+ * An ACK to an out-of-window segment, or to an ACK of unsent data, at
+ * most once per oow_ack_ms on one connection, as Linux's
+ * tcp_oow_rate_limited(): two peers that disagree on the sequence space
+ * would otherwise answer each other's ACKs forever, and a spoofer would
+ * get one ACK for each segment it sends. A segment that carries data or
+ * a FIN (and no SYN) is always answered: a lost ACK of it is what its
+ * sender repairs with it, and such segments do not loop.
+ */
+static bool irdma_cm_oow_ack_allowed(struct irdma_cm_node *node,
+				     const struct irdma_cm_seg *seg)
+{
+	u32 now = (u32)jiffies;
+	s32 elapsed = (s32)(now - node->oow_ack_at);
+
+	if ((seg->payload_len || (seg->flags & IRDMA_TCP_FIN)) &&
+	    !(seg->flags & IRDMA_TCP_SYN))
+		return true;
+	if (node->oow_ack_at && elapsed >= 0 &&
+	    elapsed < (s32)msecs_to_jiffies(node->core->cfg.oow_ack_ms))
+		return false;
+	/* 0 stands for "none yet". */
+	node->oow_ack_at = now ?: 1;
+	return true;
+}
+
 /* RFC 9293 3.10.7.4: a segment in SYN-RECEIVED or a later state. */
 static void irdma_handle_sync_pkt(struct irdma_cm_node *node,
 				  const struct irdma_cm_seg *seg)
@@ -904,6 +930,10 @@ static void irdma_handle_sync_pkt(struct irdma_cm_node *node,
 		if (node->state == IRDMA_CM_STATE_TIME_WAIT &&
 		    (seg->flags & IRDMA_TCP_FIN))
 			irdma_cm_arm_close(node, core->time_wait);
+		if (!irdma_cm_oow_ack_allowed(node, seg)) {
+			irdma_cm_count(core, IRDMA_CM_CNT_OOW_ACK_LIMITED);
+			return;
+		}
 		irdma_send_ack(node);
 		return;
 	case IRDMA_SEQ_DROP:

@@ -94,6 +94,8 @@ struct irdma_cm_wire_ops {
 			 const struct irdma_cm_qhash *qh);
 	void (*qhash_del)(struct irdma_cm_core *core,
 			  const struct irdma_cm_qhash *qh);
+	void (*local_ports)(struct irdma_cm_core *core, u16 *lo, u16 *hi);
+	bool (*port_reserved)(struct irdma_cm_core *core, u16 port);
 };
 
 /*

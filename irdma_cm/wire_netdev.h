@@ -2,7 +2,7 @@
 /*
  * The software backend of the CM's wire on a real net_device: frames out
  * through dev_queue_xmit() with ARP/ND resolution, frames in by stealing
- * the steered segments from the host stack at netfilter's PRE_ROUTING.
+ * the steered segments from the host stack at netfilter's LOCAL_IN.
  */
 #ifndef _MADCM_IRDMA_CM_WIRE_NETDEV_H
 #define _MADCM_IRDMA_CM_WIRE_NETDEV_H

@@ -36,6 +36,7 @@
 #include <linux/tcp.h>
 #include <net/addrconf.h>
 #include <net/arp.h>
+#include <net/ip.h>
 #include <net/ip6_route.h>
 #include <net/ndisc.h>
 #include <net/neighbour.h>
@@ -403,6 +404,21 @@ static void nd_qhash_del(struct irdma_cm_core *core,
 	}
 }
 
+/* The range and the reserved ports of the device's namespace, as connect(). */
+static void nd_local_ports(struct irdma_cm_core *core, u16 *lo, u16 *hi)
+{
+	int low, high;
+
+	inet_get_local_port_range(nd_of(core)->net, &low, &high);
+	*lo = low;
+	*hi = high;
+}
+
+static bool nd_port_reserved(struct irdma_cm_core *core, u16 port)
+{
+	return inet_is_local_reserved_port(nd_of(core)->net, port);
+}
+
 const struct irdma_cm_wire_ops irdma_cm_nd_wire_ops = {
 	.xmit = nd_xmit,
 	.resolve = nd_resolve,
@@ -410,6 +426,8 @@ const struct irdma_cm_wire_ops irdma_cm_nd_wire_ops = {
 	.mtu = nd_mtu,
 	.qhash_add = nd_qhash_add,
 	.qhash_del = nd_qhash_del,
+	.local_ports = nd_local_ports,
+	.port_reserved = nd_port_reserved,
 };
 
 /* ---- receive ---- */

@@ -53,7 +53,7 @@ struct nd_reservation {
  * @net: its namespace
  * @core: the CM core running on it
  * @qhash: the steering table the receive hook consults
- * @hooks: PRE_ROUTING hooks, IPv4 and IPv6
+ * @hooks: LOCAL_IN hooks, IPv4 and IPv6
  * @resv_lock: protects @resv
  * @resv: ports held in the host stack
  * @cnt: counters (enum nd_counter)

@@ -308,6 +308,12 @@ struct madcm_cm_accept_attr {
  * @challenge_acks: challenge ACKs (RFC 5961) one connection sends per
  *	second at most (default 5); the rest are counted, not sent (RFC
  *	5961 7)
+ * @oow_ack_ms: the least time between two ACKs that one connection
+ *	sends to an out-of-window segment or to an ACK of data it has not
+ *	sent (RFC 9293 3.10.7.4), when the segment carries no data and no
+ *	FIN or is a SYN (default 500, at most 60000; Linux's
+ *	tcp_invalid_ratelimit). The rest are counted, not answered, so two
+ *	desynchronised peers cannot loop and a spoofer gets no reflection.
  * @rto_initial_ms: the retransmission timeout before a connection has
  *	measured its round-trip time (default @rto_min_ms; RFC 6298 2.1
  *	asks 1000); at least @rto_min_ms, at most @rto_max_ms
@@ -327,6 +333,7 @@ struct madcm_cm_config {
 	u32 rto_initial_ms;
 	u32 max_time_wait;
 	u32 challenge_acks;
+	u32 oow_ack_ms;
 };
 
 /* The way in: a core by its link, counted. */

@@ -73,6 +73,11 @@ struct madcm_cm_steer {
  *	of a connection already steered. May sleep. Returns 0 or a negative
  *	errno.
  * @steer_del: optional; stop steering them. May sleep.
+ * @local_ports: optional; the range an active open without a local port
+ *	picks its port from (the link's namespace's ip_local_port_range);
+ *	49152 to 65535 when absent. Process context.
+ * @port_reserved: optional; @port must not be picked by an active open
+ *	(ip_local_reserved_ports). Process context.
  */
 struct madcm_cm_backend_ops {
 	int (*xmit)(struct madcm_cm_core *core, const u8 *frame, u32 len);
@@ -84,6 +89,8 @@ struct madcm_cm_backend_ops {
 			 const struct madcm_cm_steer *st);
 	void (*steer_del)(struct madcm_cm_core *core,
 			  const struct madcm_cm_steer *st);
+	void (*local_ports)(struct madcm_cm_core *core, u16 *lo, u16 *hi);
+	bool (*port_reserved)(struct madcm_cm_core *core, u16 port);
 };
 
 struct madcm_cm_core *

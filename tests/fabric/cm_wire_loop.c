@@ -3,6 +3,7 @@
  * The software wire (wire_loop.h): cm_cores joined in memory, with
  * deterministic fault injection, for KUnit and demonstrations.
  */
+#include <linux/completion.h>
 #include <linux/etherdevice.h>
 #include <linux/jiffies.h>
 #include <linux/mutex.h>
@@ -38,6 +39,11 @@ struct madcm_wire_loop_port {
 	struct list_head qhash;
 	u32 nqhash;
 	u32 conn_steer_busy;
+	struct completion *steer_entered;
+	struct completion *steer_go;
+	u16 ports_lo;
+	u16 ports_hi;
+	u16 port_reserved;
 };
 
 /*
@@ -241,12 +247,24 @@ static int loop_qhash_add(struct madcm_cm_core *core,
 {
 	struct madcm_wire_loop_port *port = madcm_cm_backend_priv(core);
 	struct madcm_wire_loop_qh *e = kmalloc(sizeof(*e), GFP_KERNEL);
+	struct completion *entered = NULL, *go = NULL;
 	struct madcm_wire_loop_qh *old;
 
 	might_sleep();
 	if (!e)
 		return -ENOMEM;
 	e->qh = *qh;
+	if (qh->type == MADCM_CM_STEER_CONN) {
+		spin_lock_bh(&port->loop->lock);
+		swap(entered, port->steer_entered);
+		swap(go, port->steer_go);
+		spin_unlock_bh(&port->loop->lock);
+	}
+	/* Sleep as a backend may (the netdev one binds a socket). */
+	if (go) {
+		complete(entered);
+		wait_for_completion(go);
+	}
 	spin_lock_bh(&port->loop->lock);
 	/* A connection's entry is retargeted, never doubled. */
 	list_for_each_entry(old, &port->qhash, list) {
@@ -296,6 +314,29 @@ static void loop_qhash_del(struct madcm_cm_core *core,
 	kfree(found);
 }
 
+static void loop_local_ports(struct madcm_cm_core *core, u16 *lo, u16 *hi)
+{
+	struct madcm_wire_loop_port *port = madcm_cm_backend_priv(core);
+
+	spin_lock_bh(&port->loop->lock);
+	if (port->ports_lo) {
+		*lo = port->ports_lo;
+		*hi = port->ports_hi;
+	}
+	spin_unlock_bh(&port->loop->lock);
+}
+
+static bool loop_port_reserved(struct madcm_cm_core *core, u16 nr)
+{
+	struct madcm_wire_loop_port *port = madcm_cm_backend_priv(core);
+	bool reserved;
+
+	spin_lock_bh(&port->loop->lock);
+	reserved = port->port_reserved && nr == port->port_reserved;
+	spin_unlock_bh(&port->loop->lock);
+	return reserved;
+}
+
 static const struct madcm_cm_backend_ops madcm_wire_loop_ops = {
 	.xmit = loop_xmit,
 	.resolve = loop_resolve,
@@ -303,6 +344,8 @@ static const struct madcm_cm_backend_ops madcm_wire_loop_ops = {
 	.mtu = loop_mtu,
 	.steer_add = loop_qhash_add,
 	.steer_del = loop_qhash_del,
+	.local_ports = loop_local_ports,
+	.port_reserved = loop_port_reserved,
 };
 
 /**
@@ -511,6 +554,54 @@ void madcm_wire_loop_set_conn_steer_busy(struct madcm_wire_loop_port *port,
 	spin_unlock_bh(&port->loop->lock);
 }
 EXPORT_SYMBOL_GPL(madcm_wire_loop_set_conn_steer_busy);
+
+/**
+ * madcm_wire_loop_set_local_ports() - the link's ephemeral port range
+ * @port: the port whose core makes active opens
+ * @lo: the first port of the range (0: the core's default range)
+ * @hi: the last
+ * @reserved: a port of the range not to be picked (0: none)
+ *
+ * What the netdev backend reads from the namespace's
+ * ip_local_port_range and ip_local_reserved_ports.
+ *
+ * Context: Process or softirq context; takes a spinlock.
+ * Return: Nothing.
+ */
+void madcm_wire_loop_set_local_ports(struct madcm_wire_loop_port *port,
+				     u16 lo, u16 hi, u16 reserved)
+{
+	spin_lock_bh(&port->loop->lock);
+	port->ports_lo = lo;
+	port->ports_hi = hi;
+	port->port_reserved = reserved;
+	spin_unlock_bh(&port->loop->lock);
+}
+EXPORT_SYMBOL_GPL(madcm_wire_loop_set_local_ports);
+
+/**
+ * madcm_wire_loop_block_conn_steer() - make the next connection entry sleep
+ * @port: the port whose core adds steering entries
+ * @entered: completed when the add has begun
+ * @go: what the add then waits for before it goes on
+ *
+ * One shot: the next connection steering entry of @port's core completes
+ * @entered, then sleeps until @go is completed, as the netdev backend's
+ * add may sleep (it binds a reservation socket).
+ *
+ * Context: Process or softirq context; takes a spinlock.
+ * Return: Nothing.
+ */
+void madcm_wire_loop_block_conn_steer(struct madcm_wire_loop_port *port,
+				      struct completion *entered,
+				      struct completion *go)
+{
+	spin_lock_bh(&port->loop->lock);
+	port->steer_entered = entered;
+	port->steer_go = go;
+	spin_unlock_bh(&port->loop->lock);
+}
+EXPORT_SYMBOL_GPL(madcm_wire_loop_block_conn_steer);
 
 /**
  * madcm_wire_loop_capture() - keep frames reaching a port without a core

@@ -13,6 +13,7 @@
 #ifndef _MADCM_TESTS_FABRIC_CM_WIRE_LOOP_H
 #define _MADCM_TESTS_FABRIC_CM_WIRE_LOOP_H
 
+#include <linux/completion.h>
 #include <linux/in6.h>
 #include <linux/types.h>
 
@@ -78,6 +79,11 @@ void madcm_wire_loop_set_resolve_delay(struct madcm_wire_loop_port *port,
 				       u32 eagain_calls);
 void madcm_wire_loop_set_conn_steer_busy(struct madcm_wire_loop_port *port,
 					 u32 calls);
+void madcm_wire_loop_set_local_ports(struct madcm_wire_loop_port *port,
+				     u16 lo, u16 hi, u16 reserved);
+void madcm_wire_loop_block_conn_steer(struct madcm_wire_loop_port *port,
+				      struct completion *entered,
+				      struct completion *go);
 void madcm_wire_loop_capture(struct madcm_wire_loop_port *port, bool on);
 int madcm_wire_loop_take(struct madcm_wire_loop_port *port, u8 *buf,
 			 u32 size, unsigned long timeout);

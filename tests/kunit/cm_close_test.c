@@ -310,6 +310,83 @@ static void cm_stop_bounded_with_held_connection(struct kunit *test)
 	wait_for_completion(&ctx->done);
 }
 
+struct cm_accept_ctx {
+	struct madcm_cm_conn *conn;
+	int ret;
+	struct completion done;
+};
+
+static int cm_accept_thread(void *arg)
+{
+	struct cm_accept_ctx *ctx = arg;
+	struct madcm_cm_accept_attr attr = {};
+
+	ctx->ret = madcm_cm_accept(ctx->conn, &attr);
+	complete_all(&ctx->done);
+	return 0;
+}
+
+/*
+ * An accept sleeps in the backend while it adds the connection's
+ * steering entry (the netdev backend binds a socket there). A core's
+ * stop that runs meanwhile must wait for it, as it waits for connect and
+ * listen: otherwise it finishes, the backend goes, and the accept goes
+ * on in a backend that is gone (an entry added after the stop, never
+ * removed). Once the accept is out, the stop resets the connection and
+ * every entry goes with it.
+ */
+static void cm_stop_waits_for_accept_in_backend(struct kunit *test)
+{
+	struct cm_fix *fix = cm_fix_create(test, 1, true, &cm_test_quiet_cfg, 2);
+	struct completion entered, go;
+	struct cm_accept_ctx *actx;
+	struct cm_stop_ctx *sctx;
+	struct task_struct *t;
+	struct cm_raw raw;
+	bool early;
+
+	actx = kunit_kzalloc(test, sizeof(*actx), GFP_KERNEL);
+	sctx = kunit_kzalloc(test, sizeof(*sctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, actx);
+	KUNIT_ASSERT_NOT_NULL(test, sctx);
+	init_completion(&entered);
+	init_completion(&go);
+	init_completion(&actx->done);
+	init_completion(&sctx->done);
+	fix->side[0].keep = true;
+	cm_listen(test, fix, 0, NULL, LPORT, MADCM_CM_NO_VLAN, 1);
+	cm_raw_drive(test, fix, &raw, CM_RAW_REQ_RCVD, RPORT, LPORT);
+	actx->conn = fix->side[0].recs[0].conn;
+
+	madcm_wire_loop_block_conn_steer(fix->port[0], &entered, &go);
+	t = kthread_run(cm_accept_thread, actx, "cm_accept_test");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&entered, 10 * HZ));
+
+	sctx->port = fix->port[0];
+	t = kthread_run(cm_stop_thread, sctx, "cm_stop_test");
+	if (IS_ERR(t)) {
+		complete(&go);
+		KUNIT_FAIL(test, "no stop thread");
+		return;
+	}
+	early = wait_for_completion_timeout(&sctx->done, HZ / 2);
+	KUNIT_EXPECT_FALSE_MSG(test, early,
+			       "the stop returned while accept was in the backend");
+	complete(&go);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&actx->done,
+							    10 * HZ));
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&sctx->done,
+							    15 * HZ));
+	KUNIT_EXPECT_EQ(test, actx->ret, 0);
+	KUNIT_EXPECT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
+	KUNIT_EXPECT_TRUE(test, cm_rec_has(&fix->side[0].recs[0],
+					   MADCM_CM_EVENT_RESET));
+	/* Nothing the accept added outlives the stop. */
+	KUNIT_EXPECT_EQ(test, madcm_wire_loop_qhash_count(fix->port[0]), 0);
+	madcm_cm_release(actx->conn);
+}
+
 /*
  * A client that loops on rejects: the rejecting side closes first, so
  * each connection would hold it in TIME-WAIT for 2 MSL. Past the core's
@@ -517,6 +594,7 @@ static struct kunit_case cm_close_cases[] = {
 	KUNIT_CASE(cm_close_reconnect_keeps_steering),
 	KUNIT_CASE(cm_close_fin_with_data),
 	KUNIT_CASE(cm_stop_bounded_with_held_connection),
+	KUNIT_CASE(cm_stop_waits_for_accept_in_backend),
 	{}
 };
 

@@ -414,6 +414,35 @@ static void cm_connect_loopback(struct kunit *test)
 	cm_expect_drained(test, fix->core[0]);
 }
 
+/*
+ * An active open without a local port picks one as the host's connect()
+ * does: within the link's ip_local_port_range, never one of its
+ * ip_local_reserved_ports (the wire backend reports both). With the range
+ * 40000-40001 and 40001 reserved, the first connection gets 40000 and
+ * the second finds no port at all.
+ */
+static void cm_connect_ephemeral_follows_local_range(struct kunit *test)
+{
+	struct cm_fix *fix = cm_fix_create(test, 2, false, &cm_test_quiet_cfg, 4);
+	struct madcm_cm_connect_attr attr;
+	struct madcm_cm_conn *conn = NULL;
+	struct cm_rec *a;
+	int ret;
+
+	madcm_wire_loop_set_local_ports(fix->port[0], 40000, 40001, 40001);
+	cm_listen(test, fix, 1, &fix->v4[1], LPORT, MADCM_CM_NO_VLAN, 2);
+	cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], LPORT,
+			MADCM_CM_NO_VLAN, 2, &fix->side[0]);
+	a = cm_connect(test, fix, 0, &attr);
+	KUNIT_EXPECT_EQ(test, irdma_cm_node_of(a->conn)->key.loc_port, 40000);
+	ret = madcm_cm_connect(&fix->core[0]->handle, &attr, &conn);
+	KUNIT_EXPECT_EQ(test, ret, -EADDRNOTAVAIL);
+	if (!ret)
+		madcm_cm_abort(conn);
+	KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[0], 2));
+	KUNIT_EXPECT_TRUE(test, cm_rec_has(a, MADCM_CM_EVENT_ESTABLISHED));
+}
+
 static struct kunit_case cm_handshake_cases[] = {
 	KUNIT_CASE_PARAM(cm_connect_accept_close, hs_gen_params),
 	KUNIT_CASE_PARAM(cm_connect_reject, hs_gen_params),
@@ -425,6 +454,7 @@ static struct kunit_case cm_handshake_cases[] = {
 	KUNIT_CASE(cm_connect_waits_for_resolution),
 	KUNIT_CASE(cm_connect_other_way),
 	KUNIT_CASE(cm_connect_loopback),
+	KUNIT_CASE(cm_connect_ephemeral_follows_local_range),
 	{}
 };
 

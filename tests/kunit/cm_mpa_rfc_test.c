@@ -599,6 +599,53 @@ static void cm_mpa_rfc_responder_reject_sets_r(struct kunit *test)
 }
 
 /*
+ * madcm_cm_destroy_listener() promises that every event for the
+ * listener's handler is delivered before it returns, so that a consumer
+ * may free the listener's context right after. A connection the consumer
+ * rejected has left the backlog but is still closing (its reject went
+ * out, then its FIN, unacknowledged here): its terminal event must come
+ * before destroy returns, and nothing may reach the handler once the
+ * peer completes the close.
+ */
+static void cm_mpa_rfc_destroy_listener_ends_rejected(struct kunit *test)
+{
+	struct cm_fix *fix = cm_fix_create(test, 1, true, &cm_test_quiet_cfg, 2);
+	struct spec_frame req = rfc_frame(true, 1);
+	u8 *rep = kunit_kzalloc(test, BUF, GFP_KERNEL);
+	struct madcm_cm_listener *l;
+	struct irdma_cm_seg seg;
+	struct cm_raw raw;
+	int events;
+
+	KUNIT_ASSERT_NOT_NULL(test, rep);
+	fix->side[0].policy = CM_TEST_REJECT;
+	l = cm_listen(test, fix, 0, NULL, LPORT, MADCM_CM_NO_VLAN, 1);
+	cm_raw_init(&raw, fix, 0, true, RPORT, LPORT, MADCM_CM_NO_VLAN);
+	cm_raw_open(test, &raw);
+	rfc_send(test, &raw, &req);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv_data(test, &raw, &seg, rep, BUF));
+	/* RFC 5044 7.1.2: the reply has R set; the consumer saw one event. */
+	KUNIT_ASSERT_TRUE(test, rep[SPEC_FLAGS] & SPEC_FLAG_R);
+	KUNIT_ASSERT_EQ(test, fix->side[0].events, 1);
+	KUNIT_ASSERT_EQ(test, fix->side[0].terminals, 0);
+
+	madcm_cm_destroy_listener(l);
+	mutex_lock(&fix->side[0].lock);
+	events = fix->side[0].events;
+	mutex_unlock(&fix->side[0].lock);
+	KUNIT_EXPECT_EQ(test, fix->side[0].terminals, 1);
+	KUNIT_EXPECT_EQ(test, events, 2);
+
+	/* The peer acknowledges the reject and the FIN, and closes too. */
+	KUNIT_EXPECT_TRUE(test, rfc_closed(test, &raw, &seg));
+	madcm_wire_loop_quiesce(fix->loop);
+	flush_workqueue(fix->core[0]->event_wq);
+	KUNIT_EXPECT_EQ(test, fix->side[0].events, events);
+	KUNIT_EXPECT_EQ(test, fix->side[0].recs[0].after_terminal, 0);
+	KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_REJECT_SENT), 1);
+}
+
+/*
  * Initiator: a reply with R set is the responder's reject; the consumer
  * gets it with the reply's private data (never the RFC 6581 words), and
  * the connection ends.
@@ -871,6 +918,7 @@ static struct kunit_case cm_mpa_rfc_cases[] = {
 	KUNIT_CASE(cm_mpa_rfc_responder_ord_within_initiators_ird),
 	KUNIT_CASE(cm_mpa_rfc_initiator_ord_within_responders_ird),
 	KUNIT_CASE(cm_mpa_rfc_initiator_reply_timeout),
+	KUNIT_CASE(cm_mpa_rfc_destroy_listener_ends_rejected),
 	{}
 };
 

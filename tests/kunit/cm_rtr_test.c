@@ -6,6 +6,7 @@
  * tests/kunit/rtr_spec.h writes out from RFC 5040, 5041 and 5044.
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/string.h>
 #include "tests/kunit/cm_test_util.h"
 #include "tests/kunit/mpa_spec.h"
@@ -116,6 +117,72 @@ static void cm_rtr_follows_the_reply(struct kunit *test)
 }
 
 /*
+ * A peer-to-peer initiator's RTR waits rtr_delay_ms (a delayed work on
+ * the core's event workqueue) after the reply. A core stopped meanwhile,
+ * with a shorter stop_wait_ms, must not free that workqueue under the
+ * pending work: the work's timer would later queue it on freed memory
+ * (KASAN and the workqueue code report it in the kernel log, which fails
+ * the run). The stop waits for it; it finds its connection reset and
+ * sends nothing.
+ */
+static void cm_rtr_pending_at_stop(struct kunit *test)
+{
+	struct madcm_cm_config cfg = cm_test_quiet_cfg;
+	struct spec_frame rep = {
+		.s = true, .rev = 2, .pd_len = SPEC_RTR_LEN,
+		.rtr_words = true, .a = true, .ird = 4, .ord = 4, .cc = true,
+	};
+	struct madcm_cm_connect_attr attr;
+	struct irdma_cm_seg seg;
+	struct cm_fix *fix;
+	struct cm_raw raw;
+	u8 *req, *buf;
+	u32 n;
+	int len;
+
+	cfg.rtr_delay_ms = 1000;
+	cfg.stop_wait_ms = 1;
+	fix = cm_fix_create(test, 1, true, &cfg, 2);
+	req = kunit_kzalloc(test, BUF, GFP_KERNEL);
+	buf = kunit_kzalloc(test, BUF, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, req && buf);
+	cm_raw_init(&raw, fix, 0, true, RPORT, LPORT, MADCM_CM_NO_VLAN);
+	cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], RPORT,
+			MADCM_CM_NO_VLAN, 2, &fix->side[0]);
+	attr.loc.port = LPORT;
+	attr.peer_to_peer = true;
+	attr.rtr_caps = IRDMA_RTR_WRITE;
+	attr.ird = 4;
+	attr.ord = 4;
+	cm_connect(test, fix, 0, &attr);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
+	raw.rcv_nxt = seg.seq + 1;
+	raw.snd_nxt = raw.iss + 1;
+	cm_raw_send(test, &raw, IRDMA_TCP_SYN | IRDMA_TCP_ACK, raw.iss,
+		    raw.rcv_nxt, NULL, 0, true);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv_data(test, &raw, &seg, req, BUF));
+	raw.rcv_nxt += seg.payload_len;
+	n = spec_write(buf, &rep);
+	cm_raw_send(test, &raw, IRDMA_TCP_ACK | IRDMA_TCP_PSH, raw.snd_nxt,
+		    raw.rcv_nxt, buf, n, false);
+	raw.snd_nxt += n;
+	madcm_wire_loop_quiesce(fix->loop);
+
+	/* The RTR's work waits its second: stop the core now. */
+	madcm_wire_loop_detach_core(fix->port[0]);
+	KUNIT_EXPECT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
+	/* Past the RTR's time: the work ran, or was never left behind. */
+	msleep(1500);
+	madcm_wire_loop_quiesce(fix->loop);
+	/* The stop's RST, maybe an ACK of the reply; never an FPDU. */
+	while ((len = madcm_wire_loop_take(fix->port[1], buf, BUF, 0)) >= 0) {
+		KUNIT_ASSERT_EQ(test, irdma_cm_parse_seg(buf, len, &seg),
+				IRDMA_SEG_OK);
+		KUNIT_EXPECT_EQ(test, seg.payload_len, 0);
+	}
+}
+
+/*
  * A reply asking for markers (RFC 5044 7.1: markers in what we send) is
  * refused when it arrives: no RTR is attempted, the connection resets.
  */
@@ -170,6 +237,7 @@ static void cm_rtr_refused_with_markers(struct kunit *test)
 static struct kunit_case cm_rtr_cases[] = {
 	KUNIT_CASE_PARAM(cm_rtr_follows_the_reply, rtr_cm_gen_params),
 	KUNIT_CASE(cm_rtr_refused_with_markers),
+	KUNIT_CASE(cm_rtr_pending_at_stop),
 	{}
 };
 

@@ -242,6 +242,77 @@ static void cm_tcp_challenge_acks_throttled(struct kunit *test)
 	cm_expect_drained(test, core);
 }
 
+/* Count what the raw peer received: ACKs with no data and no other flag. */
+static int cm_tcp_take_acks(struct kunit *test, struct cm_fix *fix)
+{
+	struct irdma_cm_seg seg;
+	int n, acks = 0;
+	u8 *frame;
+
+	madcm_wire_loop_quiesce(fix->loop);
+	frame = kunit_kzalloc(test, 2048, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, frame);
+	while ((n = madcm_wire_loop_take(fix->port[1], frame, 2048, 0)) >= 0) {
+		KUNIT_ASSERT_EQ(test, irdma_cm_parse_seg(frame, n, &seg),
+				IRDMA_SEG_OK);
+		KUNIT_EXPECT_EQ(test, seg.flags, IRDMA_TCP_ACK);
+		KUNIT_EXPECT_EQ(test, seg.payload_len, 0);
+		acks++;
+	}
+	return acks;
+}
+
+/*
+ * RFC 9293 3.10.7.4 answers a segment outside the receive window, and
+ * an ACK of data not yet sent, with an ACK. Unlimited, two peers that
+ * disagree on the sequence space answer each other forever, and a
+ * spoofer gets one ACK per segment it sends. As Linux's
+ * tcp_invalid_ratelimit: one such ACK per oow_ack_ms on a connection for
+ * segments without data (pure ACKs), the rest counted; a segment that
+ * carries data is always answered (its ACK is what repairs its sender).
+ */
+static void cm_tcp_invalid_acks_rate_limited(struct kunit *test)
+{
+	struct madcm_cm_config cfg = cm_test_quiet_cfg;
+	struct irdma_cm_core *core;
+	struct cm_fix *fix;
+	struct cm_raw raw;
+	u64 drop_ack0;
+	int i;
+
+	/* One period covers the whole case, however slow the machine. */
+	cfg.oow_ack_ms = 60000;
+	fix = cm_fix_create(test, 1, true, &cfg, 2);
+	cm_listen(test, fix, 0, NULL, LPORT, MADCM_CM_NO_VLAN, 1);
+	cm_raw_established(test, fix, &raw, RPORT, LPORT);
+	core = fix->core[0];
+	KUNIT_ASSERT_EQ(test, cm_tcp_take_acks(test, fix), 0);
+	drop_ack0 = cm_cnt(core, IRDMA_CM_CNT_SEQ_DROP_ACK);
+
+	/* 50 pure ACKs far outside the receive window: one answer. */
+	for (i = 0; i < 50; i++)
+		cm_raw_send(test, &raw, IRDMA_TCP_ACK, raw.snd_nxt + (1U << 30),
+			    raw.rcv_nxt, NULL, 0, false);
+	KUNIT_EXPECT_EQ(test, cm_tcp_take_acks(test, fix), 1);
+
+	/* 20 in-window ACKs of 1000 octets never sent: none. */
+	for (i = 0; i < 20; i++)
+		cm_raw_send(test, &raw, IRDMA_TCP_ACK, raw.snd_nxt,
+			    raw.rcv_nxt + 1000, NULL, 0, false);
+	KUNIT_EXPECT_EQ(test, cm_tcp_take_acks(test, fix), 0);
+	KUNIT_EXPECT_EQ(test, cm_cnt(core, IRDMA_CM_CNT_OOW_ACK_LIMITED), 69);
+
+	/* Old data, entirely below RCV.NXT, retransmitted: answered. */
+	cm_raw_send(test, &raw, IRDMA_TCP_ACK | IRDMA_TCP_PSH, raw.snd_nxt - 8,
+		    raw.rcv_nxt, "abcd", 4, false);
+	KUNIT_EXPECT_EQ(test, cm_tcp_take_acks(test, fix), 1);
+	KUNIT_EXPECT_EQ(test, cm_cnt(core, IRDMA_CM_CNT_SEQ_DROP_ACK) - drop_ack0,
+			71);
+	KUNIT_EXPECT_EQ(test, cm_cnt(core, IRDMA_CM_CNT_OOW_ACK_LIMITED), 69);
+	KUNIT_EXPECT_EQ(test, fix->side[0].terminals, 0);
+	cm_expect_drained(test, core);
+}
+
 /*
  * RFC 6298 2.2: the first measurement R gives SRTT = R, RTTVAR = R / 2
  * and RTO = SRTT + max(G, 4 * RTTVAR), about 3R, within the bounds
@@ -466,6 +537,7 @@ static struct kunit_case cm_tcp_cases[] = {
 	KUNIT_CASE(cm_tcp_unresolved_gives_up),
 	KUNIT_CASE(cm_tcp_rcv_wnd_what_cm_takes),
 	KUNIT_CASE(cm_tcp_challenge_acks_throttled),
+	KUNIT_CASE(cm_tcp_invalid_acks_rate_limited),
 	KUNIT_CASE(cm_tcp_rto_from_rtt),
 	KUNIT_CASE(cm_tcp_backoff_kept_without_sample),
 	KUNIT_CASE(cm_tcp_backoff_kept_after_data_retransmit),

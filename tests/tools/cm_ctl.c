@@ -8,7 +8,7 @@
  *            attach DEV [rto_min_ms=N] [max_retrans=N] [time_wait_ms=N]
  *                   [mpa_timeout_ms=N] [backlog=N] [rtr_delay_ms=N]
  *                   [max_time_wait=N] [challenge_acks=N]
- *                   [rto_initial_ms=N]
+ *                   [rto_initial_ms=N] [oow_ack_ms=N]
  *            detach DEV
  *            listen DEV NAME ADDR PORT [opts]   (policy=accept|reject|manual)
  *            unlisten NAME
@@ -848,6 +848,8 @@ static int cmd_attach(struct net *net, char **argv, int argc)
 			field = &cfg.challenge_acks;
 		else if (!strcmp(argv[i], "rto_initial_ms"))
 			field = &cfg.rto_initial_ms;
+		else if (!strcmp(argv[i], "oow_ack_ms"))
+			field = &cfg.oow_ack_ms;
 		if (!field || parse_u32(val, 3600 * 1000, field))
 			return -EINVAL;
 	}
