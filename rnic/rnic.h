@@ -134,8 +134,7 @@ enum madcm_rnic_counter {
  * @n_cq: CQs allocated
  * @n_qp: QPs allocated
  * @n_mr: MRs allocated
- * @mrs: MRs by STag index (the STag's upper 24 bits)
- * @next_mr: the next STag index to try (cyclic)
+ * @mrs: MRs by STag index (the STag's upper 24 bits, drawn at random)
  * @dying: the device is being removed: no new QP, every QP flushed
  * @netdev_tracker: the reference on @netdev
  * @cnt: the counters, enum madcm_rnic_counter
@@ -164,7 +163,6 @@ struct madcm_rnic_dev {
 	atomic_t n_qp;
 	atomic_t n_mr;
 	struct xarray mrs;
-	u32 next_mr;
 	bool dying;
 	netdevice_tracker netdev_tracker;
 	atomic64_t cnt[MADCM_RNIC_CNT_MAX];
