@@ -8,14 +8,16 @@
  * it arrives, and what it asks for is done once its CRC has been
  * checked, at its end:
  *
- *  - RDMA Write (tagged): placed into the MR its STag names, which must
- *    grant remote write, of the QP's PD, the range inside it;
+ *  - RDMA Write (tagged): only on a QP with remote write (its access
+ *    flags); placed into the MR its STag names, which must grant remote
+ *    write, of the QP's PD, the range inside it;
  *  - Send (Send, with Solicited Event, with Invalidate): untagged queue
  *    0, placed into the receive WQE at the head of the receive queue,
  *    completed on the segment with L set; with Invalidate the STag it
  *    names becomes invalid first (RFC 5040 section 6.10);
- *  - RDMA Read Request: queue 1, the source range checked for remote
- *    read, then handed to the send side to answer (IRD enforced there);
+ *  - RDMA Read Request: queue 1, only on a QP with remote read; the
+ *    source range checked for remote read, then handed to the send side
+ *    to answer (IRD enforced there);
  *  - RDMA Read Response (tagged): only into the sink of the oldest
  *    outstanding Read; its last segment completes that Read;
  *  - Terminate: queue 2; the QP goes to ERROR.
@@ -269,11 +271,32 @@ static void madcm_rnic_rx_hdr_send(struct madcm_rnic_qp *qp)
 	rx->place = true;
 }
 
+/*
+ * The QP's own rights (IB_QP_ACCESS_FLAGS) come before any MR's: a peer
+ * reaches memory through a QP only as far as the QP allows it, as an IB
+ * responder checks its QP's access flags first. A zero-length Write or
+ * Read Request touches no memory (RFC 6581 sends them as its RTR, and
+ * an initiator's nudge is one): it passes.
+ */
+static bool madcm_rnic_rx_qp_grants(struct madcm_rnic_qp *qp, int right,
+				    u32 len)
+{
+	if (!len || (READ_ONCE(qp->access) & right))
+		return true;
+	madcm_rnic_rx_fail(qp, MADCM_RNIC_CNT_RX_PROT_ERR,
+			   RDMAP_TERM_LAYER_RDMAP,
+			   MADCM_TERM_RDMAP_ETYPE_PROTECTION,
+			   MADCM_TERM_RDMAP_ACCESS, true);
+	return false;
+}
+
 static void madcm_rnic_rx_hdr_write(struct madcm_rnic_qp *qp)
 {
 	const struct madcm_ddp_seg *seg = &qp->rx.seg;
 	int err;
 
+	if (!madcm_rnic_rx_qp_grants(qp, IB_ACCESS_REMOTE_WRITE, seg->pay_len))
+		return;
 	err = madcm_rnic_mr_check(qp, seg->stag, seg->to, seg->pay_len,
 				  IB_ACCESS_REMOTE_WRITE);
 	if (err) {
@@ -331,6 +354,9 @@ static void madcm_rnic_rx_hdr_rreq(struct madcm_rnic_qp *qp)
 					    MADCM_TERM_DDP_U_MSN_RANGE);
 		return;
 	}
+	if (!madcm_rnic_rx_qp_grants(qp, IB_ACCESS_REMOTE_READ,
+				     seg->read_size))
+		return;
 	if (seg->sink_to > U64_MAX - seg->read_size) {
 		madcm_rnic_rx_fail_source(qp, -EOVERFLOW);
 		return;

@@ -442,7 +442,10 @@ struct madcm_rnic_rx {
  * @swqe: @sq's slots
  * @rwqe: @rq's slots
  * @sq_sig_all: every send work request is signaled
- * @access: IB_QP_ACCESS_FLAGS
+ * @access: IB_QP_ACCESS_FLAGS: the remote rights a peer has through the
+ *	QP (rx refuses a Write without IB_ACCESS_REMOTE_WRITE, a Read
+ *	Request without IB_ACCESS_REMOTE_READ); written under @lock, read
+ *	by rx without it
  * @ird: inbound RDMA Read depth (IB_QP_MAX_DEST_RD_ATOMIC)
  * @ord: outbound RDMA Read depth (IB_QP_MAX_QP_RD_ATOMIC)
  * @max_inline: the inline data limit create_qp granted

@@ -602,8 +602,9 @@ static int madcm_rnic_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	ret = madcm_rnic_check_transition(cur, new);
 	if (ret)
 		goto out;
+	/* read by rx without the lock */
 	if (mask & IB_QP_ACCESS_FLAGS)
-		qp->access = attr->qp_access_flags;
+		WRITE_ONCE(qp->access, attr->qp_access_flags);
 	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
 		qp->ord = attr->max_rd_atomic;
 	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
