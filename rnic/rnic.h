@@ -404,6 +404,8 @@ struct madcm_rnic_wq {
  * @rq_head: the receive ring's head it consumes
  * @rwqe: a copy of that receive WQE
  * @rwqe_len: the sum of its SGE lengths
+ * @rresp_off: octets of the oldest outstanding Read's response placed so
+ *	far: where its next segment must start
  */
 struct madcm_rnic_rx {
 	struct madcm_mpa_rx mpa;
@@ -423,6 +425,7 @@ struct madcm_rnic_rx {
 	u32 rq_head;
 	struct madcm_rnic_rwqe rwqe;
 	u64 rwqe_len;
+	u32 rresp_off;
 };
 
 /**
@@ -669,7 +672,8 @@ extern unsigned int madcm_rnic_initiator_nudge_ms;
 int madcm_rnic_qp_read_req(struct madcm_rnic_qp *qp, u32 sink_stag,
 			   u64 sink_to, u32 src_stag, u64 src_to, u32 len);
 int madcm_rnic_qp_read_done(struct madcm_rnic_qp *qp);
-void madcm_rnic_qp_terminate(struct madcm_rnic_qp *qp, u8 layer, u8 etype,
+void madcm_rnic_qp_terminate(struct madcm_rnic_qp *qp,
+			     enum ib_wc_status read_status, u8 layer, u8 etype,
 			     u8 ecode, const void *hdr, u32 hdr_len);
 void madcm_rnic_qp_local_error_locked(struct madcm_rnic_qp *qp,
 				      struct madcm_rnic_due *due);

@@ -1176,6 +1176,125 @@ static void zero_length_write_passes_without_rights(struct kunit *test)
 }
 
 /*
+ * A real RDMA READ work request of @len octets into the MR at @off, as
+ * the send side leaves it once its one Read Request is out: started,
+ * its Data Sink outstanding in the ORQ (the QP has no stream here).
+ */
+static void qx_post_read(struct kunit *test, struct qx *x, u64 wr_id,
+			 u32 off, u32 len)
+{
+	struct ib_sge sge = {
+		.addr = x->mr->iova + off,
+		.length = len,
+		.lkey = x->mr->lkey,
+	};
+	struct ib_rdma_wr wr = {
+		.wr = {
+			.wr_id = wr_id,
+			.opcode = IB_WR_RDMA_READ,
+			.send_flags = IB_SEND_SIGNALED,
+			.sg_list = &sge,
+			.num_sge = 1,
+		},
+		.remote_addr = 0x2000,
+		.rkey = 0x123456,
+	};
+	struct madcm_rnic_qp *qp = x->qp;
+	struct madcm_rnic_swqe *wqe;
+	struct madcm_rnic_oreq *o;
+	unsigned long flags;
+
+	KUNIT_ASSERT_EQ(test, ib_post_send(x->ibqp, &wr.wr, NULL), 0);
+	spin_lock_irqsave(&qp->lock, flags);
+	wqe = &qp->swqe[qp->sq_next % qp->sq.size];
+	KUNIT_EXPECT_EQ(test, wqe->wr_id, wr_id);
+	KUNIT_EXPECT_EQ(test, qp->sq_next + 1, qp->sq.tail);
+	wqe->len = len;
+	wqe->reads_left = 1;
+	o = &qp->orq[qp->orq_tail % MADCM_RNIC_ORQ_SIZE];
+	o->wqe = qp->sq_next;
+	o->sink_stag = sge.lkey;
+	o->sink_to = sge.addr;
+	o->len = len;
+	qp->orq_tail++;
+	qp->sq_next++;
+	qp->tx_off = 0;
+	qp->tx_started = false;
+	spin_unlock_irqrestore(&qp->lock, flags);
+}
+
+/*
+ * RFC 5040 5.3: a Read Response carries the RDMA Read Message Size's
+ * octets to the Data Sink; its last segment ends the Read. A Read whose
+ * response arrived whole completes successfully with the source's
+ * octets; one whose last segment came with fewer octets than asked for
+ * must not: the work request completes with an error status of its own
+ * (not a flush: it is the one that failed, IBTA vol. 1 10.8.3), the
+ * stream ends with a Terminate and the QP enters Error.
+ */
+static void short_read_response_fails_the_read(struct kunit *test)
+{
+	struct qx *x = test->priv;
+	u64 sink = x->mr->iova + 1000;
+	struct ib_wc wc;
+	u32 len;
+
+	/* whole: 200 + 100 octets of 300 */
+	qx_post_read(test, x, 21, 1000, 300);
+	len = t_write(x->stream, OP_RRESP, false, qx_stag(x), sink, x->data,
+		      200, true);
+	len += t_write(x->stream + len, OP_RRESP, true, qx_stag(x), sink + 200,
+		       x->data + 200, 100, true);
+	qx_feed(x, x->stream, len);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(x->cq, 1, &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 21);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RDMA_READ);
+	KUNIT_EXPECT_EQ(test, memcmp(qx_mr_octet(x, 1000), x->data, 300), 0);
+	KUNIT_EXPECT_EQ(test, qx_state(x), IB_QPS_RTS);
+
+	/* short: one last segment of 200 octets of 300 */
+	qx_post_read(test, x, 22, 1000, 300);
+	len = t_write(x->stream, OP_RRESP, true, qx_stag(x), sink, x->data,
+		      200, true);
+	qx_feed(x, x->stream, len);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(x->cq, 1, &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 22);
+	KUNIT_EXPECT_NE(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_NE(test, wc.status, IB_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_TRUE(test, x->qp->rx.termed);
+	KUNIT_EXPECT_EQ(test, qx_state(x), IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(x->cq, 1, &wc), 0);
+	qx_expect_guards(test, x);
+}
+
+/*
+ * The segments of a Read Response follow one another (RFC 5040 5.3,
+ * RFC 5041 5.2: in order, on one stream): a second segment that does
+ * not start where the first ended leaves a hole; the Read fails so.
+ */
+static void read_response_with_a_hole_fails_the_read(struct kunit *test)
+{
+	struct qx *x = test->priv;
+	u64 sink = x->mr->iova + 1000;
+	struct ib_wc wc;
+	u32 len;
+
+	qx_post_read(test, x, 23, 1000, 300);
+	len = t_write(x->stream, OP_RRESP, false, qx_stag(x), sink, x->data,
+		      100, true);
+	len += t_write(x->stream + len, OP_RRESP, true, qx_stag(x), sink + 150,
+		       x->data + 150, 150, true);
+	qx_feed(x, x->stream, len);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(x->cq, 1, &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 23);
+	KUNIT_EXPECT_NE(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_TRUE(test, x->qp->rx.termed);
+	KUNIT_EXPECT_EQ(test, qx_state(x), IB_QPS_ERR);
+	qx_expect_guards(test, x);
+}
+
+/*
  * The hostile grid: one bad segment each, its Terminate code (RFC 5040
  * 4.8, RFC 5041 7.2, RFC 5044 8), its counter, the QP in ERROR, nothing
  * written outside a registered range.
@@ -1496,6 +1615,8 @@ static struct kunit_case rnic_ddp_qp_cases[] = {
 	KUNIT_CASE(write_refused_without_the_qps_remote_write),
 	KUNIT_CASE(read_refused_without_the_qps_remote_read),
 	KUNIT_CASE(zero_length_write_passes_without_rights),
+	KUNIT_CASE(short_read_response_fails_the_read),
+	KUNIT_CASE(read_response_with_a_hole_fails_the_read),
 	KUNIT_CASE_PARAM(hostile_segment_terminates, hostile_gen_params),
 	KUNIT_CASE(random_input_terminates_cleanly),
 	{}
