@@ -28,7 +28,11 @@
 #include "rnic/ddp.h"
 #include "rnic/qp_tcp.h"
 
-/* The limits the device states in its attributes (and enforces). */
+/*
+ * The limits the device states in its attributes (and enforces). The
+ * queue and CQ limits are powers of two: rings are sized to one
+ * (madcm_rnic_ring_size()).
+ */
 #define MADCM_RNIC_MAX_QP	1024
 #define MADCM_RNIC_MAX_CQ	1024
 #define MADCM_RNIC_MAX_CQE	4096
@@ -205,7 +209,8 @@ struct madcm_rnic_pd {
  * @ibcq: the ib_cq; first
  * @lock: protects everything below
  * @ring: @size entries
- * @size: entries in @ring (the CQE count asked for)
+ * @size: entries in @ring (the CQE count asked for, rounded up to a
+ *	power of two; ibcq.cqe says it)
  * @head: completions taken by poll_cq (free running)
  * @tail: completions added (free running); @tail - @head <= @size
  * @notify: the armed notification: 0, IB_CQ_SOLICITED or IB_CQ_NEXT_COMP
@@ -347,8 +352,17 @@ struct madcm_rnic_oreq {
 };
 
 #define MADCM_RNIC_ORQ_RTR	U32_MAX
-/* tx: the ORQ holds the CM's RTR Read and ORD Read Requests. */
-#define MADCM_RNIC_ORQ_SIZE	(MADCM_RNIC_MAX_ORD + 1)
+/*
+ * tx: the ORQ holds the CM's RTR Read and ORD Read Requests; indexed by
+ * free-running u32 counts, so its size is a power of two (as the IRQ's,
+ * MADCM_RNIC_MAX_IRD), which keeps slots apart across the counts' wrap.
+ */
+#define MADCM_RNIC_ORQ_SIZE	64
+static_assert(MADCM_RNIC_MAX_ORD < MADCM_RNIC_ORQ_SIZE);
+static_assert(!(MADCM_RNIC_ORQ_SIZE & (MADCM_RNIC_ORQ_SIZE - 1)));
+static_assert(!(MADCM_RNIC_MAX_IRD & (MADCM_RNIC_MAX_IRD - 1)));
+static_assert(!(MADCM_RNIC_MAX_QP_WR & (MADCM_RNIC_MAX_QP_WR - 1)));
+static_assert(!(MADCM_RNIC_MAX_CQE & (MADCM_RNIC_MAX_CQE - 1)));
 /* tx: the Terminate message's longest FPDU. */
 #define MADCM_RNIC_TERM_HDR_MAX	(2 + 18 + 28)
 #define MADCM_RNIC_TERM_FPDU_MAX	(2 + 18 + 4 + MADCM_RNIC_TERM_HDR_MAX + 3 + 4)
@@ -370,7 +384,8 @@ struct madcm_rnic_rwqe {
 
 /**
  * struct madcm_rnic_wq - a work queue ring (send or receive)
- * @size: slots
+ * @size: slots: a power of two (or 0), so that slot @count % @size stays
+ *	right across the wrap of the free-running counts
  * @head: entries consumed (free running)
  * @tail: entries posted (free running); @tail - @head <= @size
  * @max_sge: the most SGEs a work request may carry
@@ -565,6 +580,7 @@ void madcm_rnic_qp_put(struct madcm_rnic_qp *qp);
 int madcm_rnic_qp_to_rts(struct madcm_rnic_qp *qp);
 void madcm_rnic_qp_set_error(struct madcm_rnic_qp *qp);
 void madcm_rnic_dev_flush(struct madcm_rnic_dev *dev);
+u32 madcm_rnic_ring_size(u32 n);
 extern const struct ib_device_ops madcm_rnic_verbs_ops;
 
 /* rnic/mr.c: the MR verbs, and the local operations the SQ runs. */

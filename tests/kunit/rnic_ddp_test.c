@@ -1295,6 +1295,45 @@ static void read_response_with_a_hole_fails_the_read(struct kunit *test)
 }
 
 /*
+ * The ORQ across the wrap of its 32-bit counts: five RDMA Reads
+ * outstanding from a count just below 2^32, each into a sink of its own;
+ * their responses, in order (RFC 5040 5.3), land each in its Read's sink
+ * and complete each Read once, in order.
+ */
+static void orq_survives_the_u32_wrap(struct kunit *test)
+{
+	struct qx *x = test->priv;
+	struct madcm_rnic_qp *qp = x->qp;
+	unsigned long flags;
+	struct ib_wc wc;
+	u32 i, len = 0;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	qp->orq_head = U32_MAX - 1;
+	qp->orq_tail = qp->orq_head;
+	spin_unlock_irqrestore(&qp->lock, flags);
+	for (i = 0; i < 5; i++)
+		qx_post_read(test, x, 30 + i, 100 * i, 50);
+	for (i = 0; i < 5; i++)
+		len += t_write(x->stream + len, OP_RRESP, true, qx_stag(x),
+			       x->mr->iova + 100 * i, x->data + 7 * i, 50,
+			       true);
+	qx_feed(x, x->stream, len);
+	for (i = 0; i < 5; i++) {
+		KUNIT_ASSERT_EQ_MSG(test, ib_poll_cq(x->cq, 1, &wc), 1,
+				    "Read %u", i);
+		KUNIT_EXPECT_EQ(test, wc.wr_id, 30 + i);
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(qx_mr_octet(x, 100 * i),
+						 x->data + 7 * i, 50), 0,
+				    "Read %u", i);
+	}
+	KUNIT_EXPECT_FALSE(test, qp->rx.dead);
+	KUNIT_EXPECT_EQ(test, qx_state(x), IB_QPS_RTS);
+	qx_expect_guards(test, x);
+}
+
+/*
  * The hostile grid: one bad segment each, its Terminate code (RFC 5040
  * 4.8, RFC 5041 7.2, RFC 5044 8), its counter, the QP in ERROR, nothing
  * written outside a registered range.
@@ -1617,6 +1656,7 @@ static struct kunit_case rnic_ddp_qp_cases[] = {
 	KUNIT_CASE(zero_length_write_passes_without_rights),
 	KUNIT_CASE(short_read_response_fails_the_read),
 	KUNIT_CASE(read_response_with_a_hole_fails_the_read),
+	KUNIT_CASE(orq_survives_the_u32_wrap),
 	KUNIT_CASE_PARAM(hostile_segment_terminates, hostile_gen_params),
 	KUNIT_CASE(random_input_terminates_cleanly),
 	{}

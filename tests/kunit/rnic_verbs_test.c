@@ -631,6 +631,133 @@ static void fast_register_keeps_the_consumers_key(struct kunit *test)
 						  IB_ACCESS_REMOTE_WRITE), 0);
 }
 
+/* Queue and CQ sizes that divide no power of two (nvme-rdma's are such). */
+#define RV_ODD_WR	5
+#define RV_ODD_CQE	13
+
+/*
+ * Starts @qp's send and receive rings (empty) and @cq's ring (empty) at
+ * the free-running count @at, as if that much work had gone through.
+ */
+static void rv_rings_at(struct madcm_rnic_qp *qp, struct madcm_rnic_cq *cq,
+			u32 at)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	qp->sq.head = at;
+	qp->sq.tail = at;
+	qp->sq_next = at;
+	qp->rq.head = at;
+	qp->rq.tail = at;
+	spin_unlock_irqrestore(&qp->lock, flags);
+	spin_lock_irqsave(&cq->lock, flags);
+	cq->head = at;
+	cq->tail = at;
+	spin_unlock_irqrestore(&cq->lock, flags);
+}
+
+/*
+ * Work requests and completions across the wrap of the rings' 32-bit
+ * counts: a QP and a CQ asked for sizes that are no power of two get at
+ * least what they asked for, and report what they have
+ * (ib_create_qp()'s cap, the CQ's cqe, query_qp). With the counts
+ * started just below 2^32, the send queue filled to the size reported
+ * runs its work requests in order, each completing once with its own
+ * wr_id; the receive queue filled likewise and flushed completes each
+ * receive once, in order: no slot is used twice while live.
+ */
+static void rings_survive_the_u32_wrap(struct kunit *test)
+{
+	struct rv_fixture *fx = test->priv;
+	struct ib_cq_init_attr cq_attr = { .cqe = RV_ODD_CQE };
+	struct ib_qp_init_attr attr = {
+		.cap = {
+			.max_send_wr = RV_ODD_WR,
+			.max_recv_wr = RV_ODD_WR,
+			.max_send_sge = 1,
+			.max_recv_sge = 1,
+		},
+		.sq_sig_type = IB_SIGNAL_ALL_WR,
+		.qp_type = IB_QPT_RC,
+	};
+	struct ib_qp_init_attr qinit;
+	struct ib_qp_attr qattr;
+	struct ib_qp *ibqp = NULL;
+	struct ib_cq *cq;
+	struct ib_wc wc;
+	u32 nsq, nrq, i, start;
+
+	cq = ib_create_cq(fx->ibdev, NULL, NULL, NULL, &cq_attr);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(cq));
+	KUNIT_EXPECT_GE(test, cq->cqe, RV_ODD_CQE);
+	attr.send_cq = cq;
+	attr.recv_cq = cq;
+	ibqp = ib_create_qp(fx->pd, &attr);
+	if (IS_ERR(ibqp)) {
+		KUNIT_FAIL(test, "ib_create_qp: %ld", PTR_ERR(ibqp));
+		goto out_cq;
+	}
+	nsq = attr.cap.max_send_wr;
+	nrq = attr.cap.max_recv_wr;
+	KUNIT_EXPECT_GE(test, nsq, RV_ODD_WR);
+	KUNIT_EXPECT_GE(test, nrq, RV_ODD_WR);
+	KUNIT_EXPECT_EQ(test, ib_query_qp(ibqp, &qattr, IB_QP_CAP, &qinit), 0);
+	KUNIT_EXPECT_EQ(test, qattr.cap.max_send_wr, nsq);
+	KUNIT_EXPECT_EQ(test, qattr.cap.max_recv_wr, nrq);
+	if (nsq > cq->cqe || nrq > cq->cqe) {
+		KUNIT_FAIL(test, "queues of %u and %u for a CQ of %d", nsq,
+			   nrq, cq->cqe);
+		goto out;
+	}
+	KUNIT_ASSERT_EQ(test, rv_modify(ibqp, IB_QPS_INIT), 0);
+
+	/* the send queue: local invalidates queued in INIT, run at RTS */
+	start = U32_MAX - nsq / 2;
+	rv_rings_at(to_madcm_rnic_qp(ibqp), to_madcm_rnic_cq(cq), start);
+	for (i = 0; i < nsq; i++)
+		KUNIT_ASSERT_EQ(test, rv_post_inv(ibqp, fx->mr->rkey, 100 + i),
+				0);
+	KUNIT_EXPECT_EQ(test, rv_post_inv(ibqp, fx->mr->rkey, 999), -ENOMEM);
+	KUNIT_ASSERT_EQ(test, madcm_rnic_qp_to_rts(to_madcm_rnic_qp(ibqp)), 0);
+	for (i = 0; i < nsq; i++) {
+		if (ib_poll_cq(cq, 1, &wc) != 1) {
+			KUNIT_FAIL(test, "send completion %u of %u missing", i,
+				   nsq);
+			goto out;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, wc.wr_id, 100 + i,
+				    "send completion %u (count %#x)", i,
+				    start + i);
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	}
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(cq, 1, &wc), 0);
+
+	/* the receive queue, flushed by the move to Error */
+	start = U32_MAX - nrq / 2;
+	rv_rings_at(to_madcm_rnic_qp(ibqp), to_madcm_rnic_cq(cq), start);
+	for (i = 0; i < nrq; i++)
+		KUNIT_ASSERT_EQ(test, rv_post_recv(ibqp, 200 + i), 0);
+	KUNIT_EXPECT_NE(test, rv_post_recv(ibqp, 999), 0);
+	KUNIT_ASSERT_EQ(test, rv_modify(ibqp, IB_QPS_ERR), 0);
+	for (i = 0; i < nrq; i++) {
+		if (ib_poll_cq(cq, 1, &wc) != 1) {
+			KUNIT_FAIL(test, "receive completion %u of %u missing",
+				   i, nrq);
+			goto out;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, wc.wr_id, 200 + i,
+				    "receive completion %u (count %#x)", i,
+				    start + i);
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+	}
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(cq, 1, &wc), 0);
+out:
+	ib_destroy_qp(ibqp);
+out_cq:
+	ib_destroy_cq(cq);
+}
+
 static struct kunit_case rnic_verbs_cases[] = {
 	KUNIT_CASE(rts_only_from_init_or_rtr),
 	KUNIT_CASE(fast_register_then_invalidate),
@@ -643,6 +770,7 @@ static struct kunit_case rnic_verbs_cases[] = {
 	KUNIT_CASE(destroyed_qp_completes_nothing),
 	KUNIT_CASE(stags_are_not_predictable),
 	KUNIT_CASE(fast_register_keeps_the_consumers_key),
+	KUNIT_CASE(rings_survive_the_u32_wrap),
 	{}
 };
 
