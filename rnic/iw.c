@@ -625,6 +625,30 @@ static void madcm_rnic_cm_handler(const struct madcm_cm_event *cev,
 	madcm_rnic_ep_put(ep);
 }
 
+/*
+ * iw_cm gives each QP it connects remote reads and writes
+ * (iw_cm_init_qp_attr()), and rdma_cm sets them before every connect
+ * and accept but one: librdmacm's active side initialises its QP through
+ * rdma_init_qp_attr() before the iw_cm_id exists, is told "no rights",
+ * and never modifies the QP again (an iWARP connect ends in ESTABLISHED,
+ * with no CONNECT_RESPONSE that would move it to RTR). rping's client is
+ * read from and written to by its server. So a user QP that connects
+ * with no remote right at all gets iw_cm's; a kernel QP keeps what its
+ * consumer set (rdma_cm's own setting ran just before iw_connect).
+ */
+static void madcm_rnic_iw_connect_rights(struct madcm_rnic_qp *qp)
+{
+	const int remote = IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ;
+	unsigned long flags;
+
+	if (!qp->ibqp.uobject)
+		return;
+	spin_lock_irqsave(&qp->lock, flags);
+	if (!(qp->access & remote))
+		WRITE_ONCE(qp->access, qp->access | remote);
+	spin_unlock_irqrestore(&qp->lock, flags);
+}
+
 /**
  * madcm_rnic_iw_connect() - iw_cm_verbs.iw_connect
  * @cm_id: the active cm_id; m_local_addr and m_remote_addr say where
@@ -689,6 +713,7 @@ int madcm_rnic_iw_connect(struct iw_cm_id *cm_id,
 		return -EINVAL;
 	}
 
+	madcm_rnic_iw_connect_rights(qp);
 	/* the QP reference the CM holds until its detach */
 	refcount_inc(&qp->iw_ref);
 	attr.offload_qp = &qp->oqp;

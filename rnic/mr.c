@@ -5,9 +5,11 @@
  * A DMA MR (all of memory; ib_alloc_pd() makes one for each kernel PD) and
  * fast-registration MRs (alloc_mr, map_mr_sg). An MR's STag is both its
  * lkey and its rkey: a 24-bit index into the device's MR table and an
- * 8-bit key the consumer picks. A fast-registration STag starts invalid;
- * the REG_MR work request makes it valid with the request's key and
- * access rights, LOCAL_INV makes it invalid again (RFC 5040 "STag";
+ * 8-bit key, both drawn at random when the MR is made (a peer must not
+ * predict STags, RFC 5042 5.1.2); a fast-registration MR's key is the
+ * consumer's from its first REG_MR on. A fast-registration STag starts
+ * invalid; the REG_MR work request makes it valid with the request's key
+ * and access rights, LOCAL_INV makes it invalid again (RFC 5040 "STag";
  * the send queue in verbs.c runs both in order with the QP's other work).
  * A user MR (reg_user_mr) pins the process's pages (ib_umem_get()); the
  * data path reaches them page by page, only inside the MR, only with
@@ -17,11 +19,38 @@
  */
 #include <linux/highmem.h>
 #include <linux/mm.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <rdma/ib_umem.h>
 #include <rdma/ib_verbs.h>
 #include "rnic/rnic.h"
+
+/*
+ * STags a peer cannot predict (RFC 5042 5.1.2): a peer that shares the
+ * PD, or one that saw an earlier STag, must not guess a live one. The
+ * index is drawn at random from the 24-bit space and the first free one
+ * from there taken (with at most MADCM_RNIC_MAX_MR of 2^24 in use, that
+ * is the draw itself almost always); the key byte is drawn too, for
+ * every MR. A fast-registration MR's key is the consumer's from its
+ * first REG_MR on (ib_update_fast_reg_key(), the work request's key).
+ */
+static int madcm_rnic_mr_insert(struct madcm_rnic_dev *dev,
+				struct madcm_rnic_mr *mr)
+{
+	u32 from = get_random_u32() & MADCM_RNIC_ID_MAX;
+	int ret;
+
+	ret = xa_alloc_cyclic_irq(&dev->mrs, &mr->index, mr,
+				  XA_LIMIT(1, MADCM_RNIC_ID_MAX), &from,
+				  GFP_KERNEL);
+	return ret < 0 ? ret : 0;
+}
+
+static u32 madcm_rnic_mr_key(void)
+{
+	return get_random_u32() & 0xff;
+}
 
 static struct madcm_rnic_mr *madcm_rnic_mr_new(struct ib_pd *pd, u32 max_pages)
 {
@@ -40,12 +69,10 @@ static struct madcm_rnic_mr *madcm_rnic_mr_new(struct ib_pd *pd, u32 max_pages)
 			goto err_free;
 		mr->max_pages = max_pages;
 	}
-	ret = xa_alloc_cyclic_irq(&dev->mrs, &mr->index, mr,
-				  XA_LIMIT(1, MADCM_RNIC_ID_MAX),
-				  &dev->next_mr, GFP_KERNEL);
-	if (ret < 0)
+	ret = madcm_rnic_mr_insert(dev, mr);
+	if (ret)
 		goto err_free;
-	mr->ibmr.lkey = mr->index << 8;
+	mr->ibmr.lkey = (mr->index << 8) | madcm_rnic_mr_key();
 	mr->ibmr.rkey = mr->ibmr.lkey;
 	return mr;
 

@@ -8,16 +8,19 @@
  * it arrives, and what it asks for is done once its CRC has been
  * checked, at its end:
  *
- *  - RDMA Write (tagged): placed into the MR its STag names, which must
- *    grant remote write, of the QP's PD, the range inside it;
+ *  - RDMA Write (tagged): only on a QP with remote write (its access
+ *    flags); placed into the MR its STag names, which must grant remote
+ *    write, of the QP's PD, the range inside it;
  *  - Send (Send, with Solicited Event, with Invalidate): untagged queue
  *    0, placed into the receive WQE at the head of the receive queue,
  *    completed on the segment with L set; with Invalidate the STag it
  *    names becomes invalid first (RFC 5040 section 6.10);
- *  - RDMA Read Request: queue 1, the source range checked for remote
- *    read, then handed to the send side to answer (IRD enforced there);
+ *  - RDMA Read Request: queue 1, only on a QP with remote read; the
+ *    source range checked for remote read, then handed to the send side
+ *    to answer (IRD enforced there);
  *  - RDMA Read Response (tagged): only into the sink of the oldest
- *    outstanding Read; its last segment completes that Read;
+ *    outstanding Read, segment after segment; its last segment completes
+ *    that Read once every octet of it arrived, and fails it otherwise;
  *  - Terminate: queue 2; the QP goes to ERROR.
  *
  * Anything else, a CRC error included, is a Terminate to the peer with
@@ -79,10 +82,13 @@ int madcm_rnic_qp_rx_start(struct madcm_rnic_qp *qp,
  * Ends the stream: the counter, then a Terminate with the current
  * segment's headers when @hdrs (their layout is known), which puts the
  * QP in ERROR, flushes it and closes the stream after the Terminate.
+ * @read_status: IB_WC_SUCCESS, or the error the oldest outstanding RDMA
+ * READ completes with (its response was refused) instead of a flush.
  */
-static void madcm_rnic_rx_fail(struct madcm_rnic_qp *qp,
-			       enum madcm_rnic_counter cnt, u8 layer,
-			       u8 etype, u8 ecode, bool hdrs)
+static void madcm_rnic_rx_fail_read(struct madcm_rnic_qp *qp,
+				    enum madcm_rnic_counter cnt, u8 layer,
+				    u8 etype, u8 ecode, bool hdrs,
+				    enum ib_wc_status read_status)
 {
 	struct madcm_rnic_rx *rx = &qp->rx;
 
@@ -93,9 +99,17 @@ static void madcm_rnic_rx_fail(struct madcm_rnic_qp *qp,
 	rx->term.ecode = ecode;
 	rx->termed = true;
 	madcm_rnic_count(qp->dev, cnt);
-	madcm_rnic_qp_terminate(qp, layer, etype, ecode,
+	madcm_rnic_qp_terminate(qp, read_status, layer, etype, ecode,
 				hdrs ? &rx->mpa.h : NULL,
 				hdrs ? rx->hdr_got : 0);
+}
+
+static void madcm_rnic_rx_fail(struct madcm_rnic_qp *qp,
+			       enum madcm_rnic_counter cnt, u8 layer,
+			       u8 etype, u8 ecode, bool hdrs)
+{
+	madcm_rnic_rx_fail_read(qp, cnt, layer, etype, ecode, hdrs,
+				IB_WC_SUCCESS);
 }
 
 /* The receive WQE of the Send under way ends with an error of its own. */
@@ -269,11 +283,32 @@ static void madcm_rnic_rx_hdr_send(struct madcm_rnic_qp *qp)
 	rx->place = true;
 }
 
+/*
+ * The QP's own rights (IB_QP_ACCESS_FLAGS) come before any MR's: a peer
+ * reaches memory through a QP only as far as the QP allows it, as an IB
+ * responder checks its QP's access flags first. A zero-length Write or
+ * Read Request touches no memory (RFC 6581 sends them as its RTR, and
+ * an initiator's nudge is one): it passes.
+ */
+static bool madcm_rnic_rx_qp_grants(struct madcm_rnic_qp *qp, int right,
+				    u32 len)
+{
+	if (!len || (READ_ONCE(qp->access) & right))
+		return true;
+	madcm_rnic_rx_fail(qp, MADCM_RNIC_CNT_RX_PROT_ERR,
+			   RDMAP_TERM_LAYER_RDMAP,
+			   MADCM_TERM_RDMAP_ETYPE_PROTECTION,
+			   MADCM_TERM_RDMAP_ACCESS, true);
+	return false;
+}
+
 static void madcm_rnic_rx_hdr_write(struct madcm_rnic_qp *qp)
 {
 	const struct madcm_ddp_seg *seg = &qp->rx.seg;
 	int err;
 
+	if (!madcm_rnic_rx_qp_grants(qp, IB_ACCESS_REMOTE_WRITE, seg->pay_len))
+		return;
 	err = madcm_rnic_mr_check(qp, seg->stag, seg->to, seg->pay_len,
 				  IB_ACCESS_REMOTE_WRITE);
 	if (err) {
@@ -284,12 +319,31 @@ static void madcm_rnic_rx_hdr_write(struct madcm_rnic_qp *qp)
 }
 
 /*
+ * A Read Response that does not bring its Read's bytes in order, each
+ * once: the Read completes with IB_WC_BAD_RESP_ERR, not as a success
+ * nor as a flush, and the stream ends as for a segment outside its sink
+ * (RFC 5041 7.2 has no closer code; siw sends the same).
+ */
+static void madcm_rnic_rx_fail_rresp(struct madcm_rnic_qp *qp)
+{
+	madcm_rnic_rx_fail_read(qp, MADCM_RNIC_CNT_RX_PROT_ERR,
+				RDMAP_TERM_LAYER_DDP,
+				MADCM_TERM_DDP_ETYPE_TAGGED,
+				MADCM_TERM_DDP_T_BASE_BOUNDS, true,
+				IB_WC_BAD_RESP_ERR);
+}
+
+/*
  * A Read Response writes only into the sink the oldest outstanding Read
- * named: same STag, inside its range.
+ * named: same STag, inside its range. Its segments come in order (RFC
+ * 5040 5.3; one stream): each starts where the one before ended, and the
+ * last ends where the sink does; a short response (the last segment
+ * before every octet came) or one with a hole fails the Read.
  */
 static void madcm_rnic_rx_hdr_rresp(struct madcm_rnic_qp *qp)
 {
 	const struct madcm_ddp_seg *seg = &qp->rx.seg;
+	u32 off = qp->rx.rresp_off;
 	u32 stag, len;
 	u64 to;
 	int err;
@@ -311,6 +365,14 @@ static void madcm_rnic_rx_hdr_rresp(struct madcm_rnic_qp *qp)
 			madcm_rnic_rx_fail_tagged(qp, -ERANGE);
 			return;
 		}
+		if (seg->to - to != off) {
+			madcm_rnic_rx_fail_rresp(qp);
+			return;
+		}
+	}
+	if (seg->last && (u64)off + seg->pay_len != len) {
+		madcm_rnic_rx_fail_rresp(qp);
+		return;
 	}
 	err = madcm_rnic_mr_check(qp, seg->stag, seg->to, seg->pay_len,
 				  IB_ACCESS_LOCAL_WRITE);
@@ -331,6 +393,9 @@ static void madcm_rnic_rx_hdr_rreq(struct madcm_rnic_qp *qp)
 					    MADCM_TERM_DDP_U_MSN_RANGE);
 		return;
 	}
+	if (!madcm_rnic_rx_qp_grants(qp, IB_ACCESS_REMOTE_READ,
+				     seg->read_size))
+		return;
 	if (seg->sink_to > U64_MAX - seg->read_size) {
 		madcm_rnic_rx_fail_source(qp, -EOVERFLOW);
 		return;
@@ -550,7 +615,11 @@ static void madcm_rnic_rx_end(struct madcm_rnic_qp *qp)
 	case RDMAP_RDMA_WRITE:
 		break;
 	case RDMAP_RDMA_READ_RESPONSE:
-		if (rx->seg.last && madcm_rnic_qp_read_done(qp))
+		rx->rresp_off += rx->seg.pay_len;
+		if (!rx->seg.last)
+			break;
+		rx->rresp_off = 0;
+		if (madcm_rnic_qp_read_done(qp))
 			madcm_rnic_rx_fail(qp, MADCM_RNIC_CNT_RX_HDR_ERR,
 					   RDMAP_TERM_LAYER_RDMAP,
 					   MADCM_TERM_RDMAP_ETYPE_OPERATION,

@@ -889,9 +889,32 @@ int madcm_rnic_qp_read_done(struct madcm_rnic_qp *qp)
 	return 0;
 }
 
+/*
+ * The oldest outstanding Read's response was refused: its RDMA READ is
+ * over with @status (it completes so, in its turn, not flushed).
+ */
+static void tx_read_failed(struct madcm_rnic_qp *qp, enum ib_wc_status status)
+{
+	struct madcm_rnic_swqe *wqe;
+	u32 idx;
+
+	lockdep_assert_held(&qp->lock);
+	if (qp->orq_head == qp->orq_tail)
+		return;
+	idx = qp->orq[qp->orq_head % MADCM_RNIC_ORQ_SIZE].wqe;
+	if (idx == MADCM_RNIC_ORQ_RTR)
+		return;
+	wqe = &qp->swqe[idx % qp->sq.size];
+	wqe->done = true;
+	wqe->status = status;
+}
+
 /**
  * madcm_rnic_qp_terminate() - end the stream with a Terminate message
  * @qp: the QP (@qp->lock not held)
+ * @read_status: IB_WC_SUCCESS, or the error status the RDMA READ of the
+ *	oldest outstanding Read Request completes with (rx refused its
+ *	response) where it would otherwise be flushed
  * @layer: the Terminate's Layer (RFC 5040 4.8)
  * @etype: its Error Type
  * @ecode: its Error Code
@@ -904,7 +927,8 @@ int madcm_rnic_qp_read_done(struct madcm_rnic_qp *qp)
  * closes after it. Only the first Terminate of a stream is sent.
  * Context: Any.
  */
-void madcm_rnic_qp_terminate(struct madcm_rnic_qp *qp, u8 layer, u8 etype,
+void madcm_rnic_qp_terminate(struct madcm_rnic_qp *qp,
+			     enum ib_wc_status read_status, u8 layer, u8 etype,
 			     u8 ecode, const void *hdr, u32 hdr_len)
 {
 	struct madcm_rnic_due due = {};
@@ -912,6 +936,8 @@ void madcm_rnic_qp_terminate(struct madcm_rnic_qp *qp, u8 layer, u8 etype,
 
 	spin_lock_irqsave(&qp->lock, flags);
 	if (qp->state != IB_QPS_RESET) {
+		if (read_status != IB_WC_SUCCESS)
+			tx_read_failed(qp, read_status);
 		tx_term_build(qp, layer, etype, ecode, hdr, hdr_len);
 		madcm_rnic_qp_error_locked(qp, &due);
 		madcm_rnic_qp_tx_run_locked(qp, &due);

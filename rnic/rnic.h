@@ -28,7 +28,11 @@
 #include "rnic/ddp.h"
 #include "rnic/qp_tcp.h"
 
-/* The limits the device states in its attributes (and enforces). */
+/*
+ * The limits the device states in its attributes (and enforces). The
+ * queue and CQ limits are powers of two: rings are sized to one
+ * (madcm_rnic_ring_size()).
+ */
 #define MADCM_RNIC_MAX_QP	1024
 #define MADCM_RNIC_MAX_CQ	1024
 #define MADCM_RNIC_MAX_CQE	4096
@@ -134,8 +138,7 @@ enum madcm_rnic_counter {
  * @n_cq: CQs allocated
  * @n_qp: QPs allocated
  * @n_mr: MRs allocated
- * @mrs: MRs by STag index (the STag's upper 24 bits)
- * @next_mr: the next STag index to try (cyclic)
+ * @mrs: MRs by STag index (the STag's upper 24 bits, drawn at random)
  * @dying: the device is being removed: no new QP, every QP flushed
  * @netdev_tracker: the reference on @netdev
  * @cnt: the counters, enum madcm_rnic_counter
@@ -164,7 +167,6 @@ struct madcm_rnic_dev {
 	atomic_t n_qp;
 	atomic_t n_mr;
 	struct xarray mrs;
-	u32 next_mr;
 	bool dying;
 	netdevice_tracker netdev_tracker;
 	atomic64_t cnt[MADCM_RNIC_CNT_MAX];
@@ -207,7 +209,8 @@ struct madcm_rnic_pd {
  * @ibcq: the ib_cq; first
  * @lock: protects everything below
  * @ring: @size entries
- * @size: entries in @ring (the CQE count asked for)
+ * @size: entries in @ring (the CQE count asked for, rounded up to a
+ *	power of two; ibcq.cqe says it)
  * @head: completions taken by poll_cq (free running)
  * @tail: completions added (free running); @tail - @head <= @size
  * @notify: the armed notification: 0, IB_CQ_SOLICITED or IB_CQ_NEXT_COMP
@@ -349,8 +352,17 @@ struct madcm_rnic_oreq {
 };
 
 #define MADCM_RNIC_ORQ_RTR	U32_MAX
-/* tx: the ORQ holds the CM's RTR Read and ORD Read Requests. */
-#define MADCM_RNIC_ORQ_SIZE	(MADCM_RNIC_MAX_ORD + 1)
+/*
+ * tx: the ORQ holds the CM's RTR Read and ORD Read Requests; indexed by
+ * free-running u32 counts, so its size is a power of two (as the IRQ's,
+ * MADCM_RNIC_MAX_IRD), which keeps slots apart across the counts' wrap.
+ */
+#define MADCM_RNIC_ORQ_SIZE	64
+static_assert(MADCM_RNIC_MAX_ORD < MADCM_RNIC_ORQ_SIZE);
+static_assert(!(MADCM_RNIC_ORQ_SIZE & (MADCM_RNIC_ORQ_SIZE - 1)));
+static_assert(!(MADCM_RNIC_MAX_IRD & (MADCM_RNIC_MAX_IRD - 1)));
+static_assert(!(MADCM_RNIC_MAX_QP_WR & (MADCM_RNIC_MAX_QP_WR - 1)));
+static_assert(!(MADCM_RNIC_MAX_CQE & (MADCM_RNIC_MAX_CQE - 1)));
 /* tx: the Terminate message's longest FPDU. */
 #define MADCM_RNIC_TERM_HDR_MAX	(2 + 18 + 28)
 #define MADCM_RNIC_TERM_FPDU_MAX	(2 + 18 + 4 + MADCM_RNIC_TERM_HDR_MAX + 3 + 4)
@@ -372,7 +384,8 @@ struct madcm_rnic_rwqe {
 
 /**
  * struct madcm_rnic_wq - a work queue ring (send or receive)
- * @size: slots
+ * @size: slots: a power of two (or 0), so that slot @count % @size stays
+ *	right across the wrap of the free-running counts
  * @head: entries consumed (free running)
  * @tail: entries posted (free running); @tail - @head <= @size
  * @max_sge: the most SGEs a work request may carry
@@ -406,6 +419,8 @@ struct madcm_rnic_wq {
  * @rq_head: the receive ring's head it consumes
  * @rwqe: a copy of that receive WQE
  * @rwqe_len: the sum of its SGE lengths
+ * @rresp_off: octets of the oldest outstanding Read's response placed so
+ *	far: where its next segment must start
  */
 struct madcm_rnic_rx {
 	struct madcm_mpa_rx mpa;
@@ -425,6 +440,7 @@ struct madcm_rnic_rx {
 	u32 rq_head;
 	struct madcm_rnic_rwqe rwqe;
 	u64 rwqe_len;
+	u32 rresp_off;
 };
 
 /**
@@ -444,7 +460,10 @@ struct madcm_rnic_rx {
  * @swqe: @sq's slots
  * @rwqe: @rq's slots
  * @sq_sig_all: every send work request is signaled
- * @access: IB_QP_ACCESS_FLAGS
+ * @access: IB_QP_ACCESS_FLAGS: the remote rights a peer has through the
+ *	QP (rx refuses a Write without IB_ACCESS_REMOTE_WRITE, a Read
+ *	Request without IB_ACCESS_REMOTE_READ); written under @lock, read
+ *	by rx without it
  * @ird: inbound RDMA Read depth (IB_QP_MAX_DEST_RD_ATOMIC)
  * @ord: outbound RDMA Read depth (IB_QP_MAX_QP_RD_ATOMIC)
  * @max_inline: the inline data limit create_qp granted
@@ -561,6 +580,7 @@ void madcm_rnic_qp_put(struct madcm_rnic_qp *qp);
 int madcm_rnic_qp_to_rts(struct madcm_rnic_qp *qp);
 void madcm_rnic_qp_set_error(struct madcm_rnic_qp *qp);
 void madcm_rnic_dev_flush(struct madcm_rnic_dev *dev);
+u32 madcm_rnic_ring_size(u32 n);
 extern const struct ib_device_ops madcm_rnic_verbs_ops;
 
 /* rnic/mr.c: the MR verbs, and the local operations the SQ runs. */
@@ -668,7 +688,8 @@ extern unsigned int madcm_rnic_initiator_nudge_ms;
 int madcm_rnic_qp_read_req(struct madcm_rnic_qp *qp, u32 sink_stag,
 			   u64 sink_to, u32 src_stag, u64 src_to, u32 len);
 int madcm_rnic_qp_read_done(struct madcm_rnic_qp *qp);
-void madcm_rnic_qp_terminate(struct madcm_rnic_qp *qp, u8 layer, u8 etype,
+void madcm_rnic_qp_terminate(struct madcm_rnic_qp *qp,
+			     enum ib_wc_status read_status, u8 layer, u8 etype,
 			     u8 ecode, const void *hdr, u32 hdr_len);
 void madcm_rnic_qp_local_error_locked(struct madcm_rnic_qp *qp,
 				      struct madcm_rnic_due *due);

@@ -16,6 +16,7 @@
  * inside it; STag state changes under the lock of the device's MR table.
  * Consumers' completion handlers run after every lock is dropped.
  */
+#include <linux/log2.h>
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
@@ -50,6 +51,19 @@ static int madcm_rnic_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 
 /* ---- completion queues ---- */
 
+/*
+ * A ring of at least @n slots whose count of slots divides 2^32: the
+ * rings index slots by a free-running u32 modulo their size, which
+ * stays in step across the counter's wrap only then (2^32 mod 385, say,
+ * is 81: after the wrap, a new entry would take the slot of one still
+ * live). The limits (MADCM_RNIC_MAX_QP_WR, MADCM_RNIC_MAX_CQE) are
+ * powers of two, so the rounded size stays within them.
+ */
+u32 madcm_rnic_ring_size(u32 n)
+{
+	return n ? roundup_pow_of_two(n) : 0;
+}
+
 /* A kernel CQ is a ring of ib_wc; a user CQ (@udata) one of siw_cqe. */
 static int madcm_rnic_cq_init(struct ib_cq *ibcq,
 			      const struct ib_cq_init_attr *attr,
@@ -67,15 +81,15 @@ static int madcm_rnic_cq_init(struct ib_cq *ibcq,
 	if (atomic_inc_return(&dev->n_cq) > MADCM_RNIC_MAX_CQ)
 		goto err_count;
 	spin_lock_init(&cq->lock);
-	cq->size = attr->cqe;
-	ibcq->cqe = attr->cqe;
+	cq->size = madcm_rnic_ring_size(attr->cqe);
+	ibcq->cqe = cq->size;
 	if (udata) {
 		ret = madcm_rnic_ucq_create(cq, udata);
 		if (ret)
 			goto err_count;
 		return 0;
 	}
-	cq->ring = kvcalloc(attr->cqe, sizeof(*cq->ring), GFP_KERNEL);
+	cq->ring = kvcalloc(cq->size, sizeof(*cq->ring), GFP_KERNEL);
 	if (!cq->ring)
 		goto err_count;
 	return 0;
@@ -486,6 +500,9 @@ static int madcm_rnic_create_qp(struct ib_qp *ibqp,
 		cap->max_recv_wr = max(cap->max_recv_wr, 1U);
 		cap->max_inline_data = MADCM_RNIC_MAX_UINLINE;
 	}
+	/* ring sizes are powers of two, told back in @cap (as siw, rxe) */
+	cap->max_send_wr = madcm_rnic_ring_size(cap->max_send_wr);
+	cap->max_recv_wr = madcm_rnic_ring_size(cap->max_recv_wr);
 	if (READ_ONCE(dev->dying))
 		return -ENODEV;
 	if (atomic_inc_return(&dev->n_qp) > MADCM_RNIC_MAX_QP) {
@@ -602,8 +619,9 @@ static int madcm_rnic_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	ret = madcm_rnic_check_transition(cur, new);
 	if (ret)
 		goto out;
+	/* read by rx without the lock */
 	if (mask & IB_QP_ACCESS_FLAGS)
-		qp->access = attr->qp_access_flags;
+		WRITE_ONCE(qp->access, attr->qp_access_flags);
 	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
 		qp->ord = attr->max_rd_atomic;
 	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)

@@ -696,22 +696,37 @@ static struct ib_mr *qx_frmr(struct kunit *test, struct qx *x,
 	return mr;
 }
 
-/* RTS and a started receive side, as the hand-off leaves them. */
-static void qx_start(struct kunit *test, struct qx *x, bool p2p_rtr,
-		     u32 rcvd_len)
+/* The rights iw_cm gives the QPs it connects (iw_cm_init_qp_attr()). */
+#define QX_RIGHTS	(IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ)
+
+/*
+ * RTS and a started receive side, as the hand-off leaves them, the QP
+ * given the access rights @rights at INIT.
+ */
+static void qx_start_rights(struct kunit *test, struct qx *x, bool p2p_rtr,
+			    u32 rcvd_len, int rights)
 {
 	struct madcm_cm_offload_ctx ctx = {};
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_RESET };
 
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(x->ibqp, &attr, IB_QP_STATE), 0);
 	attr.qp_state = IB_QPS_INIT;
-	KUNIT_ASSERT_EQ(test, ib_modify_qp(x->ibqp, &attr, IB_QP_STATE), 0);
+	attr.qp_access_flags = rights;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(x->ibqp, &attr, IB_QP_STATE |
+					   IB_QP_ACCESS_FLAGS), 0);
 	KUNIT_ASSERT_EQ(test, madcm_rnic_qp_to_rts(x->qp), 0);
 	ctx.tcp.crc = true;
 	ctx.tcp.peer_to_peer = p2p_rtr;
 	ctx.tcp.rtr_type = p2p_rtr ? MADCM_CM_RTR_SEND : 0;
 	ctx.rcvd_len = rcvd_len;
 	KUNIT_ASSERT_EQ(test, madcm_rnic_qp_rx_start(x->qp, &ctx), 0);
+}
+
+/* The same with the rights of a QP that iw_cm connected. */
+static void qx_start(struct kunit *test, struct qx *x, bool p2p_rtr,
+		     u32 rcvd_len)
+{
+	qx_start_rights(test, x, p2p_rtr, rcvd_len, QX_RIGHTS);
 }
 
 static u64 qx_count(struct qx *x, enum madcm_rnic_counter c)
@@ -1062,6 +1077,263 @@ static void terminate_received_ends_qp(struct kunit *test)
 }
 
 /*
+ * RFC 5040's Terminate for an access the Data Sink does not grant:
+ * Layer 0 (RDMAP), Error Type 1 (Remote Protection Error), Error Code
+ * 0x02 (Access Rights Violation); IANA "RDMAP Errors" 0x0/0x1/0x02.
+ */
+static void qx_expect_access_violation(struct kunit *test, struct qx *x,
+				       u64 prot_before)
+{
+	const struct madcm_term_code *t = &x->qp->rx.term;
+
+	KUNIT_EXPECT_TRUE(test, x->qp->rx.dead);
+	KUNIT_EXPECT_TRUE(test, x->qp->rx.termed);
+	KUNIT_EXPECT_EQ(test, t->layer, 0);
+	KUNIT_EXPECT_EQ(test, t->etype, 1);
+	KUNIT_EXPECT_EQ(test, t->ecode, 0x02);
+	KUNIT_EXPECT_EQ(test, qx_count(x, MADCM_RNIC_CNT_RX_PROT_ERR),
+			prot_before + 1);
+	KUNIT_EXPECT_EQ(test, qx_state(x), IB_QPS_ERR);
+}
+
+/* Every octet of the MR still holds its guard value. */
+static u32 qx_mr_changed(struct qx *x)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < MR_LEN; i++)
+		n += *qx_mr_octet(x, i) != GUARD;
+	return n;
+}
+
+/*
+ * The QP's own rights (IB_QP_ACCESS_FLAGS) bound what a peer may do
+ * through it, whatever the MR grants (IBTA vol. 1 10.2.3: a QP's remote
+ * access enables; an RDMA Write to a QP without remote write is refused,
+ * as rxe refuses it): an RDMA Write to an MR that grants remote writes,
+ * on a QP given remote reads only, places nothing and ends the stream
+ * with RFC 5040's access violation. The posted receive is flushed.
+ */
+static void write_refused_without_the_qps_remote_write(struct kunit *test)
+{
+	struct qx *x = test->priv;
+	u64 before = qx_count(x, MADCM_RNIC_CNT_RX_PROT_ERR);
+	struct ib_wc wc;
+	u32 len;
+
+	qx_start_rights(test, x, false, 0, IB_ACCESS_REMOTE_READ);
+	qx_post_rbuf(test, x, 1);
+	len = t_write(x->stream, OP_WRITE, true, qx_stag(x), x->mr->iova + 8,
+		      x->data, 40, true);
+	qx_feed(x, x->stream, len);
+	qx_expect_access_violation(test, x, before);
+	KUNIT_EXPECT_EQ(test, qx_mr_changed(x), 0);
+	qx_expect_guards(test, x);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(x->cq, 1, &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+}
+
+/*
+ * Likewise an RDMA Read Request on a QP given remote writes only: no
+ * Read Response is queued, the same Terminate. A zero-length Write or
+ * Read Request (RFC 6581's RTR forms) touches no memory and passes.
+ */
+static void read_refused_without_the_qps_remote_read(struct kunit *test)
+{
+	struct qx *x = test->priv;
+	u64 before = qx_count(x, MADCM_RNIC_CNT_RX_PROT_ERR);
+	u32 len;
+
+	qx_start_rights(test, x, false, 0, IB_ACCESS_REMOTE_WRITE);
+	/* the hand-off grants an IRD; here, one */
+	x->qp->tx_ird = 1;
+	len = t_read_req(x->stream, 1, 0x1000, 0, 0, qx_stag(x), x->mr->iova,
+			 true);
+	qx_feed(x, x->stream, len);
+	KUNIT_EXPECT_FALSE(test, x->qp->rx.dead);
+	KUNIT_EXPECT_EQ(test, x->qp->irq_tail - x->qp->irq_head, 1);
+	x->qp->irq_head = x->qp->irq_tail;
+
+	len = t_read_req(x->stream, 2, 0x1000, 0, 16, qx_stag(x), x->mr->iova,
+			 true);
+	qx_feed(x, x->stream, len);
+	qx_expect_access_violation(test, x, before);
+	KUNIT_EXPECT_EQ(test, x->qp->irq_head, x->qp->irq_tail);
+	qx_expect_guards(test, x);
+}
+
+/* The zero-length Write passes a QP without remote write. */
+static void zero_length_write_passes_without_rights(struct kunit *test)
+{
+	struct qx *x = test->priv;
+	u32 len;
+
+	qx_start_rights(test, x, false, 0, 0);
+	len = t_write(x->stream, OP_WRITE, true, 0, 0, NULL, 0, true);
+	qx_feed(x, x->stream, len);
+	KUNIT_EXPECT_FALSE(test, x->qp->rx.dead);
+	KUNIT_EXPECT_EQ(test, qx_state(x), IB_QPS_RTS);
+}
+
+/*
+ * A real RDMA READ work request of @len octets into the MR at @off, as
+ * the send side leaves it once its one Read Request is out: started,
+ * its Data Sink outstanding in the ORQ (the QP has no stream here).
+ */
+static void qx_post_read(struct kunit *test, struct qx *x, u64 wr_id,
+			 u32 off, u32 len)
+{
+	struct ib_sge sge = {
+		.addr = x->mr->iova + off,
+		.length = len,
+		.lkey = x->mr->lkey,
+	};
+	struct ib_rdma_wr wr = {
+		.wr = {
+			.wr_id = wr_id,
+			.opcode = IB_WR_RDMA_READ,
+			.send_flags = IB_SEND_SIGNALED,
+			.sg_list = &sge,
+			.num_sge = 1,
+		},
+		.remote_addr = 0x2000,
+		.rkey = 0x123456,
+	};
+	struct madcm_rnic_qp *qp = x->qp;
+	struct madcm_rnic_swqe *wqe;
+	struct madcm_rnic_oreq *o;
+	unsigned long flags;
+
+	KUNIT_ASSERT_EQ(test, ib_post_send(x->ibqp, &wr.wr, NULL), 0);
+	spin_lock_irqsave(&qp->lock, flags);
+	wqe = &qp->swqe[qp->sq_next % qp->sq.size];
+	KUNIT_EXPECT_EQ(test, wqe->wr_id, wr_id);
+	KUNIT_EXPECT_EQ(test, qp->sq_next + 1, qp->sq.tail);
+	wqe->len = len;
+	wqe->reads_left = 1;
+	o = &qp->orq[qp->orq_tail % MADCM_RNIC_ORQ_SIZE];
+	o->wqe = qp->sq_next;
+	o->sink_stag = sge.lkey;
+	o->sink_to = sge.addr;
+	o->len = len;
+	qp->orq_tail++;
+	qp->sq_next++;
+	qp->tx_off = 0;
+	qp->tx_started = false;
+	spin_unlock_irqrestore(&qp->lock, flags);
+}
+
+/*
+ * RFC 5040 5.3: a Read Response carries the RDMA Read Message Size's
+ * octets to the Data Sink; its last segment ends the Read. A Read whose
+ * response arrived whole completes successfully with the source's
+ * octets; one whose last segment came with fewer octets than asked for
+ * must not: the work request completes with an error status of its own
+ * (not a flush: it is the one that failed, IBTA vol. 1 10.8.3), the
+ * stream ends with a Terminate and the QP enters Error.
+ */
+static void short_read_response_fails_the_read(struct kunit *test)
+{
+	struct qx *x = test->priv;
+	u64 sink = x->mr->iova + 1000;
+	struct ib_wc wc;
+	u32 len;
+
+	/* whole: 200 + 100 octets of 300 */
+	qx_post_read(test, x, 21, 1000, 300);
+	len = t_write(x->stream, OP_RRESP, false, qx_stag(x), sink, x->data,
+		      200, true);
+	len += t_write(x->stream + len, OP_RRESP, true, qx_stag(x), sink + 200,
+		       x->data + 200, 100, true);
+	qx_feed(x, x->stream, len);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(x->cq, 1, &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 21);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RDMA_READ);
+	KUNIT_EXPECT_EQ(test, memcmp(qx_mr_octet(x, 1000), x->data, 300), 0);
+	KUNIT_EXPECT_EQ(test, qx_state(x), IB_QPS_RTS);
+
+	/* short: one last segment of 200 octets of 300 */
+	qx_post_read(test, x, 22, 1000, 300);
+	len = t_write(x->stream, OP_RRESP, true, qx_stag(x), sink, x->data,
+		      200, true);
+	qx_feed(x, x->stream, len);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(x->cq, 1, &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 22);
+	KUNIT_EXPECT_NE(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_NE(test, wc.status, IB_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_TRUE(test, x->qp->rx.termed);
+	KUNIT_EXPECT_EQ(test, qx_state(x), IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(x->cq, 1, &wc), 0);
+	qx_expect_guards(test, x);
+}
+
+/*
+ * The segments of a Read Response follow one another (RFC 5040 5.3,
+ * RFC 5041 5.2: in order, on one stream): a second segment that does
+ * not start where the first ended leaves a hole; the Read fails so.
+ */
+static void read_response_with_a_hole_fails_the_read(struct kunit *test)
+{
+	struct qx *x = test->priv;
+	u64 sink = x->mr->iova + 1000;
+	struct ib_wc wc;
+	u32 len;
+
+	qx_post_read(test, x, 23, 1000, 300);
+	len = t_write(x->stream, OP_RRESP, false, qx_stag(x), sink, x->data,
+		      100, true);
+	len += t_write(x->stream + len, OP_RRESP, true, qx_stag(x), sink + 150,
+		       x->data + 150, 150, true);
+	qx_feed(x, x->stream, len);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(x->cq, 1, &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 23);
+	KUNIT_EXPECT_NE(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_TRUE(test, x->qp->rx.termed);
+	KUNIT_EXPECT_EQ(test, qx_state(x), IB_QPS_ERR);
+	qx_expect_guards(test, x);
+}
+
+/*
+ * The ORQ across the wrap of its 32-bit counts: five RDMA Reads
+ * outstanding from a count just below 2^32, each into a sink of its own;
+ * their responses, in order (RFC 5040 5.3), land each in its Read's sink
+ * and complete each Read once, in order.
+ */
+static void orq_survives_the_u32_wrap(struct kunit *test)
+{
+	struct qx *x = test->priv;
+	struct madcm_rnic_qp *qp = x->qp;
+	unsigned long flags;
+	struct ib_wc wc;
+	u32 i, len = 0;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	qp->orq_head = U32_MAX - 1;
+	qp->orq_tail = qp->orq_head;
+	spin_unlock_irqrestore(&qp->lock, flags);
+	for (i = 0; i < 5; i++)
+		qx_post_read(test, x, 30 + i, 100 * i, 50);
+	for (i = 0; i < 5; i++)
+		len += t_write(x->stream + len, OP_RRESP, true, qx_stag(x),
+			       x->mr->iova + 100 * i, x->data + 7 * i, 50,
+			       true);
+	qx_feed(x, x->stream, len);
+	for (i = 0; i < 5; i++) {
+		KUNIT_ASSERT_EQ_MSG(test, ib_poll_cq(x->cq, 1, &wc), 1,
+				    "Read %u", i);
+		KUNIT_EXPECT_EQ(test, wc.wr_id, 30 + i);
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(qx_mr_octet(x, 100 * i),
+						 x->data + 7 * i, 50), 0,
+				    "Read %u", i);
+	}
+	KUNIT_EXPECT_FALSE(test, qp->rx.dead);
+	KUNIT_EXPECT_EQ(test, qx_state(x), IB_QPS_RTS);
+	qx_expect_guards(test, x);
+}
+
+/*
  * The hostile grid: one bad segment each, its Terminate code (RFC 5040
  * 4.8, RFC 5041 7.2, RFC 5044 8), its counter, the QP in ERROR, nothing
  * written outside a registered range.
@@ -1379,6 +1651,12 @@ static struct kunit_case rnic_ddp_qp_cases[] = {
 	KUNIT_CASE(read_response_fills_its_sink),
 	KUNIT_CASE(rtr_send_takes_no_receive),
 	KUNIT_CASE(terminate_received_ends_qp),
+	KUNIT_CASE(write_refused_without_the_qps_remote_write),
+	KUNIT_CASE(read_refused_without_the_qps_remote_read),
+	KUNIT_CASE(zero_length_write_passes_without_rights),
+	KUNIT_CASE(short_read_response_fails_the_read),
+	KUNIT_CASE(read_response_with_a_hole_fails_the_read),
+	KUNIT_CASE(orq_survives_the_u32_wrap),
 	KUNIT_CASE_PARAM(hostile_segment_terminates, hostile_gen_params),
 	KUNIT_CASE(random_input_terminates_cleanly),
 	{}

@@ -225,7 +225,12 @@ static struct ib_qp *rd_create_qp(struct rd_side *s)
 static void rd_side_init(struct kunit *test, struct rd_fix *fx, int i)
 {
 	struct ib_cq_init_attr cq_attr = { .cqe = 256 };
-	struct ib_qp_attr attr = { .qp_state = IB_QPS_INIT };
+	/* at INIT, the rights iw_cm gives (iw_cm_init_qp_attr()) */
+	struct ib_qp_attr attr = {
+		.qp_state = IB_QPS_INIT,
+		.qp_access_flags = IB_ACCESS_REMOTE_WRITE |
+				   IB_ACCESS_REMOTE_READ,
+	};
 	struct rd_side *s = &fx->s[i];
 
 	s->fx = fx;
@@ -253,7 +258,8 @@ static void rd_side_init(struct kunit *test, struct rd_fix *fx, int i)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(s->ibqp));
 	s->qp = to_madcm_rnic_qp(s->ibqp);
 	s->qp->tcp.out = &rd_out;
-	KUNIT_ASSERT_EQ(test, ib_modify_qp(s->ibqp, &attr, IB_QP_STATE), 0);
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(s->ibqp, &attr, IB_QP_STATE |
+					   IB_QP_ACCESS_FLAGS), 0);
 	s->buf = kvzalloc(RD_BUF, GFP_KERNEL);
 	s->buf2 = kvzalloc(RD_BUF, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, s->buf);
@@ -1113,6 +1119,84 @@ static void write_without_access_gives_terminate_and_flush(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, b->rcq));
 }
 
+/* @s's QP keeps only the remote rights @rights (RTS to RTS). */
+static void rd_set_rights(struct kunit *test, struct rd_side *s, int rights)
+{
+	struct ib_qp_attr attr = { .qp_access_flags = rights };
+
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(s->ibqp, &attr, IB_QP_ACCESS_FLAGS),
+			0);
+}
+
+/*
+ * RFC 5040's Terminate for an access the Data Sink's QP does not grant,
+ * as the side that sent it recorded it: Layer 0 (RDMAP), Error Type 1
+ * (Remote Protection Error), Error Code 0x02 (Access Rights Violation).
+ */
+static void rd_expect_access_violation(struct kunit *test, struct rd_side *a,
+				       struct rd_side *b)
+{
+	const struct madcm_term_code *t = &b->qp->rx.term;
+
+	KUNIT_EXPECT_TRUE(test, rd_wait_state(b, IB_QPS_ERR));
+	KUNIT_EXPECT_TRUE(test, rd_wait_state(a, IB_QPS_ERR));
+	KUNIT_EXPECT_EQ(test, rd_count(b, MADCM_RNIC_CNT_TERM_SENT), 1);
+	KUNIT_EXPECT_EQ(test, rd_count(a, MADCM_RNIC_CNT_TERM_RCVD), 1);
+	KUNIT_EXPECT_TRUE(test, b->qp->rx.termed);
+	KUNIT_EXPECT_EQ(test, t->layer, 0);
+	KUNIT_EXPECT_EQ(test, t->etype, 1);
+	KUNIT_EXPECT_EQ(test, t->ecode, 0x02);
+}
+
+/*
+ * The QP's rights end to end: b's QP keeps remote reads only; a's RDMA
+ * Write to b's global STag, which grants remote writes, places nothing,
+ * and b ends the stream with the access violation (as rxe refuses an
+ * RDMA Write to a QP without IB_ACCESS_REMOTE_WRITE).
+ */
+static void write_to_a_qp_without_remote_write_terminates(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+
+	rd_set_rights(test, b, IB_ACCESS_REMOTE_READ);
+	memset(b->buf2, 0, RD_BUF);
+	get_random_bytes(a->buf, 100);
+	KUNIT_ASSERT_EQ(test, rd_post_rdma(a, IB_WR_RDMA_WRITE, 1, a->buf, 100,
+					   (u64)(uintptr_t)b->buf2,
+					   b->pd->unsafe_global_rkey,
+					   IB_SEND_SIGNALED), 0);
+	/* queued to TCP: the Write itself completes */
+	rd_expect_wc(test, a->scq, 1, IB_WC_RDMA_WRITE, IB_WC_SUCCESS);
+	rd_expect_access_violation(test, a, b);
+	KUNIT_EXPECT_NULL(test, memchr_inv(b->buf2, 0, RD_BUF));
+}
+
+/*
+ * b's QP keeps remote writes only: a's RDMA Read of b's memory fails
+ * (its work request completes with an error), nothing reaches a's
+ * sink, and b ends the stream with the access violation.
+ */
+static void read_from_a_qp_without_remote_read_fails(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	struct ib_wc wc = {};
+
+	rd_set_rights(test, b, IB_ACCESS_REMOTE_WRITE);
+	get_random_bytes(b->buf, 100);
+	memset(a->buf2, 0, PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, rd_post_rdma(a, IB_WR_RDMA_READ, 2, a->buf2, 100,
+					   (u64)(uintptr_t)b->buf,
+					   b->pd->unsafe_global_rkey,
+					   IB_SEND_SIGNALED), 0);
+	KUNIT_ASSERT_TRUE(test, rd_poll(a->scq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 2);
+	KUNIT_EXPECT_NE(test, wc.status, IB_WC_SUCCESS);
+	rd_expect_access_violation(test, a, b);
+	KUNIT_EXPECT_NULL(test, memchr_inv(a->buf2, 0, PAGE_SIZE));
+}
+
 /*
  * A local protection error (an lkey of no MR): the work request
  * completes with IB_WC_LOC_PROT_ERR although unsignaled, the ones after
@@ -1589,6 +1673,8 @@ static struct kunit_case rnic_rdmap_cases[] = {
 	KUNIT_CASE(send_with_invalidate_invalidates_the_stag),
 	KUNIT_CASE(read_with_invalidate_invalidates_the_data_sink),
 	KUNIT_CASE(write_without_access_gives_terminate_and_flush),
+	KUNIT_CASE(write_to_a_qp_without_remote_write_terminates),
+	KUNIT_CASE(read_from_a_qp_without_remote_read_fails),
 	KUNIT_CASE(bad_lkey_completes_loc_prot_err_and_flushes),
 	KUNIT_CASE(sge_outside_its_mr_is_loc_prot_err),
 	KUNIT_CASE(error_flushes_both_queues_once),

@@ -486,6 +486,278 @@ static void destroyed_qp_completes_nothing(struct kunit *test)
 	wait_for_completion(&d.done);
 }
 
+#define RV_NMR		64
+#define RV_NPD		16
+
+/* How often the most frequent value of @v[0..n) occurs. */
+static u32 rv_max_repeat(const u32 *v, u32 n)
+{
+	u32 i, j, c, most = 0;
+
+	for (i = 0; i < n; i++) {
+		for (c = 0, j = 0; j < n; j++)
+			c += v[j] == v[i];
+		most = max(most, c);
+	}
+	return most;
+}
+
+/*
+ * RFC 5042 5.1.2: a peer must not be able to predict the STag of an MR
+ * it was not given. Registered one after another, 64 fast-registration
+ * MRs and the DMA MRs of 16 PDs (ib_alloc_pd() makes one for each) get
+ * STags whose 24-bit indices follow no constant step (each step is a
+ * difference of two random draws from 2^24 values: even three equal
+ * steps out of 63 are vanishingly unlikely) and whose key bytes vary
+ * (64 draws from 256 values: about 57 distinct ones). Each STag still
+ * finds its MR, the key byte included: the same index with another key
+ * finds nothing.
+ */
+static void stags_are_not_predictable(struct kunit *test)
+{
+	struct rv_fixture *fx = test->priv;
+	struct madcm_rnic_qp *qp = to_madcm_rnic_qp(fx->qp);
+	struct ib_mr **mr = kunit_kcalloc(test, RV_NMR, sizeof(*mr),
+					  GFP_KERNEL);
+	struct ib_pd **pd = kunit_kcalloc(test, RV_NPD, sizeof(*pd),
+					  GFP_KERNEL);
+	u32 *step = kunit_kcalloc(test, RV_NMR, sizeof(u32), GFP_KERNEL);
+	u32 *key = kunit_kcalloc(test, RV_NMR, sizeof(u32), GFP_KERNEL);
+	u8 *buf = kunit_kzalloc(test, 64, GFP_KERNEL);
+	u64 addr = (u64)(uintptr_t)buf;
+	u32 i, stag;
+
+	KUNIT_ASSERT_TRUE(test, mr && pd && step && key && buf);
+	for (i = 0; i < RV_NMR; i++) {
+		mr[i] = ib_alloc_mr(fx->pd, IB_MR_TYPE_MEM_REG, 1);
+		if (IS_ERR(mr[i])) {
+			KUNIT_FAIL(test, "ib_alloc_mr %u: %ld", i,
+				   PTR_ERR(mr[i]));
+			mr[i] = NULL;
+			goto out;
+		}
+		/* a fast-registration STag is its lkey and its rkey */
+		KUNIT_EXPECT_EQ(test, mr[i]->lkey, mr[i]->rkey);
+		key[i] = mr[i]->rkey & 0xff;
+		if (i)
+			step[i - 1] = ((mr[i]->rkey >> 8) -
+				       (mr[i - 1]->rkey >> 8)) & 0xffffff;
+	}
+	KUNIT_EXPECT_LE_MSG(test, rv_max_repeat(step, RV_NMR - 1), 2,
+			    "STag indices %#x, %#x, %#x, ... follow a step",
+			    mr[0]->rkey >> 8, mr[1]->rkey >> 8,
+			    mr[2]->rkey >> 8);
+	KUNIT_EXPECT_LE_MSG(test, rv_max_repeat(key, RV_NMR), 8,
+			    "key bytes %#x, %#x, %#x, ... barely vary",
+			    key[0], key[1], key[2]);
+
+	for (i = 0; i < RV_NPD; i++) {
+		pd[i] = ib_alloc_pd(fx->ibdev, 0);
+		if (IS_ERR(pd[i])) {
+			KUNIT_FAIL(test, "ib_alloc_pd %u: %ld", i,
+				   PTR_ERR(pd[i]));
+			pd[i] = NULL;
+			goto out;
+		}
+		key[i] = pd[i]->local_dma_lkey & 0xff;
+		if (i)
+			step[i - 1] = ((pd[i]->local_dma_lkey >> 8) -
+				       (pd[i - 1]->local_dma_lkey >> 8)) &
+				      0xffffff;
+	}
+	KUNIT_EXPECT_LE(test, rv_max_repeat(step, RV_NPD - 1), 2);
+	/* 16 draws from 256 values: all alike once in 2^120 */
+	KUNIT_EXPECT_LT_MSG(test, rv_max_repeat(key, RV_NPD), RV_NPD,
+			    "every DMA MR has the key byte %#x", key[0]);
+
+	/* the lookup by STag: index and key */
+	stag = fx->pd->local_dma_lkey;
+	KUNIT_EXPECT_EQ(test, madcm_rnic_mr_check(qp, stag, addr, 64,
+						  IB_ACCESS_LOCAL_WRITE), 0);
+	for (i = 1; i < 0x100; i++)
+		if (madcm_rnic_mr_check(qp, stag ^ i, addr, 64, 0) != -ENOENT)
+			break;
+	KUNIT_EXPECT_EQ_MSG(test, i, 0x100,
+			    "STag %#x with key byte %#x found an MR",
+			    stag ^ i, (stag ^ i) & 0xff);
+	/* an STag of another PD's DMA MR is not this QP's */
+	KUNIT_EXPECT_EQ(test, madcm_rnic_mr_check(qp, pd[0]->local_dma_lkey,
+						  addr, 64, 0), -EPERM);
+out:
+	for (i = 0; i < RV_NMR; i++)
+		if (mr[i])
+			ib_dereg_mr(mr[i]);
+	for (i = 0; i < RV_NPD; i++)
+		if (pd[i])
+			ib_dealloc_pd(pd[i]);
+}
+
+/*
+ * A fast-registration MR's key byte is the consumer's (ib_update_fast_reg_key(),
+ * carried by IB_WR_REG_MR): registered with it, the STag is found with it;
+ * invalidated and registered again with the next key (ib_inc_rkey()), the
+ * stale STag, its index unchanged, is refused, and the new one found.
+ */
+static void fast_register_keeps_the_consumers_key(struct kunit *test)
+{
+	struct rv_fixture *fx = test->priv;
+	struct madcm_rnic_qp *qp = to_madcm_rnic_qp(fx->qp);
+	u64 iova = fx->mr->iova;
+	u32 old;
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_EQ(test, madcm_rnic_qp_to_rts(qp), 0);
+	ib_update_fast_reg_key(fx->mr, FR_KEY);
+	KUNIT_EXPECT_EQ(test, fx->mr->rkey & 0xff, FR_KEY);
+	KUNIT_ASSERT_EQ(test, rv_post_reg(fx->qp, fx->mr, 1, true), 0);
+	wc = rv_poll_one(test, fx->cq);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	old = fx->mr->rkey;
+	KUNIT_EXPECT_EQ(test, old & 0xff, FR_KEY);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_mr_check(qp, old, iova, 16,
+						  IB_ACCESS_REMOTE_WRITE), 0);
+
+	KUNIT_ASSERT_EQ(test, rv_post_inv(fx->qp, old, 2), 0);
+	wc = rv_poll_one(test, fx->cq);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	ib_update_fast_reg_key(fx->mr, ib_inc_rkey(old));
+	KUNIT_ASSERT_EQ(test, rv_post_reg(fx->qp, fx->mr, 3, true), 0);
+	wc = rv_poll_one(test, fx->cq);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, fx->mr->rkey, (old & ~0xffU) | (FR_KEY + 1));
+	KUNIT_EXPECT_EQ(test, madcm_rnic_mr_check(qp, old, iova, 16, 0),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_mr_check(qp, fx->mr->rkey, iova, 16,
+						  IB_ACCESS_REMOTE_WRITE), 0);
+}
+
+/* Queue and CQ sizes that divide no power of two (nvme-rdma's are such). */
+#define RV_ODD_WR	5
+#define RV_ODD_CQE	13
+
+/*
+ * Starts @qp's send and receive rings (empty) and @cq's ring (empty) at
+ * the free-running count @at, as if that much work had gone through.
+ */
+static void rv_rings_at(struct madcm_rnic_qp *qp, struct madcm_rnic_cq *cq,
+			u32 at)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	qp->sq.head = at;
+	qp->sq.tail = at;
+	qp->sq_next = at;
+	qp->rq.head = at;
+	qp->rq.tail = at;
+	spin_unlock_irqrestore(&qp->lock, flags);
+	spin_lock_irqsave(&cq->lock, flags);
+	cq->head = at;
+	cq->tail = at;
+	spin_unlock_irqrestore(&cq->lock, flags);
+}
+
+/*
+ * Work requests and completions across the wrap of the rings' 32-bit
+ * counts: a QP and a CQ asked for sizes that are no power of two get at
+ * least what they asked for, and report what they have
+ * (ib_create_qp()'s cap, the CQ's cqe, query_qp). With the counts
+ * started just below 2^32, the send queue filled to the size reported
+ * runs its work requests in order, each completing once with its own
+ * wr_id; the receive queue filled likewise and flushed completes each
+ * receive once, in order: no slot is used twice while live.
+ */
+static void rings_survive_the_u32_wrap(struct kunit *test)
+{
+	struct rv_fixture *fx = test->priv;
+	struct ib_cq_init_attr cq_attr = { .cqe = RV_ODD_CQE };
+	struct ib_qp_init_attr attr = {
+		.cap = {
+			.max_send_wr = RV_ODD_WR,
+			.max_recv_wr = RV_ODD_WR,
+			.max_send_sge = 1,
+			.max_recv_sge = 1,
+		},
+		.sq_sig_type = IB_SIGNAL_ALL_WR,
+		.qp_type = IB_QPT_RC,
+	};
+	struct ib_qp_init_attr qinit;
+	struct ib_qp_attr qattr;
+	struct ib_qp *ibqp = NULL;
+	struct ib_cq *cq;
+	struct ib_wc wc;
+	u32 nsq, nrq, i, start;
+
+	cq = ib_create_cq(fx->ibdev, NULL, NULL, NULL, &cq_attr);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(cq));
+	KUNIT_EXPECT_GE(test, cq->cqe, RV_ODD_CQE);
+	attr.send_cq = cq;
+	attr.recv_cq = cq;
+	ibqp = ib_create_qp(fx->pd, &attr);
+	if (IS_ERR(ibqp)) {
+		KUNIT_FAIL(test, "ib_create_qp: %ld", PTR_ERR(ibqp));
+		goto out_cq;
+	}
+	nsq = attr.cap.max_send_wr;
+	nrq = attr.cap.max_recv_wr;
+	KUNIT_EXPECT_GE(test, nsq, RV_ODD_WR);
+	KUNIT_EXPECT_GE(test, nrq, RV_ODD_WR);
+	KUNIT_EXPECT_EQ(test, ib_query_qp(ibqp, &qattr, IB_QP_CAP, &qinit), 0);
+	KUNIT_EXPECT_EQ(test, qattr.cap.max_send_wr, nsq);
+	KUNIT_EXPECT_EQ(test, qattr.cap.max_recv_wr, nrq);
+	if (nsq > cq->cqe || nrq > cq->cqe) {
+		KUNIT_FAIL(test, "queues of %u and %u for a CQ of %d", nsq,
+			   nrq, cq->cqe);
+		goto out;
+	}
+	KUNIT_ASSERT_EQ(test, rv_modify(ibqp, IB_QPS_INIT), 0);
+
+	/* the send queue: local invalidates queued in INIT, run at RTS */
+	start = U32_MAX - nsq / 2;
+	rv_rings_at(to_madcm_rnic_qp(ibqp), to_madcm_rnic_cq(cq), start);
+	for (i = 0; i < nsq; i++)
+		KUNIT_ASSERT_EQ(test, rv_post_inv(ibqp, fx->mr->rkey, 100 + i),
+				0);
+	KUNIT_EXPECT_EQ(test, rv_post_inv(ibqp, fx->mr->rkey, 999), -ENOMEM);
+	KUNIT_ASSERT_EQ(test, madcm_rnic_qp_to_rts(to_madcm_rnic_qp(ibqp)), 0);
+	for (i = 0; i < nsq; i++) {
+		if (ib_poll_cq(cq, 1, &wc) != 1) {
+			KUNIT_FAIL(test, "send completion %u of %u missing", i,
+				   nsq);
+			goto out;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, wc.wr_id, 100 + i,
+				    "send completion %u (count %#x)", i,
+				    start + i);
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	}
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(cq, 1, &wc), 0);
+
+	/* the receive queue, flushed by the move to Error */
+	start = U32_MAX - nrq / 2;
+	rv_rings_at(to_madcm_rnic_qp(ibqp), to_madcm_rnic_cq(cq), start);
+	for (i = 0; i < nrq; i++)
+		KUNIT_ASSERT_EQ(test, rv_post_recv(ibqp, 200 + i), 0);
+	KUNIT_EXPECT_NE(test, rv_post_recv(ibqp, 999), 0);
+	KUNIT_ASSERT_EQ(test, rv_modify(ibqp, IB_QPS_ERR), 0);
+	for (i = 0; i < nrq; i++) {
+		if (ib_poll_cq(cq, 1, &wc) != 1) {
+			KUNIT_FAIL(test, "receive completion %u of %u missing",
+				   i, nrq);
+			goto out;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, wc.wr_id, 200 + i,
+				    "receive completion %u (count %#x)", i,
+				    start + i);
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+	}
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(cq, 1, &wc), 0);
+out:
+	ib_destroy_qp(ibqp);
+out_cq:
+	ib_destroy_cq(cq);
+}
+
 static struct kunit_case rnic_verbs_cases[] = {
 	KUNIT_CASE(rts_only_from_init_or_rtr),
 	KUNIT_CASE(fast_register_then_invalidate),
@@ -496,6 +768,9 @@ static struct kunit_case rnic_verbs_cases[] = {
 	KUNIT_CASE(fast_register_of_another_pds_mr_fails),
 	KUNIT_CASE(qp_by_number),
 	KUNIT_CASE(destroyed_qp_completes_nothing),
+	KUNIT_CASE(stags_are_not_predictable),
+	KUNIT_CASE(fast_register_keeps_the_consumers_key),
+	KUNIT_CASE(rings_survive_the_u32_wrap),
 	{}
 };
 
