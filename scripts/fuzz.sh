@@ -6,12 +6,14 @@
 # coverage (libFuzzer's cov: and ft: of its final line) and crashes; the
 # last line is "fuzz: N passed, M failed". A harness fails on any crash,
 # leak, timeout, out-of-memory or sanitizer report; what it found is kept
-# in $MADCM_CACHE/fuzz/artifacts/ (tests/fuzz/crashes/ holds the ones
-# reported). The corpora in tests/fuzz/corpus/ are read, never written:
-# new inputs go to $MADCM_CACHE/fuzz/corpus/.
+# in $FUZZ_DIR/artifacts/ (tests/fuzz/crashes/ holds the ones reported).
+# The corpora in tests/fuzz/corpus/ are read, never written: new inputs go
+# to $FUZZ_DIR/corpus/. The MAD harness compiles against the kernel's own
+# <rdma/ib_mad.h>, from the cached kernel source (fetch-kernel.sh).
 #
 # Usage: scripts/fuzz.sh [harness...]     (default: all)
-# Environment: FUZZ_SECONDS, FUZZ_TIMEOUT (seconds one input may take, 10)
+# Environment: FUZZ_SECONDS, FUZZ_TIMEOUT (seconds one input may take, 10),
+# FUZZ_DIR (builds, logs, corpora and findings; $MADCM_CACHE/fuzz)
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 cd "$MADCM_ROOT"
@@ -21,11 +23,13 @@ per_input=${FUZZ_TIMEOUT:-10}
 case $secs in ''|*[!0-9]*) die "FUZZ_SECONDS must be a number of seconds" ;; esac
 
 scripts/deps.sh fuzz || exit 1
+MADCM_KERNEL=6.1 scripts/fetch-kernel.sh || exit 1
+. "$MADCM_CACHE/kernel.env"
 
-out=$MADCM_CACHE/fuzz
+out=${FUZZ_DIR:-$MADCM_CACHE/fuzz}
 build=$out/build
 mkdir -p "$build" "$out/artifacts" "$out/corpus" "$out/logs"
-if ! make -s -C tests/fuzz O="$build" >"$out/logs/build.log" 2>&1; then
+if ! make -s -C tests/fuzz O="$build" KSRC="$KSRC" >"$out/logs/build.log" 2>&1; then
 	cat "$out/logs/build.log" >&2
 	say "fuzz: the harnesses do not build"
 	echo "fuzz: 0 passed, 1 failed"
@@ -36,7 +40,7 @@ harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || read -ra harnesses < <(make -s -C tests/fuzz list)
 
 passed=0 failed=0
-printf '%-14s %10s %6s %7s %7s  %s\n' harness execs cov ft crashes result >&2
+printf '%-14s %10s %6s %7s %7s  %s\n' harness execs cov ft crashes result
 for h in "${harnesses[@]}"; do
 	bin=$build/$h
 	log=$out/logs/$h.log
@@ -67,7 +71,7 @@ for h in "${harnesses[@]}"; do
 		failed=$((failed + 1))
 	fi
 	printf '%-14s %10s %6s %7s %7s  %s\n' "$h" "${execs:--}" "${cov:--}" \
-		"${ft:--}" "$found" "$result" >&2
+		"${ft:--}" "$found" "$result"
 	if [ "$result" != ok ]; then
 		grep -aE -A 12 'ERROR: |runtime error:|WARNING: |fuzz_[a-z_]+: ' "$log" | head -40 >&2
 		find "$art" -type f -printf '[madcm]   input: %p\n' >&2

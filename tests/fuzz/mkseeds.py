@@ -12,7 +12,9 @@ the harness's control octets in front (see each harness's header comment):
                 requests, replies and rejects of revision 1 and 2, with and
                 without the RFC 6581 word, in both roles;
   fuzz_ddp_rx   tests/kunit/rnic_ddp_test.c, rnic_rdmap_test.c: FPDUs of
-                each RDMAP opcode, with and without CRC, back to back.
+                each RDMAP opcode, with and without CRC, back to back;
+  fuzz_mad_recv tests/kunit/mad_recv_test.c: the bad_mads grid, and Gets,
+                Sets, responses, SMPs and an RMPP segment that agents take.
 Run it again after changing it; it replaces the files it writes.
 """
 import hashlib
@@ -254,10 +256,61 @@ def ddp_seeds():
     write('fuzz_ddp_rx', 'stream-crc', b'\x01\x2b' + stream)
 
 
+# ---- mad_recv_test.c ----
+def mad(base, cls, cver, method, length=256, attr_id=0x10, rmpp=None):
+    hdr = struct.pack('!BBBBHHQHHI', base, cls, cver, method, 0, 0,
+                      0x0000000100000002, attr_id, 0, 0)
+    if rmpp is not None:
+        hdr += struct.pack('!BBBBII', *rmpp)
+    return (hdr + bytes(max(0, length - len(hdr))))[:length]
+
+
+def mad_seeds():
+    # (name, OPA port, QP, agents picked, MAD); control octet as in the
+    # harness: bit 0 OPA, bits 2-3 the QP.
+    bad = [
+        ('empty', False, 1, mad(1, 0x04, 1, 1, 0)),
+        ('23-bytes', False, 1, mad(1, 0x04, 1, 1, 23)),
+        ('ib-255', False, 1, mad(1, 0x04, 1, 1, 255)),
+        ('ib-257', False, 1, mad(1, 0x04, 1, 1, 257)),
+        ('base-0', False, 1, mad(0, 0x04, 1, 1)),
+        ('base-2', False, 1, mad(2, 0x04, 1, 1)),
+        ('opa-on-ib', False, 1, mad(0x80, 0x04, 1, 1)),
+        ('cver-83', False, 1, mad(1, 0x04, 0x83, 1)),
+        ('smp-on-qp1', False, 1, mad(1, 0x01, 1, 1)),
+        ('gmp-on-qp0', False, 0, mad(1, 0x04, 1, 1)),
+        ('cm-get', False, 1, mad(1, 0x07, 2, 1)),
+        ('trap', False, 1, mad(1, 0x04, 1, 5)),
+        ('getresp', False, 1, mad(1, 0x04, 1, 0x81)),
+    ]
+    good = [
+        ('perf-get', False, 1, 0x01, mad(1, 0x04, 1, 1)),
+        ('perf-get-unclaimed', False, 1, 0x00, mad(1, 0x04, 1, 1)),
+        ('dr-smp-set-unclaimed', False, 0, 0x00, mad(1, 0x81, 1, 2)),
+        ('smp-get', False, 0, 0x01, mad(1, 0x01, 1, 1)),
+        ('cm-cpi-get', False, 1, 0x01, mad(1, 0x07, 2, 1, attr_id=1)),
+        ('cm-send', False, 1, 0x01, mad(1, 0x07, 2, 3)),
+        ('getresp-user-rmpp', False, 1, 0x0c,
+         mad(1, 0x03, 2, 0x81, rmpp=(1, 1, 0x04, 0, 1, 0))),
+        ('sa-rmpp-seg', False, 1, 0x02,
+         mad(1, 0x03, 2, 0x12, rmpp=(1, 1, 0x06, 0, 1, 200))),
+        ('opa-get', True, 1, 0x01, mad(0x80, 0x04, 0x80, 1, 300)),
+        ('opa-get-unclaimed', True, 1, 0x00, mad(0x80, 0x04, 0x80, 1, 300)),
+    ]
+    for name, opa, qpn, m in bad:
+        write('fuzz_mad_recv', name, bytes([opa | qpn << 2, 0x05]) + m)
+    for name, opa, qpn, pick, m in good:
+        write('fuzz_mad_recv', name, bytes([opa | qpn << 2, pick]) + m)
+    grh = struct.pack('!IHBB16s16s', 6 << 28, 256, 0x1b, 64, V6_A, V6_B)
+    write('fuzz_mad_recv', 'perf-set-grh-unclaimed',
+          bytes([0x02 | 1 << 2, 0]) + grh + mad(1, 0x04, 1, 2))
+
+
 def main():
     tcp_seeds()
     mpa_seeds()
     ddp_seeds()
+    mad_seeds()
     return 0
 
 

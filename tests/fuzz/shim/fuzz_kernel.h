@@ -175,6 +175,76 @@ struct timer_list { void *entry[2]; unsigned long expires; void *fn; u32 flags; 
 struct work_struct { long data; struct list_head entry; void *func; };
 struct delayed_work { struct work_struct work; struct timer_list timer; void *wq; int cpu; };
 struct kvec { void *iov_base; size_t iov_len; };
+struct hlist_head { struct hlist_node *first; };
+struct rhlist_head { struct rhash_head rhead; struct rhlist_head *next; };
+struct rhashtable { void *tbl; unsigned int nelems; char params[64]; };
+struct rhltable { struct rhashtable ht; };
+struct rb_node { unsigned long parent; struct rb_node *right, *left; };
+struct rb_root_cached { struct rb_node *root, *leftmost; };
+struct completion { unsigned int done; struct list_head wait; };
+struct mutex { long owner; struct list_head wait; };
+typedef struct { long counter; } atomic_long_t;
+struct page;
+struct dentry;
+struct workqueue_struct;
+typedef unsigned int gfp_t;
+#define GFP_KERNEL	0x0cc0u
+#define GFP_ATOMIC	0x0a20u
+#define DECLARE_HASHTABLE(name, bits) struct hlist_head name[1 << (bits)]
+#define DECLARE_BITMAP(name, bits) \
+	unsigned long name[DIV_ROUND_UP(bits, 8 * sizeof(long))]
+
+#define atomic_long_read(a)	((a)->counter)
+#define atomic_long_inc(a)	((void)((a)->counter++))
+#define atomic_long_dec(a)	((void)((a)->counter--))
+
+static inline void INIT_LIST_HEAD(struct list_head *list)
+{
+	list->next = list;
+	list->prev = list;
+}
+
+static inline void list_add(struct list_head *item, struct list_head *head)
+{
+	item->next = head->next;
+	item->prev = head;
+	head->next->prev = item;
+	head->next = item;
+}
+
+static inline void list_del(struct list_head *item)
+{
+	item->next->prev = item->prev;
+	item->prev->next = item->next;
+}
+
+static inline bool list_empty(const struct list_head *head)
+{
+	return head->next == head;
+}
+
+/* Allocations: the harness's allocator is ASan's. */
+#define kmalloc(size, gfp)	malloc(size)
+#define kzalloc(size, gfp)	calloc(1, size)
+#define kcalloc(n, size, gfp)	calloc(n, size)
+#define kfree(p)		free((void *)(p))
+
+#define MAX_ERRNO	4095
+#define IS_ERR_VALUE(x)	((unsigned long)(void *)(x) >= (unsigned long)-MAX_ERRNO)
+static inline void *ERR_PTR(long error)
+{
+	return (void *)error;
+}
+
+static inline long PTR_ERR(const void *ptr)
+{
+	return (long)ptr;
+}
+
+static inline bool IS_ERR(const void *ptr)
+{
+	return IS_ERR_VALUE((unsigned long)ptr);
+}
 
 /* CRC32c (linux/crc32.h), in shim.c. */
 u32 __crc32c_le(u32 crc, const void *p, size_t len);
