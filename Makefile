@@ -27,6 +27,10 @@
 #   make vmtest-dkms  dkms builds and installs madcm inside a guest of the
 #                     stock kernel, which loads it (not in make test: the
 #                     build under TCG takes too long; Documentation/testing.rst)
+#   make fuzz         the libFuzzer harnesses of tests/fuzz/ (wire parsers
+#                     compiled unchanged in user space, ASan and UBSan on),
+#                     FUZZ_SECONDS each (default 60): executions, coverage
+#                     and crashes per harness
 #   make test         the layers above but vmtest-siw-kasan, vmtest-dkms;
 #                     one "N passed, M failed" line
 #   make run          boot the stock kernel, load madcm, show it working
@@ -70,7 +74,7 @@ SYMVERSDIR ?= $(PREFIX)/lib/madcm/$(KRELEASE)
 # The kernel make dkms builds for: an installed one, the running by default.
 KVER ?= $(shell uname -r)
 
-.PHONY: all modules install clean check kunit vmtest vmtest-siw vmtest-siw-kasan vmpair vmpair-apps vmpair-mixed vmtest-dkms test run bench deps
+.PHONY: all modules install clean check fuzz kunit vmtest vmtest-siw vmtest-siw-kasan vmpair vmpair-apps vmpair-mixed vmtest-dkms test run bench deps
 .PHONY: install-module install-headers install-man man dkms dkms-remove
 
 all modules: deps
@@ -119,6 +123,11 @@ check:
 
 kunit:
 	@scripts/kunit.sh
+
+# FUZZ_SECONDS=N: how long each harness runs (make's variable or the
+# environment's).
+fuzz:
+	@FUZZ_SECONDS=$(or $(FUZZ_SECONDS),60) scripts/fuzz.sh
 
 vmtest:
 	@tests/vm/run.sh

@@ -17,8 +17,10 @@ MADCM_KERNEL=6.1 "$MADCM_ROOT/scripts/fetch-kernel.sh" || exit 1
 
 cd "$MADCM_ROOT"
 mapfile -t files < <(git ls-files -co --exclude-standard -- '*.c' '*.h' |
-	grep -v -e '\.mod\.c$' -e '^tests/vm/.*\.c$' | sort)
+	grep -v -e '\.mod\.c$' -e '^tests/vm/.*\.c$' -e '^tests/fuzz/' | sort)
 mapfile -t user_files < <(git ls-files -co --exclude-standard -- 'tests/vm/*.c' | sort)
+mapfile -t fuzz_files < <(git ls-files -co --exclude-standard -- 'tests/fuzz/*.c' | sort)
+mapfile -t shim_files < <(git ls-files -co --exclude-standard -- 'tests/fuzz/shim/*.h' | sort)
 OUT=${MADCM_CHECK_DIR:-$MADCM_CACHE/check}
 mkdir -p "$OUT"
 passed=0 failed=0
@@ -47,6 +49,21 @@ if [ ${#user_files[@]} -gt 0 ]; then
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,PREFER_KERNEL_TYPES,NEW_TYPEDEFS,SPLIT_STRING,VOLATILE \
 		-f "${user_files[@]}" >"$OUT/checkpatch-user.log" 2>&1
 	result "checkpatch (${#user_files[@]} userspace test programs)" "$OUT/checkpatch-user.log"
+fi
+
+# The fuzz harnesses are userspace too; libFuzzer names their entry point
+# LLVMFuzzerTestOneInput. The shim headers define the kernel's own macros
+# (min, get_unaligned, BUG, __packed, EXPORT_SYMBOL_GPL, ...) as the
+# kernel does: the rules about using those macros do not apply to their
+# definitions.
+if [ ${#fuzz_files[@]} -gt 0 ]; then
+	"$KSRC/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,PREFER_KERNEL_TYPES,NEW_TYPEDEFS,SPLIT_STRING,VOLATILE,CAMELCASE \
+		-f "${fuzz_files[@]}" >"$OUT/checkpatch-fuzz.log" 2>&1
+	"$KSRC/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,PREFER_KERNEL_TYPES,NEW_TYPEDEFS,SPLIT_STRING,VOLATILE,CAMELCASE,MACRO_ARG_REUSE,AVOID_BUG,PREFER_DEFINED_ATTRIBUTE_MACRO,CONST_STRUCT,EXPORT_SYMBOL \
+		-f "${shim_files[@]}" >>"$OUT/checkpatch-fuzz.log" 2>&1
+	result "checkpatch (${#fuzz_files[@]} fuzz harnesses, ${#shim_files[@]} shim headers)" "$OUT/checkpatch-fuzz.log"
 fi
 
 # A fresh W=1 + sparse build of every object against the stock headers.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Install the Debian packages madcm's make targets need, only the missing ones.
-# Usage: scripts/deps.sh [group...]   groups: build kunit vm check dkms
+# Usage: scripts/deps.sh [group...]   groups: build kunit vm check dkms fuzz
 # (default: all)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -12,9 +12,10 @@ declare -A GROUP=(
 	[vm]="qemu-system-x86 busybox-static cpio iproute2 rdma-core ibverbs-utils kmod tshark xxd gcc libc6-dev rsync libibverbs1 librdmacm1 ibverbs-providers libibverbs-dev librdmacm-dev rdmacm-utils perftest nftables nvme-cli fio"
 	[check]="sparse perl python3 man-db"
 	[dkms]="dkms kmod openssl"
+	[fuzz]="clang libclang-rt-14-dev make"
 )
 
-groups=${*:-build kunit vm check dkms}
+groups=${*:-build kunit vm check dkms fuzz}
 want=()
 for g in $groups; do
 	[ -n "${GROUP[$g]+x}" ] || die "unknown package group '$g'"

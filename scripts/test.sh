@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # make test: every layer, fast to real: static checks, the module build,
-# KUnit under kunit.py, host-side protocol checks of frames the KUnit run
-# printed, and the VM tests on Debian's stock kernel. The module build and
+# KUnit under kunit.py, the fuzz harnesses (60 s each), host-side
+# protocol checks of frames the KUnit run printed, and the VM tests on
+# Debian's stock kernel. The module build and
 # the stock-kernel VM layers run on both of Debian 12's kernel lines, 6.1
 # and 6.12; KUnit and the siw kernel are built from the 6.1 source only
 # (Documentation/testing.rst, "Kernel lines"). Each layer prints its
@@ -102,6 +103,9 @@ unset KUNIT_RAW_COPY
 # After kunit, so that the suites are checked in the KUnit tree as well.
 run_layer check scripts/check.sh
 run_layer dkms scripts/dkms-test.sh
+# The fuzz smoke: every harness of tests/fuzz/ for a fixed 60 s, one at a
+# time, before the VM lanes take both cores.
+run_layer fuzz env FUZZ_SECONDS=60 scripts/fuzz.sh
 for t in tests/vm/*-tshark.sh; do
 	[ -x "$t" ] || continue
 	n=$(basename "$t" .sh)
@@ -134,7 +138,7 @@ lane2=$!
 wait "$lane1" "$lane2"
 
 total_p=0 total_f=0
-for name in build kunit check dkms vmtest vmpair vmtest-siw vmtest-6.12 \
+for name in build kunit check dkms fuzz vmtest vmpair vmtest-siw vmtest-6.12 \
 	vmpair-6.12 vmpair-mixed; do
 	# A layer whose lane died before it counted is one failure.
 	[ -e "$logdir/$name.count" ] || { say "=== $name: no result"; echo "0 1" >"$logdir/$name.count"; }

@@ -1,0 +1,81 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make fuzz: build the libFuzzer harnesses of tests/fuzz/ (the wire parsers
+# compiled unchanged, beside a shim of kernel headers) and run each for
+# FUZZ_SECONDS (default 60), one after the other. Per harness: executions,
+# coverage (libFuzzer's cov: and ft: of its final line) and crashes; the
+# last line is "fuzz: N passed, M failed". A harness fails on any crash,
+# leak, timeout, out-of-memory or sanitizer report; what it found is kept
+# in $FUZZ_DIR/artifacts/ (tests/fuzz/crashes/ holds the ones reported).
+# The corpora in tests/fuzz/corpus/ are read, never written: new inputs go
+# to $FUZZ_DIR/corpus/. The MAD harness compiles against the kernel's own
+# <rdma/ib_mad.h>, from the cached kernel source (fetch-kernel.sh).
+#
+# Usage: scripts/fuzz.sh [harness...]     (default: all)
+# Environment: FUZZ_SECONDS, FUZZ_TIMEOUT (seconds one input may take, 10),
+# FUZZ_DIR (builds, logs, corpora and findings; $MADCM_CACHE/fuzz)
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+cd "$MADCM_ROOT"
+
+secs=${FUZZ_SECONDS:-60}
+per_input=${FUZZ_TIMEOUT:-10}
+case $secs in ''|*[!0-9]*) die "FUZZ_SECONDS must be a number of seconds" ;; esac
+
+scripts/deps.sh fuzz || exit 1
+MADCM_KERNEL=6.1 scripts/fetch-kernel.sh || exit 1
+. "$MADCM_CACHE/kernel.env"
+
+out=${FUZZ_DIR:-$MADCM_CACHE/fuzz}
+build=$out/build
+mkdir -p "$build" "$out/artifacts" "$out/corpus" "$out/logs"
+if ! make -s -C tests/fuzz O="$build" KSRC="$KSRC" >"$out/logs/build.log" 2>&1; then
+	cat "$out/logs/build.log" >&2
+	say "fuzz: the harnesses do not build"
+	echo "fuzz: 0 passed, 1 failed"
+	exit 1
+fi
+
+harnesses=("$@")
+[ ${#harnesses[@]} -gt 0 ] || read -ra harnesses < <(make -s -C tests/fuzz list)
+
+passed=0 failed=0
+printf '%-14s %10s %6s %7s %7s  %s\n' harness execs cov ft crashes result
+for h in "${harnesses[@]}"; do
+	bin=$build/$h
+	log=$out/logs/$h.log
+	art=$out/artifacts/$h
+	work=$out/corpus/$h
+	[ -x "$bin" ] || die "no harness '$h' (make -C tests/fuzz list)"
+	rm -rf "$art"
+	mkdir -p "$art" "$work" "tests/fuzz/corpus/$h"
+	dict=()
+	[ -f "tests/fuzz/dict/$h.dict" ] && dict=(-dict="tests/fuzz/dict/$h.dict")
+	# The first corpus directory takes the new inputs: the cache's.
+	"$bin" -max_total_time="$secs" -timeout="$per_input" -rss_limit_mb=2048 \
+		-print_final_stats=1 -close_fd_mask=1 "${dict[@]}" \
+		-artifact_prefix="$art/" "$work" "tests/fuzz/corpus/$h" \
+		</dev/null >"$log" 2>&1
+	rc=$?
+	final=$(grep -aE '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1)
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+	cov=$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$final")
+	ft=$(sed -nE 's/.* ft: ([0-9]+).*/\1/p' <<<"$final")
+	found=$(find "$art" -type f | wc -l)
+	if [ "$rc" -eq 0 ] && [ "$found" -eq 0 ] && [ -n "$final" ] &&
+	   ! grep -qaE 'ERROR: (Address|Leak|Undefined)Sanitizer|runtime error:' "$log"; then
+		result=ok
+		passed=$((passed + 1))
+	else
+		result="FAILED (exit $rc, $log)"
+		failed=$((failed + 1))
+	fi
+	printf '%-14s %10s %6s %7s %7s  %s\n' "$h" "${execs:--}" "${cov:--}" \
+		"${ft:--}" "$found" "$result"
+	if [ "$result" != ok ]; then
+		grep -aE -A 12 'ERROR: |runtime error:|WARNING: |fuzz_[a-z_]+: ' "$log" | head -40 >&2
+		find "$art" -type f -printf '[madcm]   input: %p\n' >&2
+	fi
+done
+echo "fuzz: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

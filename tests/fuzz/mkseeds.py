@@ -1,0 +1,318 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Write the seed corpora of tests/fuzz/corpus/ from the KUnit vectors.
+
+Each seed is a frame or stream that a KUnit suite builds or checks, with
+the harness's control octets in front (see each harness's header comment):
+  fuzz_tcp_seg  tests/kunit/tcp_seg_test.c: frame_cases (payloads cut to at
+                most 100 octets, to keep the corpus small), the IPv6
+                extension header chains of parse_ipv6_extension_headers,
+                and the option lists of the option cases;
+  fuzz_mpa      tests/kunit/mpa_spec.h, mpa_test.c, cm_mpa_rfc_test.c:
+                requests, replies and rejects of revision 1 and 2, with and
+                without the RFC 6581 word, in both roles;
+  fuzz_ddp_rx   tests/kunit/rnic_ddp_test.c, rnic_rdmap_test.c: FPDUs of
+                each RDMAP opcode, with and without CRC, back to back;
+  fuzz_mad_recv tests/kunit/mad_recv_test.c: the bad_mads grid, and Gets,
+                Sets, responses, SMPs and an RMPP segment that agents take.
+Run it again after changing it; it replaces the files it writes.
+"""
+import hashlib
+import os
+import struct
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CORPUS = os.path.join(HERE, 'corpus')
+
+
+def write(harness, name, data):
+    d = os.path.join(CORPUS, harness)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), 'wb') as f:
+        f.write(data)
+
+
+# ---- Internet checksum (RFC 1071) ----
+def csum(data):
+    if len(data) % 2:
+        data += b'\0'
+    s = sum(struct.unpack('!%dH' % (len(data) // 2), data))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return ~s & 0xffff
+
+
+# ---- tcp_seg_test.c ----
+MAC_A = bytes([2, 0, 0, 0, 0, 0x0a])
+MAC_B = bytes([2, 0, 0, 0, 0, 0x0b])
+V4_A, V4_B = bytes([192, 0, 2, 1]), bytes([192, 0, 2, 2])
+V6_A = bytes([0x20, 0x01, 0x0d, 0xb8] + [0] * 11 + [1])
+V6_B = bytes([0x20, 0x01, 0x0d, 0xb8] + [0] * 11 + [2])
+T_SEQ, T_ACK, T_WIN, T_MSS, T_WSCALE = 0xfedcba98, 0x01234567, 0x7210, 1460, 7
+T_TOS, T_TTL, T_FLOW, T_TCI = 0x28, 64, 0x9abcd, 0x6064
+SYN, ACK, FIN, RST, PSH = 0x02, 0x10, 0x01, 0x04, 0x08
+
+FRAME_CASES = [
+    ('v4-syn-mss-wscale', True, False, SYN, True, True, 0),
+    ('v4-synack-mss', True, False, SYN | ACK, True, False, 0),
+    ('v4-ack', True, False, ACK, False, False, 0),
+    ('v4-pshack-1', True, False, ACK | PSH, False, False, 1),
+    ('v4-ack-7', True, False, ACK, False, False, 7),
+    ('v4-ack-1460', True, False, ACK, False, False, 1460),
+    ('v4-vlan-finack', True, True, FIN | ACK, False, False, 0),
+    ('v4-vlan-rst', True, True, RST, False, False, 0),
+    ('v6-syn-mss-wscale', False, False, SYN, True, True, 0),
+    ('v6-ack-100', False, False, ACK, False, False, 100),
+    ('v6-vlan-synack-wscale', False, True, SYN | ACK, False, True, 0),
+    ('v6-vlan-ack-1439', False, True, ACK, False, False, 1439),
+]
+
+
+def tcp_opts(mss, wscale):
+    o = b''
+    if mss:
+        o += struct.pack('!BBH', 2, 4, T_MSS)
+    if wscale:
+        o += bytes([1, 3, 3, T_WSCALE])
+    return o
+
+
+def frame(ipv4, vlan, flags, mss, wscale, plen, ext=None):
+    payload = bytes((i * 7 + 3) & 0xff for i in range(min(plen, 100)))
+    opts = tcp_opts(mss, wscale)
+    doff = (20 + len(opts)) // 4
+    th = struct.pack('!HHIIBBHHH', 49152, 5000, T_SEQ,
+                     T_ACK if flags & ACK else 0, doff << 4, flags, T_WIN,
+                     0, 0) + opts + payload
+    if ipv4:
+        pseudo = V4_A + V4_B + struct.pack('!BBH', 0, 6, len(th))
+    else:
+        pseudo = V6_A + V6_B + struct.pack('!IxxxB', len(th), 6)
+    c = csum(pseudo + th)
+    th = th[:16] + struct.pack('!H', c) + th[18:]
+    if ipv4:
+        ip = struct.pack('!BBHHHBBH4s4s', 0x45, T_TOS, 20 + len(th), 0,
+                         0x4000, T_TTL, 6, 0, V4_A, V4_B)
+        ip = ip[:10] + struct.pack('!H', csum(ip)) + ip[12:]
+        l3, etype = ip + th, 0x0800
+    else:
+        nh, chain = 6, b''
+        if ext:
+            nh, chain = ext
+        word = 6 << 28 | T_TOS << 20 | T_FLOW
+        ip = struct.pack('!IHBB16s16s', word, len(chain) + len(th), nh,
+                         T_TTL, V6_A, V6_B)
+        l3, etype = ip + chain + th, 0x86dd
+    if vlan:
+        l2 = MAC_B + MAC_A + struct.pack('!HHH', 0x8100, T_TCI, etype)
+    else:
+        l2 = MAC_B + MAC_A + struct.pack('!H', etype)
+    return l2 + l3
+
+
+def ext(first, *hdrs):
+    return first, b''.join(bytes(h) for h in hdrs)
+
+
+def pad(b, n):
+    return bytes(b) + bytes(n - len(b))
+
+
+EXT_CASES = [
+    ('v6-dst8', ext(60, [6, 0, 1, 4, 0, 0, 0, 0])),
+    ('v6-hbh-dst', ext(0, pad([60, 0, 1, 4, 0, 0, 0, 0, 6, 1, 1, 12], 24))),
+    ('v6-routing-sl0', ext(43, pad([6, 2, 2, 0], 24))),
+    ('v6-routing-sl1', ext(43, pad([6, 2, 2, 1], 24))),
+    ('v6-fragment', ext(44, [6, 0, 0, 1, 0, 0, 0, 42])),
+    ('v6-no-next', ext(60, pad([59, 0, 1, 4], 8))),
+    ('v6-dst-hbh', ext(60, pad([0, 0, 1, 4, 0, 0, 0, 0, 6, 0, 1, 4], 16))),
+    ('v6-dst-long', ext(60, pad([6, 2, 1, 4], 8))),
+]
+
+OPT_CASES = [
+    ('opt-mss-wscale', tcp_opts(True, True)),
+    ('opt-nop-eol', bytes([1, 1, 0, 2, 4, 5, 0xb4])),
+    ('opt-sack-ts', bytes([4, 2, 8, 10] + [0] * 8 + [1, 1])),
+    ('opt-wscale-15', bytes([3, 3, 15, 0])),
+    ('opt-mss-short', bytes([2, 3, 5])),
+]
+
+
+def tcp_seeds():
+    for name, *c in FRAME_CASES:
+        write('fuzz_tcp_seg', name, b'\0' + frame(*c))
+    for name, e in EXT_CASES:
+        write('fuzz_tcp_seg', name,
+              b'\0' + frame(False, False, ACK, False, False, 100, e))
+    for name, o in OPT_CASES:
+        write('fuzz_tcp_seg', name, bytes([0x06]) + o)
+
+
+# ---- mpa_spec.h, mpa_test.c, cm_mpa_rfc_test.c ----
+KEY_REQ, KEY_REP = b'MPA ID Req Frame', b'MPA ID Rep Frame'
+F_M, F_C, F_R, F_S = 0x80, 0x40, 0x20, 0x10
+
+
+def mpa_frame(key, flags, rev, rtr=None, ulp=b''):
+    pd = b''
+    if rtr is not None:
+        a, b, c, d, ird, ord_ = rtr
+        pd = struct.pack('!HH', (a << 15) | (b << 14) | ird,
+                         (c << 15) | (d << 14) | ord_)
+    pd += ulp
+    return key + bytes([flags, rev]) + struct.pack('!H', len(pd)) + pd
+
+
+def mpa_cfg(responder, rev2, p2p, crc, rtr_caps, max_ird, max_ord, ird, ord_,
+            no_ird_ord=False):
+    ctl = (responder | rev2 << 1 | p2p << 2 | crc << 3 | no_ird_ord << 5 |
+           (rtr_caps & 3) << 6)
+    return (bytes([ctl]) + struct.pack('!H', max_ird << 1 | rtr_caps >> 2) +
+            struct.pack('!HHH', max_ord, ird, ord_))
+
+
+def mpa_seeds():
+    ulp = bytes([0xde, 0xad, 0x01])
+    resp_p2p = mpa_cfg(1, 1, 1, 1, 7, 127, 127, 16, 16)
+    resp_v1 = mpa_cfg(1, 0, 0, 1, 0, 127, 127, 16, 16)
+    init_p2p = mpa_cfg(0, 1, 1, 1, 7, 127, 127, 16, 16)
+    init_v2 = mpa_cfg(0, 1, 0, 0, 0, 127, 127, 8, 8)
+    seeds = [
+        ('req-v2-p2p-read', resp_p2p,
+         mpa_frame(KEY_REQ, F_C | F_S, 2, (1, 0, 0, 1, 16, 16), ulp)),
+        ('req-v2-p2p-send', resp_p2p,
+         mpa_frame(KEY_REQ, F_S, 2, (1, 1, 0, 0, 4, 0), b'hi\0')),
+        ('req-v2-p2p-write-noird', resp_p2p,
+         mpa_frame(KEY_REQ, F_S, 2, (1, 0, 1, 0, 0x3fff, 0x3fff))),
+        ('req-v2-plain', resp_p2p, mpa_frame(KEY_REQ, F_C, 2, None, ulp)),
+        ('req-v1', resp_v1, mpa_frame(KEY_REQ, F_C, 1, None, ulp)),
+        ('req-v1-markers', resp_v1, mpa_frame(KEY_REQ, F_M, 1)),
+        ('req-pd-512', resp_v1, mpa_frame(KEY_REQ, 0, 1, None, bytes(512))),
+        ('rep-v2-p2p-read', init_p2p,
+         mpa_frame(KEY_REP, F_C | F_S, 2, (1, 0, 0, 1, 16, 16), ulp)),
+        ('rep-v2-p2p-write', init_p2p,
+         mpa_frame(KEY_REP, F_S, 2, (1, 0, 1, 0, 8, 4))),
+        ('rep-v2-enhanced', init_v2,
+         mpa_frame(KEY_REP, F_S, 2, (0, 0, 0, 0, 8, 8))),
+        ('rep-v2-reject', init_p2p,
+         mpa_frame(KEY_REP, F_R | F_S, 2, (1, 0, 0, 1, 0, 0), b'no')),
+        ('rep-v1-reject', mpa_cfg(0, 0, 0, 0, 0, 127, 127, 1, 1),
+         mpa_frame(KEY_REP, F_R, 1, None, b'busy')),
+    ]
+    for name, cfg, f in seeds:
+        write('fuzz_mpa', name, cfg + f)
+
+
+# ---- rnic_ddp_test.c, rnic_rdmap_test.c ----
+def crc32c(data):
+    crc = 0xffffffff
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82f63b78 if crc & 1 else 0)
+    return crc ^ 0xffffffff
+
+
+DDP_T, DDP_L, DDP_V1, RDMAP_V1 = 0x80, 0x40, 0x01, 0x40
+WRITE, RREQ, RRESP, SEND, SEND_INV, SEND_SE, SEND_SE_INV, TERM = range(8)
+
+
+def untagged(op, last, qn, msn, mo, inv=0, extra=b''):
+    return struct.pack('!BBIIII', (DDP_L if last else 0) | DDP_V1,
+                       RDMAP_V1 | op, inv, qn, msn, mo) + extra
+
+
+def tagged(op, last, stag, to):
+    return struct.pack('!BBIQ', DDP_T | (DDP_L if last else 0) | DDP_V1,
+                       RDMAP_V1 | op, stag, to)
+
+
+def fpdu(ulpdu, crc):
+    body = struct.pack('!H', len(ulpdu)) + ulpdu
+    body += bytes(-len(body) % 4)
+    return body + struct.pack('<I', crc32c(body) if crc else 0)
+
+
+def ddp_seeds():
+    pay = bytes(range(1, 21))
+    rreq = struct.pack('!IQIIQ', 0x1234, 0x1000, 64, 0x5678, 0x2000)
+    term = struct.pack('!I', 0x12345678)
+    fpdus = [
+        ('send', untagged(SEND, True, 0, 1, 0) + pay),
+        ('send-2seg', untagged(SEND, False, 0, 1, 0) + pay[:8]),
+        ('send-inv', untagged(SEND_INV, True, 0, 2, 0, inv=0xabcd) + pay[:3]),
+        ('send-se', untagged(SEND_SE, True, 0, 3, 0)),
+        ('write', tagged(WRITE, True, 0x100, 0x4000) + pay),
+        ('write-zero', tagged(WRITE, True, 0, 0)),
+        ('read-req', untagged(RREQ, True, 1, 1, 0, extra=rreq)),
+        ('read-resp', tagged(RRESP, True, 0x1234, 0x1000) + pay[:13]),
+        ('terminate', untagged(TERM, True, 2, 1, 0, extra=term)),
+    ]
+    for name, u in fpdus:
+        write('fuzz_ddp_rx', name + '-crc', b'\x01\x05' + fpdu(u, True))
+        write('fuzz_ddp_rx', name, b'\x00\x05' + fpdu(u, False))
+    stream = b''.join(fpdu(u, True) for _, u in fpdus[:5])
+    write('fuzz_ddp_rx', 'stream-crc', b'\x01\x2b' + stream)
+
+
+# ---- mad_recv_test.c ----
+def mad(base, cls, cver, method, length=256, attr_id=0x10, rmpp=None):
+    hdr = struct.pack('!BBBBHHQHHI', base, cls, cver, method, 0, 0,
+                      0x0000000100000002, attr_id, 0, 0)
+    if rmpp is not None:
+        hdr += struct.pack('!BBBBII', *rmpp)
+    return (hdr + bytes(max(0, length - len(hdr))))[:length]
+
+
+def mad_seeds():
+    # (name, OPA port, QP, agents picked, MAD); control octet as in the
+    # harness: bit 0 OPA, bits 2-3 the QP.
+    bad = [
+        ('empty', False, 1, mad(1, 0x04, 1, 1, 0)),
+        ('23-bytes', False, 1, mad(1, 0x04, 1, 1, 23)),
+        ('ib-255', False, 1, mad(1, 0x04, 1, 1, 255)),
+        ('ib-257', False, 1, mad(1, 0x04, 1, 1, 257)),
+        ('base-0', False, 1, mad(0, 0x04, 1, 1)),
+        ('base-2', False, 1, mad(2, 0x04, 1, 1)),
+        ('opa-on-ib', False, 1, mad(0x80, 0x04, 1, 1)),
+        ('cver-83', False, 1, mad(1, 0x04, 0x83, 1)),
+        ('smp-on-qp1', False, 1, mad(1, 0x01, 1, 1)),
+        ('gmp-on-qp0', False, 0, mad(1, 0x04, 1, 1)),
+        ('cm-get', False, 1, mad(1, 0x07, 2, 1)),
+        ('trap', False, 1, mad(1, 0x04, 1, 5)),
+        ('getresp', False, 1, mad(1, 0x04, 1, 0x81)),
+    ]
+    good = [
+        ('perf-get', False, 1, 0x01, mad(1, 0x04, 1, 1)),
+        ('perf-get-unclaimed', False, 1, 0x00, mad(1, 0x04, 1, 1)),
+        ('dr-smp-set-unclaimed', False, 0, 0x00, mad(1, 0x81, 1, 2)),
+        ('smp-get', False, 0, 0x01, mad(1, 0x01, 1, 1)),
+        ('cm-cpi-get', False, 1, 0x01, mad(1, 0x07, 2, 1, attr_id=1)),
+        ('cm-send', False, 1, 0x01, mad(1, 0x07, 2, 3)),
+        ('getresp-user-rmpp', False, 1, 0x0c,
+         mad(1, 0x03, 2, 0x81, rmpp=(1, 1, 0x04, 0, 1, 0))),
+        ('sa-rmpp-seg', False, 1, 0x02,
+         mad(1, 0x03, 2, 0x12, rmpp=(1, 1, 0x06, 0, 1, 200))),
+        ('opa-get', True, 1, 0x01, mad(0x80, 0x04, 0x80, 1, 300)),
+        ('opa-get-unclaimed', True, 1, 0x00, mad(0x80, 0x04, 0x80, 1, 300)),
+    ]
+    for name, opa, qpn, m in bad:
+        write('fuzz_mad_recv', name, bytes([opa | qpn << 2, 0x05]) + m)
+    for name, opa, qpn, pick, m in good:
+        write('fuzz_mad_recv', name, bytes([opa | qpn << 2, pick]) + m)
+    grh = struct.pack('!IHBB16s16s', 6 << 28, 256, 0x1b, 64, V6_A, V6_B)
+    write('fuzz_mad_recv', 'perf-set-grh-unclaimed',
+          bytes([0x02 | 1 << 2, 0]) + grh + mad(1, 0x04, 1, 2))
+
+
+def main():
+    tcp_seeds()
+    mpa_seeds()
+    ddp_seeds()
+    mad_seeds()
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Shim: fuzz_kernel.h has what the parsers use of <linux/completion.h>. */
+#include "../fuzz_kernel.h"

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Shim: fuzz_net.h has what the parsers use of <net/tcp.h>. */
+#include "../fuzz_net.h"

@@ -1,0 +1,2 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Shim: no trace events are created in a fuzz build. */
