@@ -337,11 +337,12 @@ static int cm_accept_thread(void *arg)
  */
 static void cm_stop_waits_for_accept_in_backend(struct kunit *test)
 {
-	struct cm_fix *fix = cm_fix_create(test, 1, true, &cm_test_quiet_cfg, 2);
+	struct madcm_cm_config cfg = cm_test_quiet_cfg;
 	struct completion entered, go;
 	struct cm_accept_ctx *actx;
 	struct cm_stop_ctx *sctx;
 	struct task_struct *t;
+	struct cm_fix *fix;
 	struct cm_raw raw;
 	bool early;
 
@@ -353,6 +354,9 @@ static void cm_stop_waits_for_accept_in_backend(struct kunit *test)
 	init_completion(&go);
 	init_completion(&actx->done);
 	init_completion(&sctx->done);
+	/* The stop's wait for held connections is short: it is not why. */
+	cfg.stop_wait_ms = 100;
+	fix = cm_fix_create(test, 1, true, &cfg, 2);
 	fix->side[0].keep = true;
 	cm_listen(test, fix, 0, NULL, LPORT, MADCM_CM_NO_VLAN, 1);
 	cm_raw_drive(test, fix, &raw, CM_RAW_REQ_RCVD, RPORT, LPORT);
