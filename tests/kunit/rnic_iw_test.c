@@ -577,6 +577,66 @@ static void accept_returns_0_when_peer_closes_at_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l->nev, 1);
 }
 
+/*
+ * The rights a QP connects with. iw_cm gives every QP it connects remote
+ * read and write (iw_cm_init_qp_attr()); rdma_cm sets them by modify_qp
+ * before iw_connect, except on librdmacm's active side, whose QP keeps
+ * the "no rights" rdma_init_qp_attr() told it before the iw_cm_id
+ * existed. So a user QP with no remote right gets iw_cm's two at
+ * iw_connect, one that has a remote right keeps what it has, and a
+ * kernel QP keeps what its consumer set, none included.
+ */
+struct iw_rights_case {
+	const char *desc;
+	bool user;
+	int before;
+	int after;
+};
+
+#define IW_REMOTE	(IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ)
+
+static const struct iw_rights_case iw_rights_cases[] = {
+	{ "user QP without rights", true, 0, IW_REMOTE },
+	{ "user QP with local write only", true, IB_ACCESS_LOCAL_WRITE,
+	  IB_ACCESS_LOCAL_WRITE | IW_REMOTE },
+	{ "user QP with remote read", true, IB_ACCESS_REMOTE_READ,
+	  IB_ACCESS_REMOTE_READ },
+	{ "kernel QP without rights", false, 0, 0 },
+};
+
+static void iw_rights_desc(const struct iw_rights_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(iw_rights, iw_rights_cases, iw_rights_desc);
+
+static void connect_gives_iw_cms_rights_to_a_bare_user_qp(struct kunit *test)
+{
+	const struct iw_rights_case *c = test->param_value;
+	struct iw_fix *fx = iw_fix_create(test);
+	struct madcm_rnic_qp *qp = fx->side[0].qp;
+	struct iw_rec *a;
+	int access;
+
+	/* a user QP is one with a uverbs object (never looked into) */
+	if (c->user) {
+		qp->ibqp.uobject = kunit_kzalloc(test, 64, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, qp->ibqp.uobject);
+	}
+	qp->access = c->before;
+	/* nobody listens: the rights are set by the time connect returns */
+	a = iw_connect(test, fx, false, IW_PORT + 1, 0);
+	access = READ_ONCE(qp->access);
+	KUNIT_EXPECT_EQ(test, access, c->after);
+	KUNIT_ASSERT_TRUE(test, iw_wait(a, 1));
+	KUNIT_EXPECT_EQ(test, a->ev[0], IW_CM_EVENT_CONNECT_REPLY);
+	madcm_wire_loop_quiesce(fx->cm->loop);
+	flush_workqueue(fx->cm->core[0]->event_wq);
+	KUNIT_EXPECT_TRUE(test, iw_qp_idle(qp));
+	qp->ibqp.uobject = NULL;
+}
+
 static struct kunit_case rnic_iw_cases[] = {
 	KUNIT_CASE(ipv4_connect_accept_close),
 	KUNIT_CASE(ipv6_connect_accept_close),
@@ -587,6 +647,8 @@ static struct kunit_case rnic_iw_cases[] = {
 	KUNIT_CASE(accept_after_destroy_listen_fails),
 	KUNIT_CASE(peer_abort_gives_disconnect_then_close),
 	KUNIT_CASE(accept_returns_0_when_peer_closes_at_once),
+	KUNIT_CASE_PARAM(connect_gives_iw_cms_rights_to_a_bare_user_qp,
+			 iw_rights_gen_params),
 	{}
 };
 
