@@ -561,6 +561,12 @@ static void accept_returns_0_when_peer_closes_at_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->status[1], 0);
 	KUNIT_EXPECT_EQ(test, c->ev[2], IW_CM_EVENT_CLOSE);
 	KUNIT_EXPECT_EQ(test, c->status[2], 0);
+	/*
+	 * The initiator's CLOSE waits for the end of its TCP close, which
+	 * a quiet wire and flushed queues do not guarantee yet: wait for
+	 * it, as an aborted case would leave it to a freed recorder.
+	 */
+	KUNIT_ASSERT_TRUE(test, iw_wait(a, 2));
 	KUNIT_ASSERT_EQ(test, a->nev, 2);
 	KUNIT_EXPECT_EQ(test, a->ev[1], IW_CM_EVENT_CLOSE);
 	KUNIT_EXPECT_EQ(test, a->status[1], 0);
