@@ -32,6 +32,9 @@ static const char *const madcm_fault_names[MADCM_FAULT_NR] = {
 	[MADCM_FAULT_LOOP_PKT] = "loop_pkt",
 	[MADCM_FAULT_RMPP_RX] = "rmpp_rx",
 	[MADCM_FAULT_IB_PORT_CONTIG] = "ib_port_contig",
+	[MADCM_FAULT_RMPP_CTL] = "rmpp_ctl",
+	[MADCM_FAULT_RMPP_REASM] = "rmpp_reasm",
+	[MADCM_FAULT_IB_OVERFLOW] = "ib_overflow",
 };
 
 static struct fault_attr madcm_fault_attrs[MADCM_FAULT_NR] = {

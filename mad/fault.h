@@ -26,6 +26,11 @@
  * @MADCM_FAULT_RMPP_RX: an RMPP reassembly buffer
  * @MADCM_FAULT_IB_PORT_CONTIG: no contiguous memory for an ib_core port:
  *	its kvzalloc() falls back to vmalloc, as under fragmentation
+ * @MADCM_FAULT_RMPP_CTL: an RMPP ACK, STOP or ABORT, or its work item
+ * @MADCM_FAULT_RMPP_REASM: a new reassembly's control block, its
+ *	sender's budget entry or its first map
+ * @MADCM_FAULT_IB_OVERFLOW: a MAD waiting on an ib_core port's overflow
+ *	list
  * @MADCM_FAULT_NR: the number of sites
  */
 enum madcm_fault_site {
@@ -41,6 +46,9 @@ enum madcm_fault_site {
 	MADCM_FAULT_LOOP_PKT,
 	MADCM_FAULT_RMPP_RX,
 	MADCM_FAULT_IB_PORT_CONTIG,
+	MADCM_FAULT_RMPP_CTL,
+	MADCM_FAULT_RMPP_REASM,
+	MADCM_FAULT_IB_OVERFLOW,
 	MADCM_FAULT_NR,
 };
 

@@ -409,7 +409,8 @@ static int madcm_ib_post_send(struct madcm_port *port,
 			ret = -ENOBUFS;
 			goto out;
 		}
-		p = kmalloc(struct_size(p, mad, len), GFP_ATOMIC);
+		p = madcm_fault(MADCM_FAULT_IB_OVERFLOW) ? NULL :
+			kmalloc(struct_size(p, mad, len), GFP_ATOMIC);
 		if (!p) {
 			ret = -ENOMEM;
 			goto out;

@@ -69,7 +69,8 @@ struct madcm_send;
  * @MADCM_CNT_API_MISUSE: calls refused for breaking the API's rules (a
  *	send buffer freed while the core still holds it)
  * @MADCM_CNT_RMPP_CTL_DROP: RMPP ACKs, STOPs and ABORTs dropped because
- *	MADCM_RMPP_CTL_QUEUE_MAX of them already wait for an address handle
+ *	MADCM_RMPP_CTL_QUEUE_MAX of them already wait for an address handle,
+ *	or for want of memory
  * @MADCM_CNT_MAX: the number of counters
  */
 enum madcm_port_counter {

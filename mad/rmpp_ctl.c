@@ -20,6 +20,7 @@
 #include <linux/workqueue.h>
 #include <madcm/mad.h>
 
+#include "fault.h"
 #include "mad_priv.h"
 #include "rmpp.h"
 
@@ -168,9 +169,13 @@ int madcm_rmpp_ctl_send(struct madcm_port *port,
 		hdr_len = IB_MGMT_RMPP_HDR;
 	if (WARN_ON_ONCE(tmpl_len < IB_MGMT_RMPP_HDR))
 		return -EINVAL;
-	ms = kzalloc(sizeof(*ms) + size, GFP_ATOMIC);
-	if (!ms)
+	ms = madcm_fault(MADCM_FAULT_RMPP_CTL) ? NULL :
+		kzalloc(sizeof(*ms) + size, GFP_ATOMIC);
+	if (!ms) {
+		/* Lost, as it could be on the wire; the timers recover. */
+		madcm_port_count(port, MADCM_CNT_RMPP_CTL_DROP);
 		return -ENOMEM;
+	}
 	/*
 	 * The MAD and RMPP headers, and as much of the class header as the
 	 * template holds; the rest of the MAD stays zero (reserved). A send
@@ -198,9 +203,11 @@ int madcm_rmpp_ctl_send(struct madcm_port *port,
 			kfree(ms);
 			return -ENOBUFS;
 		}
-		cw = kzalloc(sizeof(*cw), GFP_ATOMIC);
+		cw = madcm_fault(MADCM_FAULT_RMPP_CTL) ? NULL :
+			kzalloc(sizeof(*cw), GFP_ATOMIC);
 		if (!cw) {
 			atomic_dec(&port->ctl_waiting);
+			madcm_port_count(port, MADCM_CNT_RMPP_CTL_DROP);
 			kfree(ms);
 			return -ENOMEM;
 		}

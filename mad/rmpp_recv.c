@@ -558,11 +558,14 @@ static struct madcm_rmpp_rx *madcm_rmpp_rx_new(struct madcm_agent *ag,
 
 	*why = MADCM_CNT_RMPP_RX_LIMIT;
 	npages = madcm_rmpp_pages_for(min(nseg, win), per_page);
-	rx = kzalloc(sizeof(*rx), GFP_KERNEL);
-	spare = kzalloc(sizeof(*spare), GFP_KERNEL);
+	rx = madcm_fault(MADCM_FAULT_RMPP_REASM) ? NULL :
+		kzalloc(sizeof(*rx), GFP_KERNEL);
+	spare = madcm_fault(MADCM_FAULT_RMPP_REASM) ? NULL :
+		kzalloc(sizeof(*spare), GFP_KERNEL);
 	big = madcm_fault(MADCM_FAULT_RMPP_RX) ? NULL :
 		kzalloc(sizeof(*big) + mad_size, GFP_KERNEL);
-	map = madcm_rmpp_map_alloc(npages, mad_size);
+	map = madcm_fault(MADCM_FAULT_RMPP_REASM) ? NULL :
+		madcm_rmpp_map_alloc(npages, mad_size);
 	if (!rx || !spare || !big || !map)
 		goto fail;
 	bytes = madcm_rmpp_rx_fixed(mad_size) +

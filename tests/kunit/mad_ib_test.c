@@ -22,6 +22,7 @@
 
 #include "mad_test_util.h"
 #include "mad_ib_mock.h"
+#include "mad/fault.h"
 #include "mad/ib_port.h"
 
 /* Index 3 holds a limited member of partition 2: it reaches full 2. */
@@ -642,6 +643,67 @@ static void failed_recovery_strands_no_send(struct kunit *test)
 	mt_unregister(ma);
 }
 
+/*
+ * A MAD that must wait for a send slot is copied onto the port's
+ * overflow list; when that copy cannot be allocated (the fault-injection
+ * site ib_overflow) the post fails with -ENOMEM and leaves nothing
+ * behind. The next post waits as usual, and everything comes back.
+ */
+static void overflow_allocation_failure_refuses_post(struct kunit *test)
+{
+	static const u16 one[] = { 0xffff };
+	struct mock_dev *md = mock_dev_add(test, one, 1);
+	struct madcm_port *port = ibt_port(test, md);
+	int n = MADCM_IB_SQ_SIZE + 1, i, posted = 0, ret;
+	struct ib_mad_send_buf **sbs, *sb;
+	struct ibt_window *w;
+	struct mt_agent *ma;
+	struct ib_ah *ah;
+
+	w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	sbs = kunit_kcalloc(test, n, sizeof(*sbs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	KUNIT_ASSERT_NOT_NULL(test, sbs);
+	init_completion(&w->all);
+	w->expected = INT_MAX;
+	ma = mt_register(test, port, IB_QPT_GSI, NULL, 0,
+			 ibt_window_send_handler, ibt_recv_handler, w);
+	ah = mt_ah(test, port, MOCK_LID + 1);
+
+	/* Every send slot taken and held by the device. */
+	mock_dev_hold_sends(test, md, n + 1);
+	for (i = 0; i < MADCM_IB_SQ_SIZE; i++) {
+		sb = ibt_get(test, ma->agent, ah, 1, 0, 60000);
+		((struct ib_mad_hdr *)sb->mad)->tid =
+			cpu_to_be64((u64)ma->agent->hi_tid << 32 | i);
+		KUNIT_ASSERT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+		sbs[posted++] = sb;
+	}
+	KUNIT_EXPECT_EQ(test, ibt_counter(port, MADCM_IB_TX_OVERFLOW), 0);
+
+	madcm_fault_arm(MADCM_FAULT_IB_OVERFLOW, 1);
+	sb = ibt_get(test, ma->agent, ah, 1, 0, 60000);
+	ret = madcm_post_send_mad(sb, NULL);
+	KUNIT_EXPECT_EQ(test, madcm_fault_fired(MADCM_FAULT_IB_OVERFLOW), 1);
+	madcm_fault_disarm();
+	KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
+	KUNIT_EXPECT_EQ(test, ibt_counter(port, MADCM_IB_TX_OVERFLOW), 0);
+	if (ret) {
+		/* Refused: the caller's again, out of every table. */
+		KUNIT_EXPECT_EQ(test, madcm_post_send_mad(sb, NULL), 0);
+	}
+	sbs[posted++] = sb;
+	KUNIT_EXPECT_EQ(test, ibt_counter(port, MADCM_IB_TX_OVERFLOW), 1);
+
+	WRITE_ONCE(w->expected, posted);
+	mock_dev_release_sends(md);
+	for (i = 0; i < posted; i++)
+		madcm_cancel_mad(sbs[i]);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&w->all,
+							    30 * HZ));
+	KUNIT_EXPECT_EQ(test, atomic_read(&w->done), posted);
+}
+
 static int ibt_init(struct kunit *test)
 {
 	/* Without it, the mock device would need a DMA device. */
@@ -658,6 +720,7 @@ static struct kunit_case mad_ib_cases[] = {
 	KUNIT_CASE(full_window_posted_at_once_waits_for_slots),
 	KUNIT_CASE(post_modify_cancel_under_irqsave_lock),
 	KUNIT_CASE(failed_recovery_strands_no_send),
+	KUNIT_CASE(overflow_allocation_failure_refuses_post),
 	{}
 };
 

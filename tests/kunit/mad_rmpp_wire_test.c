@@ -15,6 +15,7 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
+#include "mad/fault.h"
 #include "mad/mad_priv.h"
 #include "mad/rmpp.h"
 #include "mad_rmpp_util.h"
@@ -1270,9 +1271,8 @@ static void reposted_queued_send_cancels_without_abort(struct kunit *test)
 
 	/* ...so the first, posted again, waits; cancelled, it sent nothing. */
 	KUNIT_EXPECT_EQ(test, madcm_send_state(sb), MADCM_SEND_WAIT_RESP);
-	kunit_info(test, "solicited %u of %u\n",
-		   to_madcm_agent(ma->agent)->sol_count,
-		   to_madcm_agent(ma->agent)->sol_max);
+	/* Cancel set its timeout to 0, as ib_modify_mad() does. */
+	sa->timeout_ms = 5000;
 	KUNIT_EXPECT_EQ(test, madcm_post_send_mad(sa, NULL), 0);
 	KUNIT_EXPECT_EQ(test, madcm_send_state(sa), MADCM_SEND_QUEUED);
 	madcm_cancel_mad(sa);
@@ -1290,6 +1290,54 @@ static void reposted_queued_send_cancels_without_abort(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, unsent(w), 0);
 	madcm_free_send_mad(sa);
 	madcm_free_send_mad(sb);
+}
+
+/*
+ * The RMPP allocation sites under the fault-injection framework: a new
+ * reassembly whose control block, budget entry or first map cannot be
+ * had is refused with a STOP (resources exhausted, 13.6.3.3) and leaves
+ * no budget taken; an ACK that cannot be allocated is lost as on the
+ * wire, counted, and the transfer still reaches the agent.
+ */
+static void rmpp_allocation_failures_fail_cleanly(struct kunit *test)
+{
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 100, 5);
+	struct madcm_port *port = w->mm->port;
+	unsigned int nth;
+
+	receiver(test, w, log, RT_SET);
+	for (nth = 1; nth <= 3; nth++) {
+		madcm_fault_arm(MADCM_FAULT_RMPP_REASM, nth);
+		rt_data_seg(w->mad, RT_SET, 0x6600000000ULL + nth, 1, 3, 500,
+			    5);
+		deliver(w);
+		KUNIT_EXPECT_EQ(test, madcm_fault_fired(MADCM_FAULT_RMPP_REASM),
+				1);
+		madcm_fault_disarm();
+		take(test, w);
+		expect_rmpp(test, w->out, RT_SET | RT_RESP, RT_TYPE_STOP,
+			    RT_ST_RESX, 0);
+		KUNIT_EXPECT_EQ(test, atomic_read(&port->rmpp_reassemblies), 0);
+		KUNIT_EXPECT_EQ(test, atomic_long_read(&port->rmpp_bytes), 0);
+	}
+	KUNIT_EXPECT_EQ(test, log->transfers, 0);
+
+	/* A one-segment transfer whose final ACK cannot be allocated. */
+	madcm_fault_arm(MADCM_FAULT_RMPP_CTL, 1);
+	rt_data_seg(w->mad, RT_SET, 0x6700000001ULL, 1, 1, 100, 5);
+	deliver(w);
+	KUNIT_EXPECT_EQ(test, madcm_fault_fired(MADCM_FAULT_RMPP_CTL), 1);
+	madcm_fault_disarm();
+	KUNIT_EXPECT_EQ(test, unsent(w), 0);
+	KUNIT_EXPECT_EQ(test, mt_counter(port, MADCM_CNT_RMPP_CTL_DROP), 1);
+	KUNIT_EXPECT_EQ(test, log->transfers, 1);
+	KUNIT_EXPECT_EQ(test, log->bad, 0);
+	/* The sender, without its ACK, sends again: ACKed now. */
+	deliver(w);
+	take(test, w);
+	expect_rmpp(test, w->out, RT_SET | RT_RESP, RT_TYPE_ACK, 0, 1);
+	KUNIT_EXPECT_EQ(test, log->transfers, 1);
 }
 
 static struct kunit_case mad_rmpp_wire_cases[] = {
@@ -1318,6 +1366,7 @@ static struct kunit_case mad_rmpp_wire_cases[] = {
 	KUNIT_CASE(user_rmpp_agent_gets_raw_segments),
 	KUNIT_CASE_PARAM(sender_ctl_mads_carry_no_memory, ctl_bytes_gen_params),
 	KUNIT_CASE(reposted_queued_send_cancels_without_abort),
+	KUNIT_CASE(rmpp_allocation_failures_fail_cleanly),
 	{}
 };
 
