@@ -44,12 +44,45 @@ static void rtr_cm_desc(const struct rtr_cm_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(rtr_cm, rtr_cm_cases, rtr_cm_desc);
 
+/*
+ * A peer-to-peer active open from core 0 offering the RTR types @caps
+ * (and CRCs with @crc), IRD/ORD 4, to the raw peer, which answers the
+ * SYN and reads the MPA request into @req (BUF octets).
+ */
+static struct cm_rec *rtr_connect(struct kunit *test, struct cm_fix *fix,
+				  struct cm_raw *raw, u8 caps, bool crc,
+				  u8 *req)
+{
+	struct madcm_cm_connect_attr attr;
+	struct irdma_cm_seg seg;
+	struct cm_rec *a;
+
+	cm_raw_init(raw, fix, 0, true, RPORT, LPORT, MADCM_CM_NO_VLAN);
+	cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], RPORT,
+			MADCM_CM_NO_VLAN, 2, &fix->side[0]);
+	attr.loc.port = LPORT;
+	attr.peer_to_peer = true;
+	attr.rtr_caps = caps;
+	attr.crc = crc;
+	attr.ird = 4;
+	attr.ord = 4;
+	a = cm_connect(test, fix, 0, &attr);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, raw, &seg, NULL, 0));
+	raw->rcv_nxt = seg.seq + 1;
+	raw->snd_nxt = raw->iss + 1;
+	cm_raw_send(test, raw, IRDMA_TCP_SYN | IRDMA_TCP_ACK, raw->iss,
+		    raw->rcv_nxt, NULL, 0, true);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv_data(test, raw, &seg, req, BUF));
+	KUNIT_ASSERT_EQ(test, seg.payload_len, (u32)SPEC_HDR_LEN + SPEC_RTR_LEN);
+	raw->rcv_nxt += seg.payload_len;
+	return a;
+}
+
 static void cm_rtr_follows_the_reply(struct kunit *test)
 {
 	static const u8 zero[4];
 	const struct rtr_cm_case *c = test->param_value;
 	struct cm_fix *fix = cm_fix_create(test, 1, true, &cm_test_quiet_cfg, 2);
-	struct madcm_cm_connect_attr attr;
 	struct spec_frame rep = {
 		.c = c->crc, .s = true, .rev = 2, .pd_len = SPEC_RTR_LEN,
 		.rtr_words = true, .a = true, .ird = 4, .ord = 4,
@@ -66,26 +99,9 @@ static void cm_rtr_follows_the_reply(struct kunit *test)
 	req = kunit_kzalloc(test, BUF, GFP_KERNEL);
 	buf = kunit_kzalloc(test, BUF, GFP_KERNEL);
 	KUNIT_ASSERT_TRUE(test, req && buf);
-	cm_raw_init(&raw, fix, 0, true, RPORT, LPORT, MADCM_CM_NO_VLAN);
-	cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], RPORT,
-			MADCM_CM_NO_VLAN, 2, &fix->side[0]);
-	attr.loc.port = LPORT;
-	attr.peer_to_peer = true;
-	attr.rtr_caps = c->offer;
-	attr.crc = c->crc;
-	attr.ird = 4;
-	attr.ord = 4;
-	a = cm_connect(test, fix, 0, &attr);
-	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
-	raw.rcv_nxt = seg.seq + 1;
-	raw.snd_nxt = raw.iss + 1;
-	cm_raw_send(test, &raw, IRDMA_TCP_SYN | IRDMA_TCP_ACK, raw.iss,
-		    raw.rcv_nxt, NULL, 0, true);
-	KUNIT_ASSERT_TRUE(test, cm_raw_recv_data(test, &raw, &seg, req, BUF));
-	KUNIT_ASSERT_EQ(test, seg.payload_len, (u32)SPEC_HDR_LEN + SPEC_RTR_LEN);
+	a = rtr_connect(test, fix, &raw, c->offer, c->crc, req);
 	KUNIT_EXPECT_EQ(test, !!(req[SPEC_FLAGS] & SPEC_FLAG_C), c->crc);
 	KUNIT_EXPECT_TRUE(test, req[SPEC_IRD] & SPEC_HI_A);
-	raw.rcv_nxt += seg.payload_len;
 
 	/* The reply names the RTR type; the RTR comes next, nothing else. */
 	n = spec_write(buf, &rep);
@@ -132,7 +148,6 @@ static void cm_rtr_pending_at_stop(struct kunit *test)
 		.s = true, .rev = 2, .pd_len = SPEC_RTR_LEN,
 		.rtr_words = true, .a = true, .ird = 4, .ord = 4, .cc = true,
 	};
-	struct madcm_cm_connect_attr attr;
 	struct irdma_cm_seg seg;
 	struct cm_fix *fix;
 	struct cm_raw raw;
@@ -146,22 +161,7 @@ static void cm_rtr_pending_at_stop(struct kunit *test)
 	req = kunit_kzalloc(test, BUF, GFP_KERNEL);
 	buf = kunit_kzalloc(test, BUF, GFP_KERNEL);
 	KUNIT_ASSERT_TRUE(test, req && buf);
-	cm_raw_init(&raw, fix, 0, true, RPORT, LPORT, MADCM_CM_NO_VLAN);
-	cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], RPORT,
-			MADCM_CM_NO_VLAN, 2, &fix->side[0]);
-	attr.loc.port = LPORT;
-	attr.peer_to_peer = true;
-	attr.rtr_caps = IRDMA_RTR_WRITE;
-	attr.ird = 4;
-	attr.ord = 4;
-	cm_connect(test, fix, 0, &attr);
-	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
-	raw.rcv_nxt = seg.seq + 1;
-	raw.snd_nxt = raw.iss + 1;
-	cm_raw_send(test, &raw, IRDMA_TCP_SYN | IRDMA_TCP_ACK, raw.iss,
-		    raw.rcv_nxt, NULL, 0, true);
-	KUNIT_ASSERT_TRUE(test, cm_raw_recv_data(test, &raw, &seg, req, BUF));
-	raw.rcv_nxt += seg.payload_len;
+	rtr_connect(test, fix, &raw, IRDMA_RTR_WRITE, false, req);
 	n = spec_write(buf, &rep);
 	cm_raw_send(test, &raw, IRDMA_TCP_ACK | IRDMA_TCP_PSH, raw.snd_nxt,
 		    raw.rcv_nxt, buf, n, false);
