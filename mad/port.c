@@ -61,6 +61,7 @@ static const char *const madcm_counter_names[MADCM_CNT_MAX] = {
 	[MADCM_CNT_RMPP_RX_DONE] = "rmpp_rx_transfers",
 	[MADCM_CNT_API_MISUSE] = "api_misuse",
 	[MADCM_CNT_RMPP_CTL_DROP] = "rmpp_tx_ctl_dropped",
+	[MADCM_CNT_RMPP_RX_EVICTED] = "rmpp_rx_evicted",
 };
 
 static int madcm_port_counters_show(struct seq_file *s, void *unused)

@@ -68,6 +68,9 @@ struct madcm_send;
  * @MADCM_CNT_RMPP_RX_DONE: RMPP reassemblies completed and delivered
  * @MADCM_CNT_API_MISUSE: calls refused for breaking the API's rules (a
  *	send buffer freed while the core still holds it)
+ * @MADCM_CNT_RMPP_RX_EVICTED: RMPP reassemblies that had made no progress
+ *	past their first segment, ended with a STOP to make room for a new
+ *	transfer when the port's budget was full
  * @MADCM_CNT_RMPP_CTL_DROP: RMPP ACKs, STOPs and ABORTs dropped because
  *	MADCM_RMPP_CTL_QUEUE_MAX of them already wait for an address handle,
  *	or for want of memory
@@ -114,6 +117,7 @@ enum madcm_port_counter {
 	MADCM_CNT_RMPP_RX_DONE,
 	MADCM_CNT_API_MISUSE,
 	MADCM_CNT_RMPP_CTL_DROP,
+	MADCM_CNT_RMPP_RX_EVICTED,
 	MADCM_CNT_MAX,
 };
 

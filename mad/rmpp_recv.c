@@ -385,7 +385,7 @@ static bool madcm_rmpp_src_fits(struct madcm_port *port,
 static struct madcm_rmpp_src *
 madcm_rmpp_src_start(struct madcm_port *port, const struct madcm_recv *rv,
 		     unsigned long bytes, struct madcm_rmpp_src **spare,
-		     enum madcm_port_counter *why)
+		     enum madcm_port_counter *why, bool *port_full)
 {
 	struct madcm_rmpp_src *s;
 	union ib_gid gid;
@@ -399,6 +399,7 @@ madcm_rmpp_src_start(struct madcm_port *port, const struct madcm_recv *rv,
 	if (atomic_read(&port->rmpp_reassemblies) >=
 	    READ_ONCE(madcm_rmpp_max_reassemblies)) {
 		*why = MADCM_CNT_RMPP_RX_LIMIT;
+		*port_full = true;
 		goto refuse;
 	}
 	if ((s ? s->reassemblies : 0) >=
@@ -406,8 +407,10 @@ madcm_rmpp_src_start(struct madcm_port *port, const struct madcm_recv *rv,
 		*why = MADCM_CNT_RMPP_RX_SOURCE_LIMIT;
 		goto refuse;
 	}
-	if (!madcm_rmpp_src_fits(port, s, bytes, why))
+	if (!madcm_rmpp_src_fits(port, s, bytes, why)) {
+		*port_full = *why == MADCM_CNT_RMPP_RX_LIMIT;
 		goto refuse;
+	}
 	if (!s) {
 		s = *spare;
 		*spare = NULL;
@@ -498,6 +501,46 @@ static struct madcm_rmpp_rx *madcm_rmpp_rx_evict(struct madcm_agent *ag)
 	return NULL;
 }
 
+/*
+ * How many of the agent's least recently active transfers (records of
+ * completed ones included) an eviction looks at: the choice is O(1),
+ * whatever the number of reassemblies.
+ */
+#define MADCM_RMPP_EVICT_SCAN	32
+
+/*
+ * The port's budget is spent and a new transfer wants in: end the
+ * least recently active of the agent's reassemblies among the first
+ * MADCM_RMPP_EVICT_SCAN of its LRU that made no progress past their
+ * first segment, with a STOP (resources exhausted, 13.6.3.3). A flood
+ * of first segments from many sources (spoofed source addresses on
+ * RoCE) then only evicts itself, and a sender that keeps making
+ * progress is never shut out. Return the reassembly, unlinked, to free
+ * once the lock is dropped, or NULL. Lock held.
+ */
+static struct madcm_rmpp_rx *madcm_rmpp_rx_evict_idle(struct madcm_agent *ag)
+{
+	struct madcm_rmpp_rx *rx, *victim = NULL;
+	int seen = 0;
+
+	list_for_each_entry(rx, &ag->rmpp_lru, lru) {
+		if (++seen > MADCM_RMPP_EVICT_SCAN)
+			break;
+		if (rx->complete)
+			continue;
+		if (rx->contig <= 1 && (!victim || rx->contig < victim->contig))
+			victim = rx;
+	}
+	if (!victim)
+		return NULL;
+	madcm_port_count(ag->port, MADCM_CNT_RMPP_RX_EVICTED);
+	madcm_rmpp_ctl_send(ag->port, &victim->dest, victim->tmpl,
+			    sizeof(victim->tmpl), true, IB_MGMT_RMPP_TYPE_STOP,
+			    IB_MGMT_RMPP_STATUS_RESX, 0, 0);
+	madcm_rmpp_rx_unlink(ag, victim);
+	return victim;
+}
+
 /* What a reassembly holds besides its pages and its map. */
 static size_t madcm_rmpp_rx_fixed(u32 mad_size)
 {
@@ -510,12 +553,14 @@ static size_t madcm_rmpp_rx_fixed(u32 mad_size)
  * limits, take the sender's budget for what segment 1 holds (the
  * receive completion, the map of the first window), nothing more. Return
  * it, or NULL with the type and status of the refusal in @type and
- * @status, and for a STOP the counter of the limit in @why.
+ * @status, and for a STOP the counter of the limit in @why; @port_full
+ * is set when it is the port's budget (count or bytes) that is spent.
  */
 static struct madcm_rmpp_rx *madcm_rmpp_rx_new(struct madcm_agent *ag,
 					       const struct madcm_recv *rv,
 					       u8 *type, u8 *status,
-					       enum madcm_port_counter *why)
+					       enum madcm_port_counter *why,
+					       bool *port_full)
 {
 	struct ib_rmpp_hdr *rh = madcm_rmpp_hdr((void *)rv->mad);
 	u32 mad_size = rv->recv_wc.mad_seg_size;
@@ -570,7 +615,8 @@ static struct madcm_rmpp_rx *madcm_rmpp_rx_new(struct madcm_agent *ag,
 		goto fail;
 	bytes = madcm_rmpp_rx_fixed(mad_size) +
 		madcm_rmpp_map_size(npages, per_page);
-	rx->src = madcm_rmpp_src_start(ag->port, rv, bytes, &spare, why);
+	rx->src = madcm_rmpp_src_start(ag->port, rv, bytes, &spare, why,
+				       port_full);
 	if (!rx->src)
 		goto fail;
 	kfree(spare);
@@ -894,7 +940,7 @@ static void madcm_rmpp_recv_data(struct madcm_agent *ag, struct madcm_recv *rv)
 	struct madcm_recv *big = NULL;
 	enum madcm_port_counter why;
 	struct madcm_tid_key key;
-	bool done = false;
+	bool done = false, full = false;
 	int ret, tries = 0;
 	u8 type, status = 0;
 
@@ -917,7 +963,20 @@ again:
 			goto out;
 		}
 		spin_unlock_bh(&ag->lock);
-		rx = madcm_rmpp_rx_new(ag, rv, &type, &status, &why);
+		rx = madcm_rmpp_rx_new(ag, rv, &type, &status, &why, &full);
+		if (!rx && full) {
+			/* Room made by an idle one, once: then again. */
+			spin_lock_bh(&ag->lock);
+			evicted = madcm_rmpp_rx_evict_idle(ag);
+			spin_unlock_bh(&ag->lock);
+			if (evicted) {
+				madcm_rmpp_rx_free(evicted);
+				evicted = NULL;
+				full = false;
+				rx = madcm_rmpp_rx_new(ag, rv, &type, &status,
+						       &why, &full);
+			}
+		}
 		if (!rx) {
 			if (type == IB_MGMT_RMPP_TYPE_STOP)
 				madcm_rmpp_rx_refuse(port, rv, why);

@@ -657,29 +657,40 @@ static void receiver_refuses_past_limits_with_stop(struct kunit *test)
 	struct wire *w = wire_new(test);
 	struct rt_agent_log *log = rt_log(test, 0, 0);
 	struct mt_agent *ma;
-	int i, acks = 0, stops = 0;
+	int i, stops = 0;
 	long bytes;
 
 	madcm_rmpp_max_reassemblies = 4;
 	ma = receiver(test, w, log, RT_SET);
-	for (i = 0; i < 10; i++) {
+	for (i = 0; i < 4; i++) {
 		rt_mad(w->mad, RT_SET, 0x4400000000ULL + i, RT_TYPE_DATA,
 		       RT_FLAG_ACTIVE | RT_FLAG_FIRST, 0, 1, 100 * RT_PAYLOAD);
 		deliver(w);
 		take(test, w);
-		if (w->out[RT_OFF_TYPE] == RT_TYPE_ACK)
-			acks++;
+		expect_rmpp(test, w->out, RT_SET | RT_RESP, RT_TYPE_ACK, 0, 1);
+		/* Segment 2 too: transfers making progress are not evicted. */
+		rt_mad(w->mad, RT_SET, 0x4400000000ULL + i, RT_TYPE_DATA,
+		       RT_FLAG_ACTIVE, 0, 2, 0);
+		deliver(w);
+	}
+	for (i = 4; i < 10; i++) {
+		rt_mad(w->mad, RT_SET, 0x4400000000ULL + i, RT_TYPE_DATA,
+		       RT_FLAG_ACTIVE | RT_FLAG_FIRST, 0, 1, 100 * RT_PAYLOAD);
+		deliver(w);
+		take(test, w);
 		if (w->out[RT_OFF_TYPE] == RT_TYPE_STOP &&
 		    w->out[RT_OFF_STATUS] == RT_ST_RESX)
 			stops++;
 	}
-	KUNIT_EXPECT_EQ(test, acks, 4);
 	KUNIT_EXPECT_EQ(test, stops, 6);
+	KUNIT_EXPECT_EQ(test, unsent(w), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&w->mm->port->rmpp_reassemblies), 4);
 	KUNIT_EXPECT_EQ(test, atomic_read(&w->mm->port->rmpp_peak_reassemblies),
 			4);
 	KUNIT_EXPECT_EQ(test, mt_counter(w->mm->port, MADCM_CNT_RMPP_RX_LIMIT),
 			6);
+	KUNIT_EXPECT_EQ(test, mt_counter(w->mm->port, MADCM_CNT_RMPP_RX_EVICTED),
+			0);
 
 	/* A PayloadLength of 4 GiB asks for more than the byte limit. */
 	madcm_rmpp_max_reassemblies = 100;
@@ -1340,6 +1351,65 @@ static void rmpp_allocation_failures_fail_cleanly(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, log->transfers, 1);
 }
 
+/* Complete every MAD madcm sent; count the STOPs to @dlid and elsewhere. */
+static void drain_all(struct wire *w, u32 dlid, int *stops_peer,
+		      int *stops_other)
+{
+	struct mt_post *p;
+
+	while ((p = mt_manual_pop(w->mm))) {
+		w->seen++;
+		if (p->mad[RT_OFF_TYPE] == RT_TYPE_STOP)
+			(*(p->dlid == dlid ? stops_peer : stops_other))++;
+		mt_manual_complete(w->mm, p, IB_WC_SUCCESS);
+	}
+}
+
+/*
+ * Spoofed sources on RoCE: each source address is a sender of its own
+ * to the per-source budget, so 1,000 of them, each sending one segment
+ * 1, fill the port's reassemblies. When the port's budget is full a new
+ * transfer evicts the least recently active one that made no progress
+ * past its first segment (a STOP, resources exhausted), so the flood
+ * only evicts itself, and a real sender whose transfer progresses (here
+ * 5 segments, 2 at once as its first window allows, then one every 100
+ * flood segments) completes, its bytes intact. 1,001 transfers are
+ * admitted into 8 places and one of them ends by completing: 992 are
+ * evicted, none refused.
+ */
+static void rmpp_flood_of_sources_cannot_shut_out_a_sender(struct kunit *test)
+{
+	const u64 tid = 0x7800000001ULL;
+	struct wire *w = wire_new(test);
+	struct rt_agent_log *log = rt_log(test, 1000, 7);
+	struct madcm_port *port = w->mm->port;
+	int i, stops_peer = 0, stops_other = 0;
+	u32 seg = 1;
+
+	madcm_rmpp_max_reassemblies = 8;
+	receiver(test, w, log, RT_SET);
+	for (i = 0; i < 1000; i++) {
+		rt_mad(w->mad, RT_SET, 0x7700000000ULL + i, RT_TYPE_DATA,
+		       RT_FLAG_ACTIVE | RT_FLAG_FIRST, 0, 1, 100 * RT_PAYLOAD);
+		mt_manual_deliver(w->mm, w->mad, RT_MAD, 1, 100 + i, 1);
+		drain_all(w, LID_PEER, &stops_peer, &stops_other);
+		if (i % 100 != 50 || seg > 5)
+			continue;
+		do {
+			rt_data_seg(w->mad, RT_SET, tid, seg, 5, 1000, 7);
+			deliver(w);
+			drain_all(w, LID_PEER, &stops_peer, &stops_other);
+		} while (++seg == 2);
+	}
+	KUNIT_EXPECT_EQ(test, log->transfers, 1);
+	KUNIT_EXPECT_EQ(test, log->bad, 0);
+	KUNIT_EXPECT_EQ(test, stops_peer, 0);
+	KUNIT_EXPECT_EQ(test, stops_other, 992);
+	KUNIT_EXPECT_EQ(test, mt_counter(port, MADCM_CNT_RMPP_RX_EVICTED), 992);
+	KUNIT_EXPECT_EQ(test, mt_counter(port, MADCM_CNT_RMPP_RX_LIMIT), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&port->rmpp_reassemblies), 8);
+}
+
 static struct kunit_case mad_rmpp_wire_cases[] = {
 	KUNIT_CASE(sender_follows_window_and_acks),
 	KUNIT_CASE(sender_without_acks_aborts_tmr),
@@ -1367,6 +1437,7 @@ static struct kunit_case mad_rmpp_wire_cases[] = {
 	KUNIT_CASE_PARAM(sender_ctl_mads_carry_no_memory, ctl_bytes_gen_params),
 	KUNIT_CASE(reposted_queued_send_cancels_without_abort),
 	KUNIT_CASE(rmpp_allocation_failures_fail_cleanly),
+	KUNIT_CASE(rmpp_flood_of_sources_cannot_shut_out_a_sender),
 	{}
 };
 
