@@ -19,7 +19,8 @@ cd "$MADCM_ROOT"
 mapfile -t files < <(git ls-files -co --exclude-standard -- '*.c' '*.h' |
 	grep -v -e '\.mod\.c$' -e '^tests/vm/.*\.c$' -e '^tests/fuzz/' | sort)
 mapfile -t user_files < <(git ls-files -co --exclude-standard -- 'tests/vm/*.c' | sort)
-mapfile -t fuzz_files < <(git ls-files -co --exclude-standard -- 'tests/fuzz/*.c' | sort)
+mapfile -t fuzz_files < <(git ls-files -co --exclude-standard -- 'tests/fuzz/*.[ch]' |
+	grep -v '^tests/fuzz/shim/.*\.h$' | sort)
 mapfile -t shim_files < <(git ls-files -co --exclude-standard -- 'tests/fuzz/shim/*.h' | sort)
 OUT=${MADCM_CHECK_DIR:-$MADCM_CACHE/check}
 mkdir -p "$OUT"
@@ -61,7 +62,7 @@ if [ ${#fuzz_files[@]} -gt 0 ]; then
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,PREFER_KERNEL_TYPES,NEW_TYPEDEFS,SPLIT_STRING,VOLATILE,CAMELCASE \
 		-f "${fuzz_files[@]}" >"$OUT/checkpatch-fuzz.log" 2>&1
 	"$KSRC/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types \
-		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,PREFER_KERNEL_TYPES,NEW_TYPEDEFS,SPLIT_STRING,VOLATILE,CAMELCASE,MACRO_ARG_REUSE,AVOID_BUG,PREFER_DEFINED_ATTRIBUTE_MACRO,CONST_STRUCT,EXPORT_SYMBOL \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,PREFER_KERNEL_TYPES,NEW_TYPEDEFS,SPLIT_STRING,VOLATILE,CAMELCASE,MACRO_ARG_REUSE,AVOID_BUG,PREFER_DEFINED_ATTRIBUTE_MACRO,CONST_STRUCT,EXPORT_SYMBOL,MACRO_ARG_PRECEDENCE \
 		-f "${shim_files[@]}" >>"$OUT/checkpatch-fuzz.log" 2>&1
 	result "checkpatch (${#fuzz_files[@]} fuzz harnesses, ${#shim_files[@]} shim headers)" "$OUT/checkpatch-fuzz.log"
 fi

@@ -18,64 +18,71 @@ set -uo pipefail
 . "$(dirname "$0")/common.sh"
 cd "$MADCM_ROOT"
 
-secs=${FUZZ_SECONDS:-60}
-per_input=${FUZZ_TIMEOUT:-10}
-case $secs in ''|*[!0-9]*) die "FUZZ_SECONDS must be a number of seconds" ;; esac
+# All in a function, so that bash has read it all before it runs: an edit
+# of this file during a long run cannot change what the run does.
+main() {
+	secs=${FUZZ_SECONDS:-60}
+	per_input=${FUZZ_TIMEOUT:-10}
+	case $secs in ''|*[!0-9]*) die "FUZZ_SECONDS must be a number of seconds" ;; esac
 
-scripts/deps.sh fuzz || exit 1
-MADCM_KERNEL=6.1 scripts/fetch-kernel.sh || exit 1
-. "$MADCM_CACHE/kernel.env"
+	scripts/deps.sh fuzz || exit 1
+	MADCM_KERNEL=6.1 scripts/fetch-kernel.sh || exit 1
+	. "$MADCM_CACHE/kernel.env"
 
-out=${FUZZ_DIR:-$MADCM_CACHE/fuzz}
-build=$out/build
-mkdir -p "$build" "$out/artifacts" "$out/corpus" "$out/logs"
-if ! make -s -C tests/fuzz O="$build" KSRC="$KSRC" >"$out/logs/build.log" 2>&1; then
-	cat "$out/logs/build.log" >&2
-	say "fuzz: the harnesses do not build"
-	echo "fuzz: 0 passed, 1 failed"
-	exit 1
-fi
-
-harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || read -ra harnesses < <(make -s -C tests/fuzz list)
-
-passed=0 failed=0
-printf '%-14s %10s %6s %7s %7s  %s\n' harness execs cov ft crashes result
-for h in "${harnesses[@]}"; do
-	bin=$build/$h
-	log=$out/logs/$h.log
-	art=$out/artifacts/$h
-	work=$out/corpus/$h
-	[ -x "$bin" ] || die "no harness '$h' (make -C tests/fuzz list)"
-	rm -rf "$art"
-	mkdir -p "$art" "$work" "tests/fuzz/corpus/$h"
-	dict=()
-	[ -f "tests/fuzz/dict/$h.dict" ] && dict=(-dict="tests/fuzz/dict/$h.dict")
-	# The first corpus directory takes the new inputs: the cache's.
-	"$bin" -max_total_time="$secs" -timeout="$per_input" -rss_limit_mb=2048 \
-		-print_final_stats=1 -close_fd_mask=1 "${dict[@]}" \
-		-artifact_prefix="$art/" "$work" "tests/fuzz/corpus/$h" \
-		</dev/null >"$log" 2>&1
-	rc=$?
-	final=$(grep -aE '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1)
-	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-	cov=$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$final")
-	ft=$(sed -nE 's/.* ft: ([0-9]+).*/\1/p' <<<"$final")
-	found=$(find "$art" -type f | wc -l)
-	if [ "$rc" -eq 0 ] && [ "$found" -eq 0 ] && [ -n "$final" ] &&
-	   ! grep -qaE 'ERROR: (Address|Leak|Undefined)Sanitizer|runtime error:' "$log"; then
-		result=ok
-		passed=$((passed + 1))
-	else
-		result="FAILED (exit $rc, $log)"
-		failed=$((failed + 1))
+	out=${FUZZ_DIR:-$MADCM_CACHE/fuzz}
+	build=$out/build
+	mkdir -p "$build" "$out/artifacts" "$out/corpus" "$out/logs"
+	if ! make -s -C tests/fuzz O="$build" KSRC="$KSRC" >"$out/logs/build.log" 2>&1; then
+		cat "$out/logs/build.log" >&2
+		say "fuzz: the harnesses do not build"
+		echo "fuzz: 0 passed, 1 failed"
+		exit 1
 	fi
-	printf '%-14s %10s %6s %7s %7s  %s\n' "$h" "${execs:--}" "${cov:--}" \
-		"${ft:--}" "$found" "$result"
-	if [ "$result" != ok ]; then
-		grep -aE -A 12 'ERROR: |runtime error:|WARNING: |fuzz_[a-z_]+: ' "$log" | head -40 >&2
-		find "$art" -type f -printf '[madcm]   input: %p\n' >&2
-	fi
-done
-echo "fuzz: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+
+	harnesses=("$@")
+	[ ${#harnesses[@]} -gt 0 ] || read -ra harnesses < <(make -s -C tests/fuzz list)
+
+	passed=0 failed=0
+	printf '%-14s %10s %6s %7s %7s  %s\n' harness execs cov ft crashes result
+	for h in "${harnesses[@]}"; do
+		bin=$build/$h
+		log=$out/logs/$h.log
+		art=$out/artifacts/$h
+		work=$out/corpus/$h
+		[ -x "$bin" ] || die "no harness '$h' (make -C tests/fuzz list)"
+		rm -rf "$art"
+		mkdir -p "$art" "$work" "tests/fuzz/corpus/$h"
+		dict=()
+		[ -f "tests/fuzz/dict/$h.dict" ] && dict=(-dict="tests/fuzz/dict/$h.dict")
+		# The first corpus directory takes the new inputs: the cache's.
+		"$bin" -max_total_time="$secs" -timeout="$per_input" -rss_limit_mb=2048 \
+			-print_final_stats=1 -close_fd_mask=1 "${dict[@]}" \
+			-artifact_prefix="$art/" "$work" "tests/fuzz/corpus/$h" \
+			</dev/null >"$log" 2>&1
+		rc=$?
+		final=$(grep -aE '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1)
+		execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+		cov=$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$final")
+		ft=$(sed -nE 's/.* ft: ([0-9]+).*/\1/p' <<<"$final")
+		found=$(find "$art" -type f | wc -l)
+		if [ "$rc" -eq 0 ] && [ "$found" -eq 0 ] && [ -n "$final" ] &&
+		   ! grep -qaE 'ERROR: (Address|Leak|Undefined)Sanitizer|runtime error:' "$log"; then
+			result=ok
+			passed=$((passed + 1))
+		else
+			result="FAILED (exit $rc, $log)"
+			failed=$((failed + 1))
+		fi
+		printf '%-14s %10s %6s %7s %7s  %s\n' "$h" "${execs:--}" "${cov:--}" \
+			"${ft:--}" "$found" "$result"
+		if [ "$result" != ok ]; then
+			grep -aE -A 12 'ERROR: |runtime error:|WARNING: |fuzz_[a-z_]+: ' "$log" | head -40 >&2
+			find "$art" -type f -printf '[madcm]   input: %p\n' >&2
+		fi
+	done
+	echo "fuzz: $passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+}
+
+main "$@"
+exit

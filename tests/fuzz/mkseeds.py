@@ -14,7 +14,11 @@ the harness's control octets in front (see each harness's header comment):
   fuzz_ddp_rx   tests/kunit/rnic_ddp_test.c, rnic_rdmap_test.c: FPDUs of
                 each RDMAP opcode, with and without CRC, back to back;
   fuzz_mad_recv tests/kunit/mad_recv_test.c: the bad_mads grid, and Gets,
-                Sets, responses, SMPs and an RMPP segment that agents take.
+                Sets, responses, SMPs and an RMPP segment that agents take;
+  fuzz_rmpp_recv tests/kunit/mad_rmpp_wire_test.c, mad_rmpp_util.h: a
+                3-segment SA Set of 560 octets (in order, duplicated, out
+                of window, from two senders, timed out), its response
+                answering a request, the bad_params grid, ACK, STOP, ABORT.
 Run it again after changing it; it replaces the files it writes.
 """
 import hashlib
@@ -266,8 +270,9 @@ def mad(base, cls, cver, method, length=256, attr_id=0x10, rmpp=None):
 
 
 def mad_seeds():
-    # (name, OPA port, QP, agents picked, MAD); control octet as in the
-    # harness: bit 0 OPA, bits 2-3 the QP.
+    # (name, OPA port, QP, agents picked, MAD); control octets as in the
+    # harness: octet 0 bit 0 OPA, bit 6 GRH; octet 1 bits 0-4 the agents,
+    # bits 5-6 the QP.
     bad = [
         ('empty', False, 1, mad(1, 0x04, 1, 1, 0)),
         ('23-bytes', False, 1, mad(1, 0x04, 1, 1, 23)),
@@ -298,12 +303,85 @@ def mad_seeds():
         ('opa-get-unclaimed', True, 1, 0x00, mad(0x80, 0x04, 0x80, 1, 300)),
     ]
     for name, opa, qpn, m in bad:
-        write('fuzz_mad_recv', name, bytes([opa | qpn << 2, 0x05]) + m)
+        write('fuzz_mad_recv', name, bytes([opa, 0x05 | qpn << 5]) + m)
     for name, opa, qpn, pick, m in good:
-        write('fuzz_mad_recv', name, bytes([opa | qpn << 2, pick]) + m)
+        write('fuzz_mad_recv', name, bytes([opa, pick | qpn << 5]) + m)
     grh = struct.pack('!IHBB16s16s', 6 << 28, 256, 0x1b, 64, V6_A, V6_B)
     write('fuzz_mad_recv', 'perf-set-grh-unclaimed',
-          bytes([0x02 | 1 << 2, 0]) + grh + mad(1, 0x04, 1, 2))
+          bytes([0x40, 1 << 5]) + grh + mad(1, 0x04, 1, 2))
+
+
+# ---- mad_rmpp_wire_test.c, mad_rmpp_util.h ----
+RT_CLASS, RT_SET, RT_PAYLOAD = 0x03, 0x02, 220
+R_ACTIVE, R_FIRST, R_LAST = 1, 2, 4
+R_DATA, R_ACK, R_STOP, R_ABORT = 1, 2, 3, 4
+
+
+def rmpp_step(seg, flags, paylen, rtype=R_DATA, status=0, version=1,
+              method=RT_SET, tid=0x777700000009, sender=0, grh=False):
+    hdr = struct.pack('!BBBBHHQHHI', 1, RT_CLASS, 2, method, 0, 0, tid,
+                      0x10, 0, 0)
+    hdr += struct.pack('!BBBBII', version, rtype, 0xf8 | flags, status, seg,
+                       paylen)
+    return bytes([sender << 3 | (4 if grh else 0)]) + hdr
+
+
+def rmpp_seeds():
+    total = 3 * RT_PAYLOAD - 100
+    last = total - 2 * RT_PAYLOAD
+
+    def seg(n, **kw):
+        if n == 1:
+            return rmpp_step(1, R_ACTIVE | R_FIRST, total, **kw)
+        if n == 3:
+            return rmpp_step(3, R_ACTIVE | R_LAST, last, **kw)
+        return rmpp_step(n, R_ACTIVE, 0, **kw)
+
+    ctl, pick = bytes([0x00, 0x0a])  # kernel-RMPP agent for both
+    wait = bytes([0x07])             # a request waits
+    time = lambda s: bytes([s << 2 | 1])
+    env = lambda bits: bytes([2, bits])
+    seeds = {
+        'in-order': seg(1) + seg(2) + seg(3),
+        'reordered-dup': seg(1) + seg(3) + seg(2) + seg(2) + seg(3),
+        'two-senders': seg(1) + seg(1, sender=2, grh=True) + seg(2) +
+        seg(2, sender=2, grh=True) + seg(3, sender=2, grh=True) + seg(3),
+        'timed-out': seg(1) + seg(2) + time(45),
+        'response': wait + seg(1, method=0x82) + seg(2, method=0x82) +
+        seg(3, method=0x82),
+        'unsolicited-response': seg(1, method=0x82),
+        'abort-mid': seg(1) + rmpp_step(1, R_ACTIVE, 0, rtype=R_ABORT,
+                                        status=118),
+        'stop-mid': seg(1) + rmpp_step(1, R_ACTIVE, 0, rtype=R_STOP,
+                                       status=1),
+        'ack-turnaround': seg(1) + seg(2) + seg(3) +
+        rmpp_step(3, R_ACTIVE, 64, rtype=R_ACK),
+        'no-memory-mid': seg(1) + env(0x40) + seg(2) + seg(3),
+        'ah-later': env(0x20) + seg(1) + seg(2) + seg(3),
+        'opa-port': env(0x01) + seg(1) + seg(2),
+        'bad-seg1-no-first': rmpp_step(1, R_ACTIVE, 560),
+        'bad-first-on-2': rmpp_step(2, R_ACTIVE | R_FIRST, 560),
+        'bad-seg-0': rmpp_step(0, R_ACTIVE | R_FIRST, 560),
+        'bad-past-end': seg(1) + rmpp_step(5, R_ACTIVE, 0),
+        'bad-paylen-0': rmpp_step(1, R_ACTIVE | R_FIRST, 0),
+        'bad-last-paylen': seg(1) + rmpp_step(3, R_ACTIVE | R_LAST, 200),
+        'bad-last-middle': seg(1) + rmpp_step(2, R_ACTIVE | R_LAST, 120),
+        'bad-one-seg-long': rmpp_step(1, R_ACTIVE | R_FIRST | R_LAST, 300),
+        'bad-version-2': rmpp_step(1, R_ACTIVE | R_FIRST, 560, version=2),
+        'bad-type-5': rmpp_step(1, R_ACTIVE | R_FIRST, 560, rtype=5),
+        'bad-data-status': rmpp_step(1, R_ACTIVE | R_FIRST, 560, status=5),
+    }
+    # The limits octet: 0, the module parameters' defaults; the last
+    # seeds set a window of 1 and one reassembly per port and sender with
+    # small byte budgets.
+    small = {
+        'small-limits-two-senders': seeds['two-senders'],
+        'small-limits-in-order': seeds['in-order'],
+    }
+    for name, steps in seeds.items():
+        write('fuzz_rmpp_recv', name, bytes([ctl, pick, 0]) + steps)
+    for name, steps in small.items():
+        write('fuzz_rmpp_recv', name, bytes([ctl, pick, 0x55]) + steps)
 
 
 def main():
@@ -311,6 +389,7 @@ def main():
     mpa_seeds()
     ddp_seeds()
     mad_seeds()
+    rmpp_seeds()
     return 0
 
 

@@ -173,11 +173,17 @@ typedef struct { atomic_t refs; } refcount_t;
 typedef struct { int lock; } spinlock_t;
 struct timer_list { void *entry[2]; unsigned long expires; void *fn; u32 flags; };
 struct work_struct { long data; struct list_head entry; void *func; };
+/* delayed_work.timer.flags: queued; .expires: when it is due. */
 struct delayed_work { struct work_struct work; struct timer_list timer; void *wq; int cpu; };
 struct kvec { void *iov_base; size_t iov_len; };
 struct hlist_head { struct hlist_node *first; };
 struct rhlist_head { struct rhash_head rhead; struct rhlist_head *next; };
-struct rhashtable { void *tbl; unsigned int nelems; char params[64]; };
+struct rhashtable {
+	struct rhash_head *chain;
+	unsigned int nelems;
+	u16 key_len, key_offset, head_offset;
+};
+
 struct rhltable { struct rhashtable ht; };
 struct rb_node { unsigned long parent; struct rb_node *right, *left; };
 struct rb_root_cached { struct rb_node *root, *leftmost; };
@@ -246,9 +252,16 @@ static inline bool IS_ERR(const void *ptr)
 	return IS_ERR_VALUE((unsigned long)ptr);
 }
 
+static inline int PTR_ERR_OR_ZERO(const void *ptr)
+{
+	return IS_ERR(ptr) ? (int)PTR_ERR(ptr) : 0;
+}
+
 /* CRC32c (linux/crc32.h), in shim.c. */
 u32 __crc32c_le(u32 crc, const void *p, size_t len);
 u32 crc32_le(u32 crc, const void *p, size_t len);
 #define crc32c(crc, p, len) __crc32c_le(crc, p, len)
+
+#include "fuzz_ds.h"
 
 #endif /* _MADCM_FUZZ_KERNEL_H */

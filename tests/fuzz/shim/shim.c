@@ -143,3 +143,141 @@ u32 crc32_le(u32 crc, const void *p, size_t len)
 /* madcm.h: the module's debugfs directory (none in a fuzz build). */
 struct dentry;
 struct dentry *madcm_debugfs_root;
+
+/* ---- fuzz_ds.h ---- */
+
+unsigned long jiffies = 1000000;
+
+u32 jhash(const void *key, u32 length, u32 initval)
+{
+	const u8 *p = key;
+	u32 h = 2166136261u ^ initval;
+
+	while (length--)
+		h = (h ^ *p++) * 16777619u;
+	return h;
+}
+
+int rhashtable_init(struct rhashtable *ht,
+		    const struct rhashtable_params *params)
+{
+	memset(ht, 0, sizeof(*ht));
+	ht->key_len = params->key_len;
+	ht->key_offset = params->key_offset;
+	ht->head_offset = params->head_offset;
+	return 0;
+}
+
+static void *rht_obj(const struct rhashtable *ht, struct rhash_head *h)
+{
+	return (char *)h - ht->head_offset;
+}
+
+void *rhashtable_lookup_fast(struct rhashtable *ht, const void *key,
+			     const struct rhashtable_params params)
+{
+	struct rhash_head *h;
+
+	for (h = ht->chain; h; h = h->next)
+		if (!memcmp((char *)rht_obj(ht, h) + ht->key_offset, key,
+			    ht->key_len))
+			return rht_obj(ht, h);
+	return NULL;
+}
+
+void *rhashtable_lookup_get_insert_fast(struct rhashtable *ht,
+					struct rhash_head *obj,
+					const struct rhashtable_params params)
+{
+	void *old = rhashtable_lookup_fast(ht, (char *)rht_obj(ht, obj) +
+					   ht->key_offset, params);
+
+	if (old)
+		return old;
+	obj->next = ht->chain;
+	ht->chain = obj;
+	ht->nelems++;
+	return NULL;
+}
+
+int rhashtable_remove_fast(struct rhashtable *ht, struct rhash_head *obj,
+			   const struct rhashtable_params params)
+{
+	struct rhash_head **pp;
+
+	for (pp = &ht->chain; *pp; pp = &(*pp)->next) {
+		if (*pp == obj) {
+			*pp = obj->next;
+			ht->nelems--;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+void rhashtable_free_and_destroy(struct rhashtable *ht,
+				 void (*free_fn)(void *ptr, void *arg),
+				 void *arg)
+{
+	struct rhash_head *h, *next;
+
+	for (h = ht->chain; h; h = next) {
+		next = h->next;
+		free_fn(rht_obj(ht, h), arg);
+	}
+	ht->chain = NULL;
+	ht->nelems = 0;
+}
+
+bool queue_delayed_work(struct workqueue_struct *wq, struct delayed_work *dw,
+			unsigned long delay)
+{
+	if (dw->timer.flags)
+		return false;
+	dw->timer.flags = 1;
+	dw->timer.expires = jiffies + delay;
+	return true;
+}
+
+bool mod_delayed_work(struct workqueue_struct *wq, struct delayed_work *dw,
+		      unsigned long delay)
+{
+	bool was = dw->timer.flags;
+
+	dw->timer.flags = 1;
+	dw->timer.expires = jiffies + delay;
+	return was;
+}
+
+bool cancel_delayed_work_sync(struct delayed_work *dw)
+{
+	bool was = dw->timer.flags;
+
+	dw->timer.flags = 0;
+	return was;
+}
+
+bool fuzz_run_delayed_work(struct delayed_work *dw)
+{
+	work_func_t fn = (work_func_t)dw->work.func;
+
+	if (!dw->timer.flags || time_before(jiffies, dw->timer.expires))
+		return false;
+	dw->timer.flags = 0;
+	fn(&dw->work);
+	return true;
+}
+
+struct page *alloc_page(gfp_t gfp)
+{
+	void *p = aligned_alloc(PAGE_SIZE, PAGE_SIZE);
+
+	if (p && (gfp & __GFP_ZERO))
+		memset(p, 0, PAGE_SIZE);
+	return p;
+}
+
+void __free_page(struct page *page)
+{
+	free(page);
+}

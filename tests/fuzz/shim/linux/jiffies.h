@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Shim: fuzz_ds.h has what the parsers use of <linux/jiffies.h>. */
+#include "../fuzz_kernel.h"
