@@ -69,7 +69,16 @@ static bool madcm_rnic_siw_loaded(void)
 {
 #ifdef MODULE
 	struct kobject *kobj;
+#endif
 
+	/*
+	 * Built into the kernel, siw is always there, and /sys/module/siw
+	 * exists only if it has parameters: the kernel's configuration,
+	 * which this module is built against, is the one sure sign.
+	 */
+	if (IS_BUILTIN(CONFIG_RDMA_SIW))
+		return true;
+#ifdef MODULE
 	/* /sys/module/siw: siw.ko loaded before madcm */
 	kobj = kset_find_obj(THIS_MODULE->mkobj.kobj.kset, "siw");
 	if (kobj) {
@@ -98,7 +107,11 @@ int madcm_rnic_uverbs_claim(void)
 		madcm_rnic_udevs++;
 	mutex_unlock(&madcm_rnic_siw_lock);
 	if (ret)
-		pr_err("madcm: siw.ko is loaded: a madcm RNIC speaks siw's user ABI and cannot run next to it (unload siw, or load madcm with rnic_uverbs=0)\n");
+		pr_err("madcm: siw is %s: a madcm RNIC speaks siw's user ABI and cannot run next to it (%s, or load madcm with rnic_uverbs=0)\n",
+		       IS_BUILTIN(CONFIG_RDMA_SIW) ? "built into this kernel" :
+		       "loaded",
+		       IS_BUILTIN(CONFIG_RDMA_SIW) ? "use a kernel without it" :
+		       "unload siw");
 	return ret;
 }
 
