@@ -471,6 +471,30 @@ static int madcm_rnic_rx_place_send(struct madcm_rnic_qp *qp, u64 mo,
 	return len ? -ERANGE : 0;
 }
 
+/*
+ * Place a Send's octets into its receive WQE, fenced by the QP's state:
+ * under the QP's lock, and only while that WQE is still the head of the
+ * receive queue, not completed. A flush (the QP moved to ERROR by its
+ * consumer, on another CPU, between two FPDUs of the Send) completes it
+ * and gives its buffer back to the consumer; not one octet may land there
+ * afterwards. Return 0, -ESHUTDOWN when the WQE is gone (nothing placed),
+ * or madcm_rnic_rx_place_send()'s error.
+ */
+static int madcm_rnic_rx_place_send_fenced(struct madcm_rnic_qp *qp, u64 mo,
+					   const u8 *data, u32 len)
+{
+	struct madcm_rnic_rx *rx = &qp->rx;
+	unsigned long flags;
+	int err = -ESHUTDOWN;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	if (qp->state != IB_QPS_ERR && qp->rq.head == rx->rq_head &&
+	    qp->rq.head != qp->rq.tail)
+		err = madcm_rnic_rx_place_send(qp, mo, data, len);
+	spin_unlock_irqrestore(&qp->lock, flags);
+	return err;
+}
+
 static void madcm_rnic_rx_data(struct madcm_rnic_qp *qp,
 			       const struct madcm_mpa_rx_out *out)
 {
@@ -480,6 +504,12 @@ static void madcm_rnic_rx_data(struct madcm_rnic_qp *qp,
 
 	if (!rx->place)
 		return;
+	/* ERROR reached meanwhile: nothing more is placed (and flushed). */
+	if (READ_ONCE(qp->state) == IB_QPS_ERR) {
+		rx->place = false;
+		rx->dead = true;
+		return;
+	}
 	switch (seg->opcode) {
 	case RDMAP_RDMA_WRITE:
 		err = madcm_rnic_mr_copy_to(qp, seg->stag, seg->to + out->off,
@@ -499,9 +529,14 @@ static void madcm_rnic_rx_data(struct madcm_rnic_qp *qp,
 	case RDMAP_SEND_SE:
 	case RDMAP_SEND_INVALIDATE:
 	case RDMAP_SEND_SE_INVALIDATE:
-		err = madcm_rnic_rx_place_send(qp, (u64)seg->mo + out->off,
-					       out->data, out->len);
-		if (err) {
+		err = madcm_rnic_rx_place_send_fenced(qp,
+						      (u64)seg->mo + out->off,
+						      out->data, out->len);
+		if (err == -ESHUTDOWN) {
+			/* Flushed under way: the QP is in ERROR already. */
+			rx->place = false;
+			rx->dead = true;
+		} else if (err) {
 			/* Our own receive buffer failed: a local error. */
 			madcm_rnic_rx_fail_rwqe(qp, IB_WC_LOC_PROT_ERR);
 			madcm_rnic_rx_fail(qp, MADCM_RNIC_CNT_RX_RQ_ERR,
@@ -637,6 +672,19 @@ static void madcm_rnic_rx_end(struct madcm_rnic_qp *qp)
 	}
 }
 
+#ifdef MADCM_FAULT_INJECTION
+/* KUnit's hook: what another CPU may do between two FPDUs. */
+static void madcm_rnic_rx_fpdu_end_hook(struct madcm_rnic_qp *qp)
+{
+	if (qp->dev->rx_fpdu_end)
+		qp->dev->rx_fpdu_end(qp);
+}
+#else
+static void madcm_rnic_rx_fpdu_end_hook(struct madcm_rnic_qp *qp)
+{
+}
+#endif
+
 /**
  * madcm_rnic_qp_rx_data() - the TCP engine's rx_data for a QP
  * @t: the QP's engine
@@ -669,6 +717,7 @@ void madcm_rnic_qp_rx_data(struct madcm_rnic_tcp *t, const u8 *d, u32 len)
 		case MADCM_MPA_RX_END:
 			madcm_rnic_rx_end(qp);
 			rx->fpdu_pos = rx->pos;
+			madcm_rnic_rx_fpdu_end_hook(qp);
 			break;
 		default:
 			break;

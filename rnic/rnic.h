@@ -151,6 +151,9 @@ enum madcm_rnic_counter {
  *	called by iw_accept in the accepting thread once its wait for
  *	ESTABLISHED ended and before it looks at the endpoint again, so a
  *	test can run the connection's later events in between
+ * @rx_fpdu_end: KUnit builds only: if set, called by the receive side
+ *	after each FPDU it took, within one delivery of stream octets, so a
+ *	test can do what another CPU may do between two FPDUs
  */
 struct madcm_rnic_dev {
 	struct ib_device ibdev;
@@ -176,6 +179,7 @@ struct madcm_rnic_dev {
 	bool uverbs;
 #ifdef MADCM_FAULT_INJECTION
 	void (*iw_accept_woken)(struct iw_cm_id *cm_id);
+	void (*rx_fpdu_end)(struct madcm_rnic_qp *qp);
 #endif
 };
 

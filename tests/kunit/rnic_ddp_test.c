@@ -1005,6 +1005,68 @@ static void send_scatters_and_invalidates(struct kunit *test)
 }
 
 /*
+ * What the consumer's modify_qp(ERROR) does from another CPU between two
+ * FPDUs of a Send that one delivery carries: the QP enters ERROR and
+ * every receive completes, flushed; the buffer is the consumer's again
+ * (here it writes its own pattern there).
+ */
+struct qx_flush {
+	struct qx *x;
+	int calls;
+};
+
+static struct qx_flush *qx_flush_ctx;
+
+static void qx_flush_after_first_fpdu(struct madcm_rnic_qp *qp)
+{
+	struct qx_flush *f = qx_flush_ctx;
+	struct madcm_rnic_due due = {};
+	unsigned long flags;
+
+	if (!f || f->calls++)
+		return;
+	spin_lock_irqsave(&qp->lock, flags);
+	madcm_rnic_qp_error_locked(qp, &due);
+	spin_unlock_irqrestore(&qp->lock, flags);
+	madcm_rnic_run_due(qp, &due);
+	memset(f->x->rbuf + RBUF_GUARD, 0x77, RBUF_LEN);
+}
+
+/*
+ * A Send in two FPDUs whose receive is flushed between them: the second
+ * FPDU places nothing in the buffer the flush gave back (kernel receive
+ * SGEs use the DMA MR: the ULP may have reused or freed it), and the
+ * receive completes once, flushed.
+ */
+static void flush_during_a_send_stops_placement(struct kunit *test)
+{
+	struct qx *x = test->priv;
+	struct qx_flush f = { .x = x };
+	struct ib_wc wc[2];
+	u32 len, i, bad = 0;
+
+	qx_post_rbuf(test, x, 9);
+	len = t_send(x->stream, OP_SEND, false, 0, 1, 0, x->data, 100, true);
+	len += t_send(x->stream + len, OP_SEND, true, 0, 1, 100,
+		      x->data + 100, 100, true);
+	qx_flush_ctx = &f;
+	x->dev->rx_fpdu_end = qx_flush_after_first_fpdu;
+	qx_feed(x, x->stream, len);
+	x->dev->rx_fpdu_end = NULL;
+	qx_flush_ctx = NULL;
+	KUNIT_ASSERT_GE(test, f.calls, 1);
+	KUNIT_EXPECT_EQ(test, qx_state(x), IB_QPS_ERR);
+	for (i = 0; i < RBUF_LEN; i++)
+		if (x->rbuf[RBUF_GUARD + i] != 0x77 && bad++ < 4)
+			KUNIT_FAIL(test, "octet %u of the flushed buffer is %#x",
+				   i, x->rbuf[RBUF_GUARD + i]);
+	KUNIT_EXPECT_EQ(test, bad, 0);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(x->cq, 2, wc), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 9);
+	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_WR_FLUSH_ERR);
+}
+
+/*
  * A Read Response in two segments fills the sink of the outstanding Read
  * (RFC 5040 4.5: tagged, the Data Sink STag and offsets of the Read
  * Request); its last segment answers the Read.
@@ -1648,6 +1710,7 @@ static struct kunit_case rnic_ddp_qp_cases[] = {
 	KUNIT_CASE(write_lands_across_frmr_pages),
 	KUNIT_CASE(stream_split_at_every_octet),
 	KUNIT_CASE(send_scatters_and_invalidates),
+	KUNIT_CASE(flush_during_a_send_stops_placement),
 	KUNIT_CASE(read_response_fills_its_sink),
 	KUNIT_CASE(rtr_send_takes_no_receive),
 	KUNIT_CASE(terminate_received_ends_qp),
