@@ -83,6 +83,11 @@ static inline bool irdma_cm_qhash_equal(const struct irdma_cm_qhash *a,
  *	its entry to @qh->target (-ENOENT when there is none). May sleep.
  *	Returns 0 or a negative errno.
  * @qhash_del: stop steering them. May sleep.
+ * @local_ports: optional; set @lo and @hi to the range an active open
+ *	without a local port picks from (the link namespace's
+ *	ip_local_port_range); the CM's default stays when absent
+ * @port_reserved: optional; whether @port must not be picked by such an
+ *	active open (ip_local_reserved_ports)
  */
 struct irdma_cm_wire_ops {
 	int (*xmit)(struct irdma_cm_core *core, const u8 *frame, u32 len);
