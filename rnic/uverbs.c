@@ -106,12 +106,10 @@ int madcm_rnic_uverbs_claim(void)
 	else
 		madcm_rnic_udevs++;
 	mutex_unlock(&madcm_rnic_siw_lock);
-	if (ret)
-		pr_err("madcm: siw is %s: a madcm RNIC speaks siw's user ABI and cannot run next to it (%s, or load madcm with rnic_uverbs=0)\n",
-		       IS_BUILTIN(CONFIG_RDMA_SIW) ? "built into this kernel" :
-		       "loaded",
-		       IS_BUILTIN(CONFIG_RDMA_SIW) ? "use a kernel without it" :
-		       "unload siw");
+	if (ret && IS_BUILTIN(CONFIG_RDMA_SIW))
+		pr_err("madcm: siw is built into this kernel: a madcm RNIC speaks siw's user ABI and cannot run next to it (load madcm with rnic_uverbs=0)\n");
+	else if (ret)
+		pr_err("madcm: siw.ko is loaded: a madcm RNIC speaks siw's user ABI and cannot run next to it (unload siw, or load madcm with rnic_uverbs=0)\n");
 	return ret;
 }
 
