@@ -82,8 +82,11 @@ static void irdma_cm_event_work(struct work_struct *work)
 		irdma_cm_setup_free(node);
 		irdma_cm_node_unlock(node);
 	}
-	if (!test_bit(IRDMA_CM_F_RELEASED, &node->flags) && handler)
+	if (!test_bit(IRDMA_CM_F_RELEASED, &node->flags) && handler) {
+		WRITE_ONCE(node->core->handler_running, handler);
 		handler(evp, context);
+		WRITE_ONCE(node->core->handler_running, NULL);
+	}
 	irdma_cm_node_put(node);
 }
 
@@ -358,17 +361,19 @@ static struct irdma_cm_node *irdma_cm_next_rejected(struct irdma_cm_listener *l)
  */
 void madcm_cm_destroy_listener(struct madcm_cm_listener *listener)
 {
-	irdma_destroy_listener(irdma_cm_listener_of(listener));
+	irdma_destroy_listener(irdma_cm_listener_of(listener), true);
 }
 EXPORT_SYMBOL_GPL(madcm_cm_destroy_listener);
 
 /**
  * irdma_destroy_listener() - stop listening, for the consumer or the core
  * @listener: the listener
+ * @flush: wait for the events queued for the listener's handler (the
+ *	consumer's call); the core's stop waits for them itself, bounded
  *
  * See madcm_cm_destroy_listener(); a second call does nothing.
  */
-void irdma_destroy_listener(struct irdma_cm_listener *listener)
+void irdma_destroy_listener(struct irdma_cm_listener *listener, bool flush)
 {
 	struct irdma_cm_core *core = listener->core;
 	struct irdma_cm_node *node;
@@ -398,7 +403,8 @@ void irdma_destroy_listener(struct irdma_cm_listener *listener)
 		irdma_cm_node_unlock(node);
 		irdma_cm_node_put(node);
 	}
-	flush_workqueue(core->event_wq);
+	if (flush)
+		flush_workqueue(core->event_wq);
 	irdma_cm_listener_put(listener);
 }
 

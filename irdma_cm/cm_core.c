@@ -76,6 +76,7 @@ static const char * const irdma_cm_counter_names[IRDMA_CM_CNT_NR] = {
 	[IRDMA_CM_CNT_OFFLOAD_RX] = "offload_rx",
 	[IRDMA_CM_CNT_OFFLOAD_TW] = "offload_time_wait",
 	[IRDMA_CM_CNT_STOP_HELD] = "stop_held",
+	[IRDMA_CM_CNT_STOP_HANDLER_STUCK] = "stop_handler_stuck",
 	[IRDMA_CM_CNT_CHALLENGE_ACK_LIMITED] = "challenge_ack_limited",
 	[IRDMA_CM_CNT_WND_PROBE] = "wnd_probe",
 	[IRDMA_CM_CNT_TIME_WAIT_OVERFLOW] = "time_wait_overflow",
@@ -98,6 +99,61 @@ const char *irdma_cm_counter_name(enum irdma_cm_counter c)
 static u32 cfg_or(u32 v, u32 def)
 {
 	return v ? v : def;
+}
+
+/*
+ * Frees the workqueues of cores whose stop gave up on a consumer's
+ * handler; destroyed at module exit, when every consumer (which holds a
+ * reference to this module) is gone and its handlers have returned.
+ */
+static struct workqueue_struct *irdma_cm_reap_wq;
+
+/* What is left of a deadline, never negative. */
+static unsigned long irdma_cm_until(unsigned long deadline)
+{
+	return time_before(jiffies, deadline) ? deadline - jiffies : 0;
+}
+
+static void irdma_cm_stop_mark(struct work_struct *work)
+{
+	struct irdma_cm_core *core = container_of(work, struct irdma_cm_core,
+						  stop_mark);
+
+	complete(&core->stop_marked);
+}
+
+static void irdma_cm_reap(struct work_struct *work)
+{
+	struct irdma_cm_core *core = container_of(work, struct irdma_cm_core,
+						  reap_work);
+
+	/*
+	 * The RTR works first: their timers must not queue them on a
+	 * workqueue being destroyed. They run behind the handler that
+	 * blocked; the destroy then runs whatever is left.
+	 */
+	wait_event(core->drain, !atomic_read(&core->rtr_pending));
+	destroy_workqueue(core->event_wq);
+	irdma_cm_core_put(core);
+}
+
+/**
+ * irdma_cm_reap_init() - the workqueue of stopped cores' leftovers
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int irdma_cm_reap_init(void)
+{
+	irdma_cm_reap_wq = alloc_workqueue("madcm_cm_reap", WQ_UNBOUND, 0);
+	return irdma_cm_reap_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * irdma_cm_reap_exit() - wait for the leftovers of stopped cores
+ */
+void irdma_cm_reap_exit(void)
+{
+	destroy_workqueue(irdma_cm_reap_wq);
 }
 
 /**
@@ -178,6 +234,9 @@ struct irdma_cm_core *irdma_setup_cm_core(const struct irdma_cm_wire_ops *ops,
 	ret = rhashtable_init(&core->listeners, &irdma_cm_listen_params);
 	if (ret)
 		goto conns;
+	INIT_WORK(&core->stop_mark, irdma_cm_stop_mark);
+	init_completion(&core->stop_marked);
+	INIT_WORK(&core->reap_work, irdma_cm_reap);
 	core->event_wq = alloc_ordered_workqueue("madcm_cm", WQ_MEM_RECLAIM);
 	if (!core->event_wq) {
 		ret = -ENOMEM;
@@ -226,6 +285,32 @@ static void irdma_cm_abort_all(struct irdma_cm_core *core)
 	}
 }
 
+/*
+ * Every connection is closed, the removal of its steering entry queued on
+ * @event_wq, maybe behind a consumer's handler that blocks: remove them
+ * now, and leave the backend alone from here on.
+ */
+static void irdma_cm_steering_gone(struct irdma_cm_core *core)
+{
+	struct irdma_cm_node *node, *tmp;
+	struct irdma_cm_qhash qh;
+	LIST_HEAD(queued);
+
+	mutex_lock(&core->qh_mutex);
+	spin_lock_bh(&core->lock);
+	list_splice_init(&core->qh_dying, &queued);
+	spin_unlock_bh(&core->lock);
+	/* Their works take @qh_mutex first, then find @wire_gone set. */
+	list_for_each_entry_safe(node, tmp, &queued, qh_dying) {
+		list_del_init(&node->qh_dying);
+		irdma_cm_node_qhash(node, &qh);
+		if (core->ops->qhash_del)
+			core->ops->qhash_del(core, &qh);
+	}
+	core->wire_gone = true;
+	mutex_unlock(&core->qh_mutex);
+}
+
 /* The stop waited long enough: name the consumers still holding nodes. */
 static void irdma_cm_report_held(struct irdma_cm_core *core)
 {
@@ -257,19 +342,26 @@ static void irdma_cm_report_held(struct irdma_cm_core *core)
  * longer needed for listeners left here. When it returns no timer or
  * work of the core is left.
  *
- * The wait is bounded (@cfg.stop_wait_ms): a stop runs in netdev
- * notifiers, under RTNL, and a consumer that never releases a
- * connection must not hang the host's networking. Each connection still
- * held then is reported with its consumer's handler and counted
- * (stop_held); it is closed, has had its terminal event and touches
- * neither the backend nor the core's queues again. It keeps, as every
- * node and listener does, a reference to the core's memory, which is
- * freed with the last of them.
+ * The wait is bounded (@cfg.stop_wait_ms, for all of it): a stop runs in
+ * netdev notifiers, under RTNL, and a consumer that never releases a
+ * connection, or whose event handler does not return, must not hang the
+ * host's networking. The steering entries leave the backend first,
+ * from here rather than from the workqueue where their removals wait
+ * behind the consumers' events. Then the events are delivered; a
+ * handler still running at the deadline is reported and counted
+ * (stop_handler_stuck), and the core's workqueue is left to
+ * irdma_cleanup_cm_core()'s reaper. Each connection still held is
+ * reported with its consumer's handler and counted (stop_held); it is
+ * closed, has had its terminal event (or has it queued, behind the
+ * handler that blocks) and touches neither the backend nor the core's
+ * queues again. It keeps, as every node and listener does, a reference
+ * to the core's memory, which is freed with the last of them.
  *
  * Context: Process context; sleeps. Not from an event handler.
  */
 void irdma_cm_core_stop(struct irdma_cm_core *core)
 {
+	unsigned long deadline;
 	struct irdma_cm_listener *l;
 
 	/* No listener or active open starts after this. */
@@ -286,20 +378,34 @@ void irdma_cm_core_stop(struct irdma_cm_core *core)
 		spin_unlock_bh(&core->lock);
 		if (!l)
 			break;
-		irdma_destroy_listener(l);
+		irdma_destroy_listener(l, false);
 	}
 	irdma_cm_abort_all(core);
-	flush_workqueue(core->event_wq);
-	/*
-	 * A delayed RTR work is not flushed while its timer runs, and the
-	 * workqueue goes after this: wait for it (at most rtr_delay_ms; it
-	 * finds its connection closed and does nothing).
-	 */
-	wait_event(core->drain, !atomic_read(&core->rtr_pending));
+	deadline = jiffies + msecs_to_jiffies(core->cfg.stop_wait_ms);
+	irdma_cm_steering_gone(core);
+
+	reinit_completion(&core->stop_marked);
+	queue_work(core->event_wq, &core->stop_mark);
+	if (!wait_for_completion_timeout(&core->stop_marked,
+					 irdma_cm_until(deadline))) {
+		core->events_stuck = true;
+		irdma_cm_count(core, IRDMA_CM_CNT_STOP_HANDLER_STUCK);
+		pr_warn("madcm: CM stopped while the event handler %ps had not returned after %u ms\n",
+			READ_ONCE(core->handler_running),
+			core->cfg.stop_wait_ms);
+	} else {
+		/*
+		 * A delayed RTR work is not flushed while its timer runs,
+		 * and the workqueue goes after this: wait for it (at most
+		 * rtr_delay_ms; it finds its connection closed and does
+		 * nothing). With a handler stuck, the reaper waits.
+		 */
+		wait_event(core->drain, !atomic_read(&core->rtr_pending));
+	}
 	if (!wait_event_timeout(core->drain,
 				!atomic_read(&core->live_nodes) &&
 				!atomic_read(&core->live_listeners),
-				msecs_to_jiffies(core->cfg.stop_wait_ms)))
+				irdma_cm_until(deadline)))
 		irdma_cm_report_held(core);
 	/* The frees so far run as RCU callbacks that touch the core. */
 	rcu_barrier();
@@ -316,7 +422,13 @@ void irdma_cleanup_cm_core(struct irdma_cm_core *core)
 	if (!core)
 		return;
 	irdma_cm_core_stop(core);
-	destroy_workqueue(core->event_wq);
+	if (core->events_stuck) {
+		/* Its reference keeps the core's memory. */
+		refcount_inc(&core->handle.refs);
+		queue_work(irdma_cm_reap_wq, &core->reap_work);
+	} else {
+		destroy_workqueue(core->event_wq);
+	}
 	rhashtable_destroy(&core->listeners);
 	rhashtable_destroy(&core->conns);
 	irdma_cm_core_put(core);
@@ -792,7 +904,7 @@ static void irdma_cm_qhash_del_work(struct work_struct *work)
 	list_del_init(&node->qh_dying);
 	taken = test_bit(IRDMA_CM_F_QH_TAKEN, &node->flags);
 	spin_unlock_bh(&core->lock);
-	if (!taken && core->ops->qhash_del)
+	if (!taken && !core->wire_gone && core->ops->qhash_del)
 		core->ops->qhash_del(core, &qh);
 	mutex_unlock(&core->qh_mutex);
 	irdma_cm_node_put(node);

@@ -72,6 +72,8 @@ struct seq_file;
  * @IRDMA_CM_CNT_OFFLOAD_TW: TIME-WAITs taken back from a QP
  * @IRDMA_CM_CNT_STOP_HELD: connections a consumer still held when the
  *	core's stop stopped waiting for them
+ * @IRDMA_CM_CNT_STOP_HANDLER_STUCK: stops that found a consumer's event
+ *	handler still running when their bounded wait ended
  * @IRDMA_CM_CNT_CHALLENGE_ACK_LIMITED: challenge ACKs not sent, over
  *	the connection's rate (RFC 5961 7)
  * @IRDMA_CM_CNT_WND_PROBE: zero-window probes sent
@@ -133,6 +135,7 @@ enum irdma_cm_counter {
 	IRDMA_CM_CNT_OFFLOAD_RX,
 	IRDMA_CM_CNT_OFFLOAD_TW,
 	IRDMA_CM_CNT_STOP_HELD,
+	IRDMA_CM_CNT_STOP_HANDLER_STUCK,
 	IRDMA_CM_CNT_CHALLENGE_ACK_LIMITED,
 	IRDMA_CM_CNT_WND_PROBE,
 	IRDMA_CM_CNT_TIME_WAIT_OVERFLOW,
@@ -247,8 +250,21 @@ struct madcm_cm_core {
  *	@rtr_pending drops to zero
  * @event_wq: ordered: consumer events and steering updates
  * @qh_mutex: orders the connections' steering entries: their adds
- *	(irdma_cm_conn_qhash_add()) against the removals queued on
- *	@event_wq
+ *	(irdma_cm_conn_qhash_add()) against the updates queued on
+ *	@event_wq; guards @wire_gone
+ * @wire_gone: set by the stop once it has removed every steering entry
+ *	whose removal was queued (it does not wait for @event_wq, where a
+ *	consumer's handler may block); a steering update that runs later
+ *	leaves the backend alone
+ * @handler_running: the consumer's handler @event_wq is running, or
+ *	NULL (for the stop's report)
+ * @stop_mark: queued on @event_wq by the stop: every event before it
+ *	has been delivered when it runs
+ * @stop_marked: completed by @stop_mark
+ * @events_stuck: the stop gave up waiting for @event_wq (a handler did
+ *	not return); the workqueues then go from @reap_work
+ * @reap_work: frees the workqueues of a stopped core once its handlers
+ *	have returned, on irdma_cm_reap_wq
  * @qh_dying: nodes whose steering entry's removal is queued, under @lock
  * @dying: shutting down; nothing new is created
  * @syncookie_key: the SYN cookies' secret, drawn when the core is set up
@@ -286,6 +302,12 @@ struct irdma_cm_core {
 	wait_queue_head_t drain;
 	struct workqueue_struct *event_wq;
 	struct mutex qh_mutex;	/* see the kernel-doc above */
+	bool wire_gone;
+	madcm_cm_event_handler handler_running;
+	struct work_struct stop_mark;
+	struct completion stop_marked;
+	bool events_stuck;
+	struct work_struct reap_work;
 	struct list_head qh_dying;
 	bool dying;
 	siphash_key_t syncookie_key;
@@ -375,6 +397,8 @@ struct irdma_cm_core *irdma_setup_cm_core(const struct irdma_cm_wire_ops *ops,
 					  const struct madcm_cm_config *cfg);
 void irdma_cm_core_stop(struct irdma_cm_core *core);
 void irdma_cleanup_cm_core(struct irdma_cm_core *core);
+int irdma_cm_reap_init(void);
+void irdma_cm_reap_exit(void);
 void irdma_cm_core_put(struct irdma_cm_core *core);
 void *irdma_cm_core_priv(struct irdma_cm_core *core);
 void irdma_cm_core_show(struct irdma_cm_core *core, struct seq_file *m);
@@ -498,7 +522,7 @@ void irdma_cm_offload_steer(struct irdma_cm_node *node,
 			    struct madcm_cm_offload_qp *target);
 
 /* cm_api.c: consumer events, listeners */
-void irdma_destroy_listener(struct irdma_cm_listener *listener);
+void irdma_destroy_listener(struct irdma_cm_listener *listener, bool flush);
 void irdma_cm_event_init(struct irdma_cm_node *node);
 void irdma_cm_event(struct irdma_cm_node *node, enum madcm_cm_event_type type,
 		    int status);

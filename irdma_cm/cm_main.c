@@ -125,8 +125,14 @@ int madcm_cm_init(void)
 	ret = irdma_mpa_stats_init();
 	if (ret)
 		return ret;
+	ret = irdma_cm_reap_init();
+	if (ret) {
+		irdma_mpa_stats_exit();
+		return ret;
+	}
 	ret = irdma_cm_netdev_init();
 	if (ret) {
+		irdma_cm_reap_exit();
 		irdma_mpa_stats_exit();
 		return ret;
 	}
@@ -144,5 +150,6 @@ void madcm_cm_exit(void)
 	debugfs_remove_recursive(madcm_cm_debugfs);
 	madcm_cm_debugfs = NULL;
 	irdma_cm_netdev_exit();
+	irdma_cm_reap_exit();
 	irdma_mpa_stats_exit();
 }

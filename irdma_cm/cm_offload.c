@@ -126,8 +126,10 @@ static void irdma_cm_steer_work(struct work_struct *work)
 	      test_bit(IRDMA_CM_F_HASHED, &node->flags);
 	qh.target = node->steer_target;
 	irdma_cm_node_unlock(node);
-	if (aim && core->ops->qhash_add(core, &qh))
+	mutex_lock(&core->qh_mutex);
+	if (aim && !core->wire_gone && core->ops->qhash_add(core, &qh))
 		irdma_cm_dbg(node, "steering entry not retargeted\n");
+	mutex_unlock(&core->qh_mutex);
 	irdma_cm_node_put(node);
 }
 

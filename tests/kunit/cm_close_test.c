@@ -310,6 +310,85 @@ static void cm_stop_bounded_with_held_connection(struct kunit *test)
 	wait_for_completion(&ctx->done);
 }
 
+/*
+ * Nor may a consumer's event handler that blocks: the stop runs under
+ * RTNL (NETDEV_UNREGISTER), and the host's networking must never wait on
+ * a consumer without a bound. The stop queues the terminal events, waits
+ * for their delivery at most stop_wait_ms, counts the handler that did
+ * not return (stop_handler_stuck) and returns. The steering entries are
+ * out of the backend by then: their removals never queue behind a
+ * consumer. The handler ends later, on a stopped core (KASAN watches).
+ */
+static void cm_stop_bounded_with_blocked_handler(struct kunit *test)
+{
+	struct madcm_cm_config cfg = cm_test_fast_cfg;
+	struct madcm_cm_connect_attr attr;
+	struct completion seen, go;
+	struct irdma_cm_core *core;
+	struct cm_stop_ctx *ctx;
+	struct task_struct *t;
+	struct cm_fix *fix;
+	struct cm_rec *a;
+	bool stopped;
+
+	cfg.stop_wait_ms = 200;
+	fix = cm_fix_create(test, 2, false, &cfg, 4);
+	cm_listen(test, fix, 1, &fix->v4[1], LPORT, MADCM_CM_NO_VLAN, 2);
+	cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], LPORT,
+			MADCM_CM_NO_VLAN, 2, &fix->side[0]);
+	a = cm_connect(test, fix, 0, &attr);
+	KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[0], 2));
+	KUNIT_ASSERT_TRUE(test, cm_rec_has(a, MADCM_CM_EVENT_ESTABLISHED));
+	KUNIT_ASSERT_GT(test, madcm_wire_loop_qhash_count(fix->port[0]), 0);
+
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	ctx->port = fix->port[0];
+	init_completion(&ctx->done);
+	init_completion(&seen);
+	init_completion(&go);
+	mutex_lock(&fix->side[0].lock);
+	fix->side[0].hold_seen = &seen;
+	fix->side[0].hold_go = &go;
+	mutex_unlock(&fix->side[0].lock);
+	core = fix->core[0];
+	/* Ours: the core's memory outlives the stop, for the end below. */
+	refcount_inc(&core->handle.refs);
+	t = kthread_run(cm_stop_thread, ctx, "cm_stop_test");
+	if (IS_ERR(t)) {
+		irdma_cm_core_put(core);
+		KUNIT_FAIL(test, "no stop thread");
+		return;
+	}
+	if (!wait_for_completion_timeout(&seen, 10 * HZ)) {
+		KUNIT_FAIL(test, "no terminal event reached the handler");
+		complete(&go);
+		wait_for_completion(&ctx->done);
+		flush_work(&core->reap_work);
+		irdma_cm_core_put(core);
+		return;
+	}
+	/* The handler is blocked in the core's workqueue from here on. */
+	stopped = wait_for_completion_timeout(&ctx->done, 10 * HZ);
+	KUNIT_EXPECT_TRUE_MSG(test, stopped,
+			      "the stop waited for a blocked handler");
+	if (stopped) {
+		KUNIT_EXPECT_EQ(test, cm_cnt(core, IRDMA_CM_CNT_STOP_HANDLER_STUCK),
+				1);
+		KUNIT_EXPECT_EQ(test, madcm_wire_loop_qhash_count(fix->port[0]),
+				0);
+	}
+	KUNIT_EXPECT_TRUE(test, cm_rec_has(a, MADCM_CM_EVENT_RESET));
+	complete(&go);
+	wait_for_completion(&ctx->done);
+	/*
+	 * @seen and @go are on this stack: the handler is out of its wait
+	 * once the reaper has destroyed the workqueue it ran on.
+	 */
+	flush_work(&core->reap_work);
+	irdma_cm_core_put(core);
+}
+
 struct cm_accept_ctx {
 	struct madcm_cm_conn *conn;
 	int ret;
@@ -598,6 +677,7 @@ static struct kunit_case cm_close_cases[] = {
 	KUNIT_CASE(cm_close_reconnect_keeps_steering),
 	KUNIT_CASE(cm_close_fin_with_data),
 	KUNIT_CASE(cm_stop_bounded_with_held_connection),
+	KUNIT_CASE(cm_stop_bounded_with_blocked_handler),
 	KUNIT_CASE(cm_stop_waits_for_accept_in_backend),
 	{}
 };
