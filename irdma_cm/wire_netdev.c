@@ -38,6 +38,7 @@ static const char * const nd_counter_names[ND_COUNTER_MAX] = {
 	[ND_RX_DROP_CSUM] = "rx_drop_csum",
 	[ND_RX_DROP_GSO] = "rx_drop_gso",
 	[ND_RX_DROP_NOMEM] = "rx_drop_nomem",
+	[ND_RX_DROP_FRAG6] = "rx_drop_frag6",
 	[ND_TX_FRAMES] = "tx_frames",
 	[ND_TX_DROP_NOMEM] = "tx_drop_nomem",
 	[ND_TX_DROP_DEV] = "tx_drop_dev",

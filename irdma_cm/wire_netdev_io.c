@@ -13,7 +13,12 @@
  * CM as a whole Ethernet frame; everything else goes on to the host stack
  * untouched. So the host never answers, with a RST or otherwise, on a
  * 4-tuple the CM owns, and the CM never sees a segment that is not its
- * own.
+ * own. IPv6 fragments are the exception: the host reassembles them after
+ * LOCAL_IN and hands the whole to TCP without passing LOCAL_IN again, so
+ * the hook drops (and counts) the first fragment of a segment the CM owns,
+ * the one that holds its ports. The host's reassembly then never
+ * completes, and it stays silent: RFC 8200 4.5 sends no Time Exceeded for
+ * a datagram whose first fragment never came.
  *
  * Ports: a listener's port, and the local port of an active connection,
  * are reserved in the host stack by a bound (not listening) kernel
@@ -510,9 +515,12 @@ static void nd_deliver(struct irdma_cm_netdev *nd, struct sk_buff *skb,
  * The offset of the TCP header behind the IPv6 header and its extension
  * headers, with the rules of the CM's parser (irdma_cm_parse_seg()):
  * Hop-by-Hop first only, Destination Options, a Routing header with no
- * segments left; no fragment. False if the packet is no such segment.
+ * segments left. A Fragment header of offset 0 (RFC 8200 4.5: the first
+ * fragment, which holds the TCP header) sets @frag; a later fragment
+ * has no ports to read. False if the packet is no such segment.
  */
-static bool nd_ipv6_tcp(struct sk_buff *skb, u8 next, u32 *thoff)
+static bool nd_ipv6_tcp(struct sk_buff *skb, u8 next, u32 *thoff,
+			bool *frag)
 {
 	u32 off = skb_network_offset(skb) + sizeof(struct ipv6hdr);
 	bool first = true;
@@ -522,22 +530,34 @@ static bool nd_ipv6_tcp(struct sk_buff *skb, u8 next, u32 *thoff)
 	while (next != IPPROTO_TCP) {
 		if ((next == NEXTHDR_HOP && !first) ||
 		    (next != NEXTHDR_HOP && next != NEXTHDR_DEST &&
-		     next != NEXTHDR_ROUTING))
+		     next != NEXTHDR_ROUTING && next != NEXTHDR_FRAGMENT))
 			return false;
 		h = skb_header_pointer(skb, off, sizeof(_h), _h);
 		if (!h || (next == NEXTHDR_ROUTING && h[3]))
 			return false;
-		next = h[0];
-		off += ((u32)h[1] + 1) * 8;
+		if (next == NEXTHDR_FRAGMENT) {
+			/* Offset: the 13 high bits of octets 2 and 3. */
+			if (get_unaligned_be16(h + 2) & ~7)
+				return false;
+			*frag = true;
+			next = h[0];
+			off += 8;	/* a Fragment header's fixed length */
+		} else {
+			next = h[0];
+			off += ((u32)h[1] + 1) * 8;
+		}
 		first = false;
 	}
 	*thoff = off - skb_network_offset(skb);
 	return true;
 }
 
-/* Read the addresses and ports of a TCP segment; false if it is none. */
+/*
+ * Read the addresses and ports of a TCP segment; false if it is none.
+ * @frag: set for the first fragment of an IPv6 segment.
+ */
 static bool nd_tuple(struct sk_buff *skb, u8 pf, struct irdma_cm_addr *loc,
-		     struct irdma_cm_addr *rem)
+		     struct irdma_cm_addr *rem, bool *frag)
 {
 	struct tcphdr _th;
 	const struct tcphdr *th;
@@ -554,7 +574,7 @@ static bool nd_tuple(struct sk_buff *skb, u8 pf, struct irdma_cm_addr *loc,
 	} else {
 		const struct ipv6hdr *ip6h = ipv6_hdr(skb);
 
-		if (!nd_ipv6_tcp(skb, ip6h->nexthdr, &thoff))
+		if (!nd_ipv6_tcp(skb, ip6h->nexthdr, &thoff, frag))
 			return false;
 		loc->ip = ip6h->daddr;
 		rem->ip = ip6h->saddr;
@@ -574,7 +594,8 @@ static bool nd_tuple(struct sk_buff *skb, u8 pf, struct irdma_cm_addr *loc,
  * @state: the hook's state
  *
  * Return: NF_STOLEN for a TCP segment a steering entry matches (it goes
- * to the CM), NF_ACCEPT for anything else.
+ * to the CM), NF_DROP for the first IPv6 fragment of one (counted:
+ * rx_drop_frag6), NF_ACCEPT for anything else.
  */
 unsigned int irdma_cm_nd_hook(void *priv, struct sk_buff *skb,
 			      const struct nf_hook_state *state)
@@ -584,19 +605,24 @@ unsigned int irdma_cm_nd_hook(void *priv, struct sk_buff *skb,
 	struct irdma_cm_addr loc, rem;
 	enum irdma_qhash_type type;
 	u16 vlan_id = IRDMA_NO_VLAN;
+	bool frag = false;
 
 	if (in != nd->dev) {
 		if (!is_vlan_dev(in) || vlan_dev_real_dev(in) != nd->dev)
 			return NF_ACCEPT;
 		vlan_id = vlan_dev_vlan_id(in);
 	}
-	if (!nd_tuple(skb, state->pf, &loc, &rem))
+	if (!nd_tuple(skb, state->pf, &loc, &rem, &frag))
 		return NF_ACCEPT;
 	if (!irdma_qhash_match(&nd->qhash, &loc, &rem, vlan_id, &type)) {
 		trace_madcm_cm_steer(&loc, &rem, vlan_id, false, type);
 		return NF_ACCEPT;
 	}
 	trace_madcm_cm_steer(&loc, &rem, vlan_id, true, type);
+	if (frag) {
+		nd_count(nd, ND_RX_DROP_FRAG6);
+		return NF_DROP;
+	}
 	nd_deliver(nd, skb, vlan_id);
 	return NF_STOLEN;
 }
