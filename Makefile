@@ -15,8 +15,10 @@
 #   make vmtest       tests/vm/*.sh on Debian's stock kernel in QEMU
 #   make vmtest-siw   tests/vm/siw/*.sh against soft-iWARP: the stock
 #                     kernel with siw.ko built from Debian's source
-#   make vmtest-siw-kasan  the same on the custom siw test kernel (KASAN,
-#                     lockdep; not in make test: Documentation/testing.rst)
+#   make vmtest-siw-kasan  the same on the KASAN test kernel (KASAN,
+#                     KFENCE, lockdep; not in make test: testing.rst)
+#   make vmtest-kasan the hostile and stress scripts and the NVMe-oF pair
+#                     under netem, madcm on the KASAN test kernel
 #   make vmpair       tests/vm/pair/*.sh on two guests of the stock kernel
 #   make vmpair-apps  rdma-core's applications (tests/vm/pair/3?-apps-*),
 #                     perftest included, madcm against madcm (all of
@@ -33,6 +35,8 @@
 #                     and crashes per harness
 #   make test         the layers above but vmtest-siw-kasan, vmtest-dkms;
 #                     one "N passed, M failed" line
+#   make soak N=5     the VM layers of make test N rounds (SOAK_LAYERS to
+#                     choose): per script, its failures and FLAKYs
 #   make run          boot the stock kernel, load madcm, show it working
 #   make bench        every benchmark in one boot; one table, also in
 #                     $(MADCM_CACHE)/bench/results.tsv
@@ -74,7 +78,7 @@ SYMVERSDIR ?= $(PREFIX)/lib/madcm/$(KRELEASE)
 # The kernel make dkms builds for: an installed one, the running by default.
 KVER ?= $(shell uname -r)
 
-.PHONY: all modules install clean check fuzz kunit vmtest vmtest-siw vmtest-siw-kasan vmpair vmpair-apps vmpair-mixed vmtest-dkms test run bench deps
+.PHONY: all modules install clean check fuzz kunit vmtest vmtest-siw vmtest-siw-kasan vmtest-kasan soak vmpair vmpair-apps vmpair-mixed vmtest-dkms test run bench deps
 .PHONY: install-module install-headers install-man man dkms dkms-remove
 
 all modules: deps
@@ -138,6 +142,9 @@ vmtest-siw:
 vmtest-siw-kasan:
 	@MADCM_SIW_KERNEL=kasan tests/vm/run-siw.sh
 
+vmtest-kasan:
+	@tests/vm/run-kasan.sh
+
 vmpair:
 	@tests/vm/run2.sh
 
@@ -152,6 +159,10 @@ vmtest-dkms:
 
 test:
 	@scripts/test.sh
+
+# N=rounds (make's variable or the environment's).
+soak:
+	@N=$(or $(N),1) scripts/soak.sh
 
 run:
 	@scripts/run.sh

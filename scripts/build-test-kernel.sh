@@ -3,7 +3,9 @@
 # Build (or reuse) a custom test kernel from the cached linux-source-6.1:
 # x86_64_defconfig + kvm_guest.config + a fragment kept in tests/vm.
 # Cached in $MADCM_CACHE/kernels/NAME, keyed by the fragment's hash, so a
-# rebuild happens only when the fragment or the source changes.
+# rebuild happens only when the fragment or the source changes. The
+# fragment's modules are installed under BUILD_DIR/modroot, where
+# tests/vm/mkinitramfs.sh resolves them as it does the stock kernel's.
 # Usage: build-test-kernel.sh NAME FRAGMENT   (prints the build dir)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -16,8 +18,12 @@ MADCM_KERNEL=6.1 "$MADCM_ROOT/scripts/fetch-kernel.sh" >&2
 
 out=$MADCM_CACHE/kernels/$name
 key=$( (cat "$frag"; echo "$KSRC_VERSION") | sha256sum | cut -c1-16)
-if [ -f "$out/.madcm-key" ] && [ "$(cat "$out/.madcm-key")" = "$key" ] &&
-   [ -f "$out/arch/x86/boot/bzImage" ]; then
+# cached: the build of this key is complete.
+cached() {
+	[ -f "$out/.madcm-key" ] && [ "$(cat "$out/.madcm-key")" = "$key" ] &&
+		[ -f "$out/arch/x86/boot/bzImage" ] && [ -d "$out/modroot/lib/modules" ]
+}
+if cached; then
 	say "test kernel $name: cached ($out)"
 	echo "$out"
 	exit 0
@@ -27,6 +33,13 @@ mkdir -p "$out"
 # One build at a time per kernel: the directory is shared.
 exec 8>"$out.lock"
 flock 8
+# Another run may have built it while this one waited (make test builds
+# it in the background while other layers run).
+if cached; then
+	say "test kernel $name: built meanwhile ($out)"
+	echo "$out"
+	exit 0
+fi
 say "building test kernel $name in $out (a first build takes a while)"
 start=$(date +%s)
 rm -f "$out/.madcm-key"
@@ -46,6 +59,9 @@ while read -r line; do
 done < <(grep '^CONFIG_' "$frag")
 [ $missing -eq 0 ] || die "the fragment did not apply"
 make -s -C "$KSRC" O="$out" ARCH=x86_64 -j"$(nproc)" bzImage modules >&2
+rm -rf "$out/modroot"
+make -s -C "$KSRC" O="$out" ARCH=x86_64 INSTALL_MOD_PATH="$out/modroot" \
+	INSTALL_MOD_STRIP=1 modules_install >&2
 echo "$key" >"$out/.madcm-key"
 say "test kernel $name built in $(($(date +%s) - start)) s"
 echo "$out"

@@ -100,6 +100,12 @@ kunit_raw=$MADCM_CACHE/test-kunit-raw.$$.log
 export KUNIT_RAW_COPY=$kunit_raw
 run_layer kunit scripts/kunit.sh
 unset KUNIT_RAW_COPY
+# The KASAN test kernel of lane 1's last layer (vmtest-kasan), built at
+# the lowest priority beside the layers that follow (13 to 15 minutes of
+# both cores alone on an empty cache; nothing on a warm one). Its log:
+# $logdir/kasan-kernel.log; vmtest-kasan fails if it did not build.
+nice -n 19 scripts/build-test-kernel.sh siw tests/vm/siw.config \
+	>"$logdir/kasan-kernel.log" 2>&1 &
 # After kunit, so that the suites are checked in the KUnit tree as well.
 run_layer check scripts/check.sh
 run_layer dkms scripts/dkms-test.sh
@@ -116,7 +122,9 @@ rm -f "$kunit_raw"
 # passes there is FLAKY (listed again before the last line), one that
 # fails again fails its layer (Documentation/testing.rst, "Flaky scripts").
 export MADCM_VM_RETRY=1
-# Lane 1: the 6.1 stock kernel, one guest then two, then siw.ko on it.
+# Lane 1: the 6.1 stock kernel, one guest then two, then siw.ko on it,
+# then the KASAN test kernel's hostile and stress scripts.
+# Lane 2 ends with the KASAN test kernel's NVMe-oF pair.
 # Lane 2: the 6.12 stock kernel, then madcm against siw.ko in two guests.
 # Lane 2's 6.1 layer builds madcm in a copy of the sources (lane 1 builds
 # in the work tree).
@@ -125,6 +133,7 @@ export MADCM_VM_RETRY=1
 	run_layer vmtest tests/vm/run.sh
 	run_layer vmpair tests/vm/run2.sh
 	run_layer vmtest-siw tests/vm/run-siw.sh
+	run_layer vmtest-kasan env KASAN_BOOTS="madcm siw" tests/vm/run-kasan.sh
 ) &
 lane1=$!
 (
@@ -133,13 +142,15 @@ lane1=$!
 	run_layer vmpair-6.12 env MADCM_KERNEL=6.12 tests/vm/run2.sh
 	run_layer vmpair-mixed env MADCM_VM_SRC_COPY=1 \
 		MADCM_VM_DIR="$MADCM_CACHE/vm-mixed" tests/vm/run-mixed.sh
+	run_layer vmpair-kasan env KASAN_BOOTS=pair KASAN_LAYER=vmpair-kasan \
+		tests/vm/run-kasan.sh
 ) &
 lane2=$!
 wait "$lane1" "$lane2"
 
 total_p=0 total_f=0
-for name in build kunit check dkms fuzz vmtest vmpair vmtest-siw vmtest-6.12 \
-	vmpair-6.12 vmpair-mixed; do
+for name in build kunit check dkms fuzz vmtest vmpair vmtest-siw vmtest-kasan \
+	vmtest-6.12 vmpair-6.12 vmpair-mixed vmpair-kasan; do
 	# A layer whose lane died before it counted is one failure.
 	[ -e "$logdir/$name.count" ] || { say "=== $name: no result"; echo "0 1" >"$logdir/$name.count"; }
 done

@@ -25,11 +25,16 @@ MODS="ib_core ib_uverbs ib_umad ib_cm iw_cm rdma_cm rdma_ucm rdma_rxe
 crc32_generic veth sch_netem virtio_pci virtio_net af_packet ipv6 8021q
 nf_tables crc32c_generic libcrc32c nvmet nvmet-rdma nvme-rdma null_blk
 ${MADCM_VM_MODS:-}"
-moddir=$STOCK_MODDIR
+modroot=$STOCK_ROOT
 if [ -n "${MADCM_VM_KERNEL_DIR:-}" ]; then
-	# A custom test kernel (tests/vm/run.sh): all of it is built in.
-	KVER=$MADCM_VM_KVER moddir=$MADCM_VM_KERNEL_DIR MODS=
+	# A custom test kernel (tests/vm/run.sh): most of what the scripts
+	# use is built in (modprobe finds it in modules.builtin); its modules
+	# are installed under modroot (scripts/build-test-kernel.sh). siw is
+	# one of them, there to be loaded by the scripts that want it.
+	KVER=$MADCM_VM_KVER modroot=$MADCM_VM_KERNEL_DIR/modroot
+	MODS="$MODS siw"
 fi
+moddir=$modroot/lib/modules/$KVER
 
 root=$(mktemp -d "$MADCM_CACHE/initramfs.XXXXXX")
 trap 'rm -rf "$root"' EXIT
@@ -101,10 +106,12 @@ done
 
 # Stock modules with their dependencies.
 for m in $MODS; do
-	modprobe -S "$KVER" -d "$STOCK_ROOT" --show-depends "$m" 2>/dev/null |
-		awk '$1 == "insmod" { print $2 }'
+	# A custom kernel may lack one (8021q): the script that needs it
+	# says so when it loads it.
+	modprobe -S "$KVER" -d "$modroot" --show-depends "$m" 2>/dev/null |
+		awk '$1 == "insmod" { print $2 }' || true
 done | sort -u | while read -r ko; do
-	rel=${ko#"$STOCK_ROOT"}
+	rel=${ko#"$modroot"}
 	mkdir -p "$root$(dirname "$rel")"
 	cp "$ko" "$root$rel"
 done

@@ -8,8 +8,9 @@
 #          (scripts/build-siw-ko.sh, about 30 s): the siw Debian would
 #          have shipped, next to madcm.ko on the kernel users run;
 #   kasan  (make vmtest-siw-kasan) the custom test kernel of
-#          tests/vm/siw.config (scripts/build-test-kernel.sh, KASAN and
-#          lockdep, siw built in; 13 to 15 minutes to build the first time).
+#          tests/vm/siw.config (scripts/build-test-kernel.sh, KASAN, KFENCE
+#          and lockdep, siw.ko among its modules; 13 to 15 minutes to build
+#          the first time).
 #
 # madcm.ko is built against the chosen kernel; the rdma_cm user space is in
 # the initramfs. Three boots: scripts 0x-2x, where siw is an rdma_cm
@@ -49,6 +50,7 @@ kasan)
 	kdir=$("$MADCM_ROOT/scripts/build-test-kernel.sh" siw "$MADCM_ROOT/tests/vm/siw.config") ||
 		{ echo "$layer: 0 passed, 1 failed"; exit 1; }
 	export MADCM_VM_KERNEL_DIR=$kdir
+	MADCM_VM_APPEND="vm_autoload=1${MADCM_VM_APPEND:+ $MADCM_VM_APPEND}"
 	;;
 *)
 	die "MADCM_SIW_KERNEL=$siw_kernel: stock or kasan"

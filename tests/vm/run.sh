@@ -73,7 +73,13 @@ export MADCM_VM_BINDIR=$bindir
 
 kos=("$src/madcm.ko")
 # The sample, the test fabric, tools and helpers: every other module built.
-for k in "$src"/samples/*.ko "$src"/tests/*/*.ko; do [ -e "$k" ] && kos+=("$k"); done
+for k in "$src"/samples/*.ko "$src"/tests/*/*.ko; do
+	[ -e "$k" ] || continue
+	# The stand-in siw.ko of tests/tools (VM 60) would shadow the real
+	# one of a custom kernel's modules.
+	[ -n "${MADCM_VM_KERNEL_DIR:-}" ] && [ "${k##*/}" = siw.ko ] && continue
+	kos+=("$k")
+done
 # Modules of other projects built for this kernel (run-siw.sh's siw.ko).
 for k in ${MADCM_VM_EXTRA_KOS:-}; do kos+=("$k"); done
 

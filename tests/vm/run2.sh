@@ -14,8 +14,11 @@
 # Each guest's kernel: MADCM_PAIR_KERNEL_A and MADCM_PAIR_KERNEL_B, one of
 #   stock  the default: Debian's kernel, madcm.ko and the test modules in
 #          the initramfs;
-#   siw    the custom test kernel of run-siw.sh (KASAN, lockdep),
-#          soft-iWARP and rxe built in, no madcm.ko;
+#   siw    the custom test kernel of tests/vm/siw.config (KASAN, KFENCE,
+#          lockdep; rxe built in, siw.ko loaded by the scripts), no
+#          madcm.ko;
+#   kasan  the same kernel with madcm.ko and the test modules, no siw:
+#          madcm under KASAN (make test's vmtest-kasan layer);
 #   siwko  Debian's 6.1 kernel with siw.ko built out of tree from the same
 #          version's linux-source (scripts/build-siw-ko.sh), no madcm.ko:
 #          siw on the very kernel madcm runs on, for fair benchmarks.
@@ -46,8 +49,8 @@ kern_a=${MADCM_PAIR_KERNEL_A:-stock} kern_b=${MADCM_PAIR_KERNEL_B:-stock}
 pairname=pair
 for k in $kern_a $kern_b; do
 	case $k in
-	stock|siw|siwko) ;;
-	*) die "MADCM_PAIR_KERNEL_A/B: '$k' is not stock, siw or siwko" ;;
+	stock|siw|siwko|kasan) ;;
+	*) die "MADCM_PAIR_KERNEL_A/B: '$k' is not stock, siw, siwko or kasan" ;;
 	esac
 done
 [ "$kern_a$kern_b" = stockstock ] || pairname=pair-$kern_a-$kern_b
@@ -105,15 +108,39 @@ if [ "$kern_a" = siwko ] || [ "$kern_b" = siwko ]; then
 	initrd_siwko=$vmdir/initramfs-siwko.cpio.gz
 	tests/vm/mkinitramfs.sh "$initrd_siwko" $mode "${scripts[@]}" -- "$siw_ko"
 fi
-if [ "$kern_a" = siw ] || [ "$kern_b" = siw ]; then
-	# The siw test kernel is built from the 6.1 source; everything the
-	# scripts need is built in, and madcm stays out of it.
+case "$kern_a $kern_b" in
+*siw*|*kasan*)
+	# The KASAN test kernel is built from the 6.1 source; what the
+	# scripts need is built in or among its modules.
 	siw_kdir=$(MADCM_KERNEL=6.1 scripts/build-test-kernel.sh siw tests/vm/siw.config) ||
-		die "the siw test kernel did not build"
+		die "the KASAN test kernel did not build"
 	siw_vmlinuz=$siw_kdir/arch/x86/boot/bzImage
+	siw_kver=$(cat "$siw_kdir/include/config/kernel.release")
+	;;
+esac
+if [ "$kern_a" = siw ] || [ "$kern_b" = siw ]; then
+	# madcm stays out of siw's guest.
 	initrd_siw=$vmdir/initramfs-siw.cpio.gz
-	MADCM_VM_KERNEL_DIR=$siw_kdir MADCM_VM_KVER=$(cat "$siw_kdir/include/config/kernel.release") \
+	MADCM_VM_KERNEL_DIR=$siw_kdir MADCM_VM_KVER=$siw_kver \
 		tests/vm/mkinitramfs.sh "$initrd_siw" $mode "${scripts[@]}"
+fi
+if [ "$kern_a" = kasan ] || [ "$kern_b" = kasan ]; then
+	# madcm built against the KASAN kernel, in a copy of the sources.
+	ksrc=$vmdir/src-kasan
+	mkdir -p "$ksrc"
+	git ls-files -co --exclude-standard | rsync -a --files-from=- . "$ksrc/"
+	say "building madcm.ko against $siw_kver (KASAN)"
+	make -j"$(nproc)" -s -C "$ksrc" KDIR="$siw_kdir" CONFIG_DEBUG_INFO_BTF_MODULES= \
+		>"$vmdir/build-kasan.log" 2>&1 ||
+		{ cat "$vmdir/build-kasan.log" >&2; die "module build failed"; }
+	kkos=("$ksrc/madcm.ko")
+	# Not the stand-in siw.ko of tests/tools: the kernel has the real one.
+	for k in "$ksrc"/samples/*.ko "$ksrc"/tests/*/*.ko; do
+		[ -e "$k" ] && [ "${k##*/}" != siw.ko ] && kkos+=("$k")
+	done
+	initrd_kasan=$vmdir/initramfs-kasan.cpio.gz
+	MADCM_VM_KERNEL_DIR=$siw_kdir MADCM_VM_KVER=$siw_kver \
+		tests/vm/mkinitramfs.sh "$initrd_kasan" $mode "${scripts[@]}" -- "${kkos[@]}"
 fi
 
 # Two UDP ports on host loopback, one per guest.
@@ -123,14 +150,17 @@ base=$((20000 + ($$ % 10000) * 2))
 port_a=$base port_b=$((base + 1))
 guest() {
 	local role=$1 kern=$2 mac=$3 lport=$4 rport=$5 kernel=$STOCK_VMLINUZ
-	local initrd=$initrd_stock mem=1024
+	local initrd=$initrd_stock mem=1024 smp=1
+	# The KASAN kernel: its shadow needs the room, and with one CPU its
+	# boot stopped in lockdep's RCU-tasks self-test ("Running RCU-tasks
+	# wait API self tests", nothing more in 4 minutes; 2026-12-05).
 	case $kern in
-	# KASAN's shadow needs the room.
-	siw) kernel=$siw_vmlinuz initrd=$initrd_siw mem=1536 ;;
+	siw) kernel=$siw_vmlinuz initrd=$initrd_siw mem=1536 smp=2 ;;
+	kasan) kernel=$siw_vmlinuz initrd=$initrd_kasan mem=1536 smp=2 ;;
 	siwko) initrd=$initrd_siwko ;;
 	esac
 	timeout --foreground -k 10 "$VM_TIMEOUT" \
-		qemu-system-x86_64 -machine pc -cpu max -smp 1 -m $mem \
+		qemu-system-x86_64 -machine pc -cpu max -smp $smp -m $mem \
 		-nographic -no-reboot -nodefaults -serial stdio \
 		-netdev "socket,id=n0,udp=127.0.0.1:$rport,localaddr=127.0.0.1:$lport" \
 		-device "virtio-net-pci,netdev=n0,mac=$mac" \

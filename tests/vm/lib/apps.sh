@@ -17,7 +17,7 @@
 
 PAIR_RXE=0
 . /tests/pair.sh
-if [ "$PAIR_KERNEL" = stock ]; then
+if [ "$PAIR_MADCM" = 1 ]; then
 	APPS_DEV=${APPS_DEV:-madcm}
 else
 	APPS_DEV=${APPS_DEV:-siw}

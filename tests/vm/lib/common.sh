@@ -152,8 +152,8 @@ wait_event() {
 }
 
 # Soft-iWARP on namespace b's end of the pair (setup_netns_pair first):
-# siw0 on veth1, 192.0.2.2. siw is built into the siw test kernel
-# (vmtest-siw-kasan) and siw.ko next to madcm.ko on the stock kernel
+# siw0 on veth1, 192.0.2.2. siw.ko is one of the KASAN test kernel's
+# modules (vmtest-siw-kasan) and rides next to madcm.ko on the stock kernel
 # (vmtest-siw); rdma_cm's and the verbs' user interfaces are modules
 # there. libcrc32c finds its crc32c only when that is loaded already.
 setup_siw() {

@@ -12,9 +12,14 @@ esac
 PEER_LL=fe80::5054:ff:fe12:34$PEER_MAC_LAST
 echo "guest $ROLE: $ME, peer $PEER ($PEER_LL)"
 
-# The guest's kernel (run2.sh): "stock", Debian's, with madcm.ko; "siw",
-# the siw test kernel, or "siwko", Debian's with siw.ko: no madcm.ko.
+# The guest's kernel (run2.sh): "stock", Debian's, or "kasan", the KASAN
+# test kernel, with madcm.ko (PAIR_MADCM=1); "siw", the KASAN test kernel
+# with siw, or "siwko", Debian's with siw.ko: no madcm.ko.
 PAIR_KERNEL=${MADCM_PAIR_KERNEL:-stock}
+case $PAIR_KERNEL in
+stock|kasan) PAIR_MADCM=1 ;;
+*) PAIR_MADCM=0 ;;
+esac
 
 # The wire: virtio-net eth0 with the guest's addresses, rxe0 over it,
 # madcm and madcm_ibtest (on the stock kernel), and the peer reachable.
@@ -31,7 +36,7 @@ pair_setup() {
 	if [ "$PAIR_RXE" = 1 ]; then
 		/bin/rdma link add rxe0 type rxe netdev eth0 || fail "rdma link add rxe0"
 	fi
-	[ "$PAIR_KERNEL" != stock ] || load_modules madcm madcm_ibtest
+	[ "$PAIR_MADCM" = 0 ] || load_modules madcm madcm_ibtest
 	for i in $(seq 120); do
 		ping -c 1 -W 1 $PEER >/dev/null 2>&1 && return 0
 	done
@@ -68,11 +73,11 @@ pair_netem() {
 }
 
 pair_teardown() {
-	[ "$PAIR_KERNEL" != stock ] || rmmod madcm_ibtest || fail "rmmod madcm_ibtest"
+	[ "$PAIR_MADCM" = 0 ] || rmmod madcm_ibtest || fail "rmmod madcm_ibtest"
 	if [ "$PAIR_RXE" = 1 ]; then
 		/bin/rdma link delete rxe0 || fail "rdma link delete rxe0"
 	fi
-	[ "$PAIR_KERNEL" != stock ] || rmmod madcm || fail "rmmod madcm"
+	[ "$PAIR_MADCM" = 0 ] || rmmod madcm || fail "rmmod madcm"
 	# IPv4 only: the next script needs the link-local address still.
 	/bin/ip -4 addr flush dev eth0
 }
