@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make soak N=5: the VM layers of make test, N rounds one after the other,
+# each layer as make test runs it (a failed script once more in a boot of
+# its own: FLAKY when it passes there). Prints, per script, the rounds it
+# ran in, its failures and its FLAKYs, and keeps every layer's log. A
+# FLAKY is a defect report (Documentation/testing.rst, "Flaky scripts"):
+# the table is what the known-failure list is checked against.
+#
+# Environment: N (rounds, default 1), SOAK_LAYERS (space-separated, default
+# every VM layer: vmtest vmpair vmtest-siw vmtest-kasan vmtest-6.12
+# vmpair-6.12 vmpair-mixed). Logs in $MADCM_CACHE/soak-DATE/ROUND-LAYER.log.
+# Last line: "soak: R rounds, S script runs, F failed, K flaky".
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+cd "$MADCM_ROOT"
+
+rounds=${N:-1}
+layers=${SOAK_LAYERS:-vmtest vmpair vmtest-siw vmtest-kasan vmtest-6.12 vmpair-6.12 vmpair-mixed}
+case $rounds in
+'' | *[!0-9]*) die "N=$rounds: a number of rounds" ;;
+esac
+logdir=$MADCM_CACHE/soak-$(date +%Y%m%d-%H%M%S)
+mkdir -p "$logdir"
+scripts/deps.sh || exit 1
+
+# run_layer NAME: one layer, as scripts/test.sh runs it.
+run_layer() {
+	case $1 in
+	vmtest) tests/vm/run.sh ;;
+	vmpair) tests/vm/run2.sh ;;
+	vmtest-siw) tests/vm/run-siw.sh ;;
+	vmtest-kasan) tests/vm/run-kasan.sh ;;
+	vmtest-6.12) MADCM_KERNEL=6.12 tests/vm/run.sh ;;
+	vmpair-6.12) MADCM_KERNEL=6.12 tests/vm/run2.sh ;;
+	vmpair-mixed) MADCM_VM_DIR=$MADCM_CACHE/vm-mixed tests/vm/run-mixed.sh ;;
+	*) say "no VM layer $1"; return 1 ;;
+	esac
+}
+
+export MADCM_VM_RETRY=1
+for ((i = 1; i <= rounds; i++)); do
+	for l in $layers; do
+		t0=$(date +%s)
+		run_layer "$l" </dev/null >"$logdir/$i-$l.log" 2>&1
+		say "round $i/$rounds, $l: $(grep -aE '^[a-z0-9.-]+: [0-9]+ passed, [0-9]+ failed' \
+			"$logdir/$i-$l.log" | tail -1) ($(($(date +%s) - t0)) s)"
+	done
+done
+
+# One line per script run: LAYER SCRIPT RESULT (PASS, FAIL, FLAKY). A
+# FLAKY script also printed its first FAIL; it counts as FLAKY only.
+for f in "$logdir"/*.log; do
+	l=${f##*/}
+	l=${l#*-}
+	l=${l%.log}
+	awk -v l="$l" '
+		/^(PASS|FAIL) [^ ]+\.sh( |$)/ { r[$2] = $1; if (!($2 in seen)) { seen[$2]; o[++n] = $2 } }
+		/\[madcm\] FLAKY: / {
+			for (i = 1; i <= NF; i++)
+				if ($i == "failed," && i > 1) flaky[$(i - 1)] = 1
+		}
+		END {
+			for (i = 1; i <= n; i++) {
+				s = o[i]
+				print l, s, (s in flaky) ? "FLAKY" : r[s]
+			}
+		}' "$f"
+done >"$logdir/results"
+
+printf '%-14s %-34s %5s %6s %6s\n' layer script runs failed flaky
+sort "$logdir/results" | awk '
+	{ k = $1 " " $2; runs[k]++; if ($3 == "FAIL") f[k]++; if ($3 == "FLAKY") y[k]++
+	  if (!(k in seen)) { seen[k]; o[++n] = k } }
+	END {
+		for (i = 1; i <= n; i++) {
+			split(o[i], p, " ")
+			printf "%-14s %-34s %5d %6d %6d\n", p[1], p[2], runs[o[i]], f[o[i]], y[o[i]]
+			tr += runs[o[i]]; tf += f[o[i]]; ty += y[o[i]]
+		}
+		printf "soak: %d rounds, %d script runs, %d failed, %d flaky\n", '"$rounds"', tr, tf, ty
+	}' | tee "$logdir/table"
+say "logs in $logdir"
