@@ -170,7 +170,12 @@ static int madcm_rnic_query_device(struct ib_device *ibdev,
 		return -EINVAL;
 	memset(attr, 0, sizeof(*attr));
 	attr->sys_image_guid = ibdev->node_guid;
-	attr->max_mr_size = U64_MAX;
+	attr->vendor_id = MADCM_RNIC_VENDOR_ID;
+	attr->vendor_part_id = MADCM_RNIC_VENDOR_PART;
+	attr->hw_ver = 1;
+	/* what reg_user_mr takes; an FRMR is bounded by its page list */
+	attr->max_mr_size = MADCM_RNIC_MAX_MR_SIZE;
+	/* the one page size map_mr_sg and reg_user_mr take */
 	attr->page_size_cap = PAGE_SIZE;
 	attr->max_qp = MADCM_RNIC_MAX_QP;
 	attr->max_qp_wr = MADCM_RNIC_MAX_QP_WR;

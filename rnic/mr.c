@@ -147,7 +147,8 @@ static struct ib_mr *madcm_rnic_reg_user_mr(struct ib_pd *pd, u64 start,
 	access &= ~IB_ACCESS_OPTIONAL;
 	if (access & ~MADCM_RNIC_ACCESS)
 		return ERR_PTR(-EOPNOTSUPP);
-	if (!length || virt > U64_MAX - length || start > U64_MAX - length)
+	if (!length || length > MADCM_RNIC_MAX_MR_SIZE ||
+	    virt > U64_MAX - length || start > U64_MAX - length)
 		return ERR_PTR(-EINVAL);
 	npages = DIV_ROUND_UP((start & ~PAGE_MASK) + length, PAGE_SIZE);
 	if (npages > U32_MAX)
@@ -223,6 +224,9 @@ static int madcm_rnic_set_page(struct ib_mr *ibmr, u64 addr)
 static int madcm_rnic_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg,
 				int sg_nents, unsigned int *sg_offset)
 {
+	/* the page size cap the device states: PAGE_SIZE only */
+	if (ibmr->page_size != PAGE_SIZE)
+		return -EINVAL;
 	to_madcm_rnic_mr(ibmr)->npages = 0;
 	return ib_sg_to_pages(ibmr, sg, sg_nents, sg_offset,
 			      madcm_rnic_set_page);

@@ -17,6 +17,7 @@
 #include <linux/list.h>
 #include <linux/netdevice.h>
 #include <linux/refcount.h>
+#include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
 #include <linux/xarray.h>
@@ -44,6 +45,17 @@
 #define MADCM_RNIC_MAX_IRD	32
 #define MADCM_RNIC_MAX_ORD	32
 #define MADCM_RNIC_MAX_INLINE	64
+/*
+ * The longest MR reg_user_mr takes (max_mr_size); a fast-registration MR
+ * is bounded by its pages (MADCM_RNIC_MAX_FR_PAGES of PAGE_SIZE).
+ */
+#define MADCM_RNIC_MAX_MR_SIZE	SZ_4G
+/*
+ * The device's identity in its attributes: not an IEEE OUI (siw's is not
+ * either), ASCII "mdc"; part 1 is the software RNIC.
+ */
+#define MADCM_RNIC_VENDOR_ID	0x6d6463
+#define MADCM_RNIC_VENDOR_PART	1
 /* A user QP's inline data: siw's ABI carries up to 80 octets in an SQE. */
 #define MADCM_RNIC_MAX_UINLINE	SIW_MAX_INLINE
 
