@@ -14,7 +14,9 @@
  *                            PDs, then CQs, then QPs, then MRs in each
  *                            until each is refused; prints "hog pd N cq N qp N
  *                            mr N", then "holding" and waits for stdin to
- *                            close (or a signal) before it exits
+ *                            close (or a signal) before it exits;
+ *                            RNIC_LIMITS_CTX=N opens N contexts instead,
+ *                            RNIC_LIMITS_CQE=N makes CQs of N entries
  *   rnic_limits idle DEV     a QP in INIT with a receive posted, waiting
  *                            for its CQ's event; prints "waiting", then
  *                            "flushed" when the receive completes with
@@ -283,11 +285,21 @@ static int run_hog(const char *name)
 	int epd = 0, ecq = 0, eqp = 0, emr = 0;
 	long psz = sysconf(_SC_PAGESIZE);
 	void *buf = aligned_alloc(psz, psz);
+	const char *env;
+	int nctx = HOG_CTX, cqe = 1;
 	int i;
 	char c;
 
+	/* for experiments: fewer contexts, larger CQs */
+	env = getenv("RNIC_LIMITS_CTX");
+	if (env && atoi(env) > 0 && atoi(env) <= HOG_CTX)
+		nctx = atoi(env);
+	env = getenv("RNIC_LIMITS_CQE");
+	if (env && atoi(env) > 0)
+		cqe = atoi(env);
+
 	/* every context gets a PD and a CQ first, for its QPs and MRs */
-	for (i = 0; i < HOG_CTX; i++) {
+	for (i = 0; i < nctx; i++) {
 		ctx[i] = open_dev(name);
 		base_pd[i] = ibv_alloc_pd(ctx[i]);
 		base_cq[i] = ibv_create_cq(ctx[i], 1, NULL, NULL, 0);
@@ -298,26 +310,26 @@ static int run_hog(const char *name)
 			return 2;
 		}
 	}
-	for (i = 0; i < HOG_CTX; i++) {
+	for (i = 0; i < nctx; i++) {
 		while (npd < HOG_MAX &&
 		       (hog_pd[npd] = ibv_alloc_pd(ctx[i])))
 			npd++;
 		epd = errno;
 	}
-	for (i = 0; i < HOG_CTX; i++) {
+	for (i = 0; i < nctx; i++) {
 		while (ncq < HOG_MAX &&
-		       (hog_cq[ncq] = ibv_create_cq(ctx[i], 1, NULL, NULL, 0)))
+		       (hog_cq[ncq] = ibv_create_cq(ctx[i], cqe, NULL, NULL, 0)))
 			ncq++;
 		ecq = errno;
 	}
-	for (i = 0; i < HOG_CTX; i++) {
+	for (i = 0; i < nctx; i++) {
 		while (nqp < HOG_MAX &&
 		       (hog_qp[nqp] = qp_with(base_pd[i], base_cq[i], 1, 1, 1,
 					      1)))
 			nqp++;
 		eqp = errno;
 	}
-	for (i = 0; i < HOG_CTX; i++) {
+	for (i = 0; i < nctx; i++) {
 		while (nmr < HOG_MAX &&
 		       (hog_mr[nmr] = ibv_reg_mr(base_pd[i], buf, psz,
 						 IBV_ACCESS_LOCAL_WRITE)))
