@@ -267,7 +267,8 @@ static int run_check(const char *name)
 /*
  * Contexts the hog opens: one process may open the device many times,
  * and a context alone does not reach every limit (on Debian's 6.1 one
- * got no CQ after 144 and then no QP, -ENOMEM, cause not known yet).
+ * with one-page CQs got no CQ after 144 and then no QP, most likely in
+ * libsiw's mmap() of a ring the kernel made; cause not known yet).
  */
 #define HOG_CTX	32
 
