@@ -40,4 +40,16 @@
  * MADCM_HAVE_CREATE_CQ_ATTRS, and rnic/verbs.c picks its signature.
  */
 
+/*
+ * Since 6.3 a VMA's flags change through vm_flags_set() only: Kbuild
+ * defines MADCM_HAVE_VM_FLAGS_SET. madcm_vm_flags_set(vma, flags) sets
+ * them on both lines (the mmap lock held for writing, as in an mmap
+ * handler).
+ */
+#ifdef MADCM_HAVE_VM_FLAGS_SET
+#define madcm_vm_flags_set(vma, flags) vm_flags_set(vma, flags)
+#else
+#define madcm_vm_flags_set(vma, flags) ((vma)->vm_flags |= (flags))
+#endif
+
 #endif /* _MADCM_COMPAT_H */

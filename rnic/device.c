@@ -10,10 +10,14 @@
  * GID 0 is its MAC address. The device's counters are the ones
  * `rdma statistic` shows.
  *
- * Removal, however it comes, first puts every QP in ERROR: its
- * connection is reset and each outstanding work request completes once
- * with IB_WC_WR_FLUSH_ERR (an ib_client of our own, which ib_core removes
- * before the clients registered ahead of it: rdma_cm, ib_uverbs).
+ * Removal, however it comes, puts every QP in ERROR: its connection is
+ * reset and each outstanding work request completes once with
+ * IB_WC_WR_FLUSH_ERR (an ib_client of our own). ib_core removes clients
+ * in the reverse order of their registration, so ours goes before
+ * ib_uverbs' whatever the load order (madcm needs ib_uverbs' ib_umem_get(),
+ * so ib_uverbs is always there first), and may go after rdma_cm's, which
+ * is harmless: rdma_cm's consumers destroy their ids, and iw_cm resets an
+ * id's connected QP (ERROR: flushed) as it does so.
  */
 #include <linux/ethtool.h>
 #include <linux/etherdevice.h>
@@ -66,6 +70,7 @@ static const struct rdma_stat_desc madcm_rnic_stats[] = {
 	[MADCM_RNIC_CNT_TX_HOLD].name = "tx_hold",
 	[MADCM_RNIC_CNT_TX_HOLD_EXPIRED].name = "tx_hold_expired",
 	[MADCM_RNIC_CNT_TX_NUDGE].name = "tx_nudge",
+	[MADCM_RNIC_CNT_USER_LIMIT].name = "user_limit",
 };
 
 static_assert(ARRAY_SIZE(madcm_rnic_stats) == MADCM_RNIC_CNT_MAX);
@@ -170,7 +175,12 @@ static int madcm_rnic_query_device(struct ib_device *ibdev,
 		return -EINVAL;
 	memset(attr, 0, sizeof(*attr));
 	attr->sys_image_guid = ibdev->node_guid;
-	attr->max_mr_size = U64_MAX;
+	attr->vendor_id = MADCM_RNIC_VENDOR_ID;
+	attr->vendor_part_id = MADCM_RNIC_VENDOR_PART;
+	attr->hw_ver = 1;
+	/* what reg_user_mr takes; an FRMR is bounded by its page list */
+	attr->max_mr_size = MADCM_RNIC_MAX_MR_SIZE;
+	/* the one page size map_mr_sg and reg_user_mr take */
 	attr->page_size_cap = PAGE_SIZE;
 	attr->max_qp = MADCM_RNIC_MAX_QP;
 	attr->max_qp_wr = MADCM_RNIC_MAX_QP_WR;
@@ -467,8 +477,12 @@ static struct notifier_block madcm_rnic_netdev_nb = {
 };
 
 /*
- * Removal's first step. Registered after rdma_cm and ib_uverbs, this
- * client is removed before them, while their QPs still exist.
+ * Every QP to ERROR on removal. Removed before ib_uverbs' client, always
+ * registered before ours (a dependency), so a process waiting on a QP's
+ * completions sees them flushed before ib_uverbs waits for it to close
+ * the device; before rdma_cm's only if rdma_cm was loaded first (when
+ * not, iw_cm resets the connected QPs of the ids rdma_cm's consumers
+ * destroy). madcm_rnic_exit() flushes first whatever the order.
  */
 static int madcm_rnic_client_add(struct ib_device *ibdev)
 {
@@ -532,6 +546,8 @@ void madcm_rnic_exit(void)
 		mutex_unlock(&madcm_rnic_devs_lock);
 		if (!dev)
 			break;
+		/* before any client is told, whatever their order */
+		madcm_rnic_dev_flush(dev);
 		/* Waits for a removal already under way, then is a no-op. */
 		ib_unregister_device(&dev->ibdev);
 		put_device(&dev->ibdev.dev);

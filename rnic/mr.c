@@ -52,17 +52,25 @@ static u32 madcm_rnic_mr_key(void)
 	return get_random_u32() & 0xff;
 }
 
-static struct madcm_rnic_mr *madcm_rnic_mr_new(struct ib_pd *pd, u32 max_pages)
+/* A new MR; @udata: a process's (charged to its share and memcg). */
+static struct madcm_rnic_mr *madcm_rnic_mr_new(struct ib_pd *pd, u32 max_pages,
+					       struct ib_udata *udata)
 {
 	struct madcm_rnic_dev *dev = to_madcm_rnic(pd->device);
+	struct madcm_rnic_ucontext *uctx;
 	struct madcm_rnic_mr *mr;
-	int ret = -ENOMEM;
+	int ret;
 
+	ret = madcm_rnic_user_charge(dev, udata, MADCM_RNIC_RES_MR, &uctx);
+	if (ret)
+		return ERR_PTR(ret);
+	ret = -ENOMEM;
 	if (atomic_inc_return(&dev->n_mr) > MADCM_RNIC_MAX_MR)
 		goto err_count;
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	mr = kzalloc(sizeof(*mr), madcm_rnic_gfp(uctx));
 	if (!mr)
 		goto err_count;
+	mr->uctx = uctx;
 	if (max_pages) {
 		mr->pages = kcalloc(max_pages, sizeof(*mr->pages), GFP_KERNEL);
 		if (!mr->pages)
@@ -81,6 +89,7 @@ err_free:
 	kfree(mr);
 err_count:
 	atomic_dec(&dev->n_mr);
+	madcm_rnic_user_uncharge(dev, uctx, MADCM_RNIC_RES_MR);
 	return ERR_PTR(ret);
 }
 
@@ -90,7 +99,7 @@ static struct ib_mr *madcm_rnic_get_dma_mr(struct ib_pd *pd, int access)
 
 	if (access & ~MADCM_RNIC_ACCESS)
 		return ERR_PTR(-EOPNOTSUPP);
-	mr = madcm_rnic_mr_new(pd, 0);
+	mr = madcm_rnic_mr_new(pd, 0, NULL);
 	if (IS_ERR(mr))
 		return ERR_CAST(mr);
 	mr->dma = true;
@@ -108,7 +117,7 @@ static struct ib_mr *madcm_rnic_alloc_mr(struct ib_pd *pd,
 		return ERR_PTR(-EOPNOTSUPP);
 	if (!max_num_sg || max_num_sg > MADCM_RNIC_MAX_FR_PAGES)
 		return ERR_PTR(-EINVAL);
-	mr = madcm_rnic_mr_new(pd, max_num_sg);
+	mr = madcm_rnic_mr_new(pd, max_num_sg, NULL);
 	if (IS_ERR(mr))
 		return ERR_CAST(mr);
 	return &mr->ibmr;
@@ -147,7 +156,8 @@ static struct ib_mr *madcm_rnic_reg_user_mr(struct ib_pd *pd, u64 start,
 	access &= ~IB_ACCESS_OPTIONAL;
 	if (access & ~MADCM_RNIC_ACCESS)
 		return ERR_PTR(-EOPNOTSUPP);
-	if (!length || virt > U64_MAX - length || start > U64_MAX - length)
+	if (!length || length > MADCM_RNIC_MAX_MR_SIZE ||
+	    virt > U64_MAX - length || start > U64_MAX - length)
 		return ERR_PTR(-EINVAL);
 	npages = DIV_ROUND_UP((start & ~PAGE_MASK) + length, PAGE_SIZE);
 	if (npages > U32_MAX)
@@ -155,13 +165,14 @@ static struct ib_mr *madcm_rnic_reg_user_mr(struct ib_pd *pd, u64 start,
 	umem = ib_umem_get(pd->device, start, length, access);
 	if (IS_ERR(umem))
 		return ERR_CAST(umem);
-	mr = madcm_rnic_mr_new(pd, 0);
+	mr = madcm_rnic_mr_new(pd, 0, udata);
 	if (IS_ERR(mr)) {
 		ret = PTR_ERR(mr);
 		goto err_umem;
 	}
 	ret = -ENOMEM;
-	mr->upages = kvmalloc_array(npages, sizeof(*mr->upages), GFP_KERNEL);
+	mr->upages = kvmalloc_array(npages, sizeof(*mr->upages),
+				    madcm_rnic_gfp(mr->uctx));
 	if (!mr->upages)
 		goto err_mr;
 	ret = madcm_rnic_umem_pages(umem, mr->upages, npages);
@@ -205,6 +216,7 @@ static int madcm_rnic_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	ib_umem_release(mr->umem);
 	kvfree(mr->upages);
 	kfree(mr->pages);
+	madcm_rnic_user_uncharge(dev, mr->uctx, MADCM_RNIC_RES_MR);
 	kfree(mr);
 	atomic_dec(&dev->n_mr);
 	return 0;
@@ -223,6 +235,9 @@ static int madcm_rnic_set_page(struct ib_mr *ibmr, u64 addr)
 static int madcm_rnic_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg,
 				int sg_nents, unsigned int *sg_offset)
 {
+	/* the page size cap the device states: PAGE_SIZE only */
+	if (ibmr->page_size != PAGE_SIZE)
+		return -EINVAL;
 	to_madcm_rnic_mr(ibmr)->npages = 0;
 	return ib_sg_to_pages(ibmr, sg, sg_nents, sg_offset,
 			      madcm_rnic_set_page);

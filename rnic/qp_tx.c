@@ -978,7 +978,7 @@ void madcm_rnic_qp_tx_reset(struct madcm_rnic_qp *qp)
  */
 int madcm_rnic_qp_tx_create(struct madcm_rnic_qp *qp)
 {
-	qp->tx_buf = kmalloc(MADCM_RNIC_TX_BUF_SIZE, GFP_KERNEL);
+	qp->tx_buf = kmalloc(MADCM_RNIC_TX_BUF_SIZE, madcm_rnic_gfp(qp->uctx));
 	if (!qp->tx_buf)
 		return -ENOMEM;
 	qp->tx_buf_size = MADCM_RNIC_TX_BUF_SIZE;

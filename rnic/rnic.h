@@ -17,6 +17,7 @@
 #include <linux/list.h>
 #include <linux/netdevice.h>
 #include <linux/refcount.h>
+#include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
 #include <linux/xarray.h>
@@ -44,6 +45,17 @@
 #define MADCM_RNIC_MAX_IRD	32
 #define MADCM_RNIC_MAX_ORD	32
 #define MADCM_RNIC_MAX_INLINE	64
+/*
+ * The longest MR reg_user_mr takes (max_mr_size); a fast-registration MR
+ * is bounded by its pages (MADCM_RNIC_MAX_FR_PAGES of PAGE_SIZE).
+ */
+#define MADCM_RNIC_MAX_MR_SIZE	SZ_4G
+/*
+ * The device's identity in its attributes: not an IEEE OUI (siw's is not
+ * either), ASCII "mdc"; part 1 is the software RNIC.
+ */
+#define MADCM_RNIC_VENDOR_ID	0x6d6463
+#define MADCM_RNIC_VENDOR_PART	1
 /* A user QP's inline data: siw's ABI carries up to 80 octets in an SQE. */
 #define MADCM_RNIC_MAX_UINLINE	SIW_MAX_INLINE
 
@@ -94,6 +106,8 @@ struct madcm_rnic_swqe;
  *	rnic_responder_hold_ms, no FPDU having come
  * @MADCM_RNIC_CNT_TX_NUDGE: zero-length RDMA Writes an MPA initiator sent
  *	rnic_initiator_nudge_ms after the hand-off, no FPDU having come
+ * @MADCM_RNIC_CNT_USER_LIMIT: PDs, CQs, QPs and MRs refused to a process
+ *	for its share (rnic_user_share) of the device's limits
  * @MADCM_RNIC_CNT_MAX: how many
  */
 enum madcm_rnic_counter {
@@ -120,7 +134,35 @@ enum madcm_rnic_counter {
 	MADCM_RNIC_CNT_TX_HOLD,
 	MADCM_RNIC_CNT_TX_HOLD_EXPIRED,
 	MADCM_RNIC_CNT_TX_NUDGE,
+	MADCM_RNIC_CNT_USER_LIMIT,
 	MADCM_RNIC_CNT_MAX
+};
+
+/**
+ * enum madcm_rnic_res - the objects a process is charged for
+ * @MADCM_RNIC_RES_PD: protection domains (of MADCM_RNIC_MAX_PD)
+ * @MADCM_RNIC_RES_CQ: completion queues (of MADCM_RNIC_MAX_CQ)
+ * @MADCM_RNIC_RES_QP: queue pairs (of MADCM_RNIC_MAX_QP)
+ * @MADCM_RNIC_RES_MR: memory regions (of MADCM_RNIC_MAX_MR)
+ * @MADCM_RNIC_RES_MAX: how many
+ */
+enum madcm_rnic_res {
+	MADCM_RNIC_RES_PD,
+	MADCM_RNIC_RES_CQ,
+	MADCM_RNIC_RES_QP,
+	MADCM_RNIC_RES_MR,
+	MADCM_RNIC_RES_MAX
+};
+
+/**
+ * struct madcm_rnic_ucontext - a process's context on a device
+ * @ibuc: the ib_ucontext; first
+ * @n_res: the objects it holds, by enum madcm_rnic_res (at most its
+ *	share of each limit, rnic_user_share)
+ */
+struct madcm_rnic_ucontext {
+	struct ib_ucontext ibuc;
+	atomic_t n_res[MADCM_RNIC_RES_MAX];
 };
 
 /**
@@ -147,6 +189,9 @@ enum madcm_rnic_counter {
  * @tcp_ooo_mem: tcp: what their out-of-order queues are charged
  *	(bounded by MADCM_RNIC_TCP_DEV_OOO)
  * @uverbs: the device speaks soft-iWARP's user ABI (rnic/uverbs.c)
+ * @n_ures: the objects all processes hold together, by enum
+ *	madcm_rnic_res (at most rnic_user_share of each limit: the rest is
+ *	kept for kernel consumers)
  * @iw_accept_woken: KUnit builds only (MADCM_FAULT_INJECTION): if set,
  *	called by iw_accept in the accepting thread once its wait for
  *	ESTABLISHED ended and before it looks at the endpoint again, so a
@@ -177,6 +222,7 @@ struct madcm_rnic_dev {
 	atomic_long_t tcp_snd_mem;
 	atomic_long_t tcp_ooo_mem;
 	bool uverbs;
+	atomic_t n_ures[MADCM_RNIC_RES_MAX];
 #ifdef MADCM_FAULT_INJECTION
 	void (*iw_accept_woken)(struct iw_cm_id *cm_id);
 	void (*rx_fpdu_end)(struct madcm_rnic_qp *qp);
@@ -203,9 +249,11 @@ static inline void madcm_rnic_count(struct madcm_rnic_dev *dev,
 /**
  * struct madcm_rnic_pd - a protection domain
  * @ibpd: the ib_pd; first
+ * @uctx: a process's PD: the context it is charged to; NULL for a kernel one
  */
 struct madcm_rnic_pd {
 	struct ib_pd ibpd;
+	struct madcm_rnic_ucontext *uctx;
 };
 
 /**
@@ -223,6 +271,7 @@ struct madcm_rnic_pd {
  *	a slot belongs to the kernel while its flags are 0
  * @uctrl: a user CQ: the notification word after the ring
  * @umap: a user CQ: the mmap entry of @uring
+ * @uctx: a user CQ: the context it is charged to
  */
 struct madcm_rnic_cq {
 	struct ib_cq ibcq;
@@ -236,6 +285,7 @@ struct madcm_rnic_cq {
 	struct siw_cqe *uring;
 	struct siw_cq_ctrl *uctrl;
 	struct rdma_user_mmap_entry *umap;
+	struct madcm_rnic_ucontext *uctx;
 };
 
 static inline struct madcm_rnic_cq *to_madcm_rnic_cq(struct ib_cq *ibcq)
@@ -258,6 +308,7 @@ static inline struct madcm_rnic_cq *to_madcm_rnic_cq(struct ib_cq *ibcq)
  * @umem: a user MR (reg_user_mr): its pinned memory; NULL otherwise
  * @upages: a user MR: its pages, in order (@npages of them)
  * @uoff: a user MR: where ibmr.iova lies in its first page
+ * @uctx: a user MR: the context it is charged to
  */
 struct madcm_rnic_mr {
 	struct ib_mr ibmr;
@@ -271,6 +322,7 @@ struct madcm_rnic_mr {
 	struct ib_umem *umem;
 	struct page **upages;
 	u32 uoff;
+	struct madcm_rnic_ucontext *uctx;
 };
 
 static inline struct madcm_rnic_mr *to_madcm_rnic_mr(struct ib_mr *ibmr)
@@ -508,6 +560,8 @@ struct madcm_rnic_rx {
  * @urq: a user QP: the RQ ring of siw_rqe (@rq.size slots)
  * @usq_map: the mmap entry of @usq
  * @urq_map: the mmap entry of @urq
+ * @uctx: a user QP: the context it is charged to (its buffers are charged
+ *	to the process's memory cgroup)
  */
 struct madcm_rnic_qp {
 	struct ib_qp ibqp;
@@ -559,6 +613,7 @@ struct madcm_rnic_qp {
 	struct siw_rqe *urq;
 	struct rdma_user_mmap_entry *usq_map;
 	struct rdma_user_mmap_entry *urq_map;
+	struct madcm_rnic_ucontext *uctx;
 };
 
 static inline struct madcm_rnic_qp *to_madcm_rnic_qp(struct ib_qp *ibqp)
@@ -726,5 +781,24 @@ int madcm_rnic_ucq_create(struct madcm_rnic_cq *cq, struct ib_udata *udata);
 void madcm_rnic_ucq_destroy(struct madcm_rnic_cq *cq);
 int madcm_rnic_uqp_create(struct madcm_rnic_qp *qp, struct ib_udata *udata);
 void madcm_rnic_uqp_destroy(struct madcm_rnic_qp *qp);
+
+/*
+ * rnic/uverbs.c: a process's share of the device (rnic_user_share).
+ * madcm_rnic_user_charge(): 0 for a kernel object (@udata NULL, *@uctx
+ * NULL) or a user object within the share (*@uctx its context, to give
+ * back with madcm_rnic_user_uncharge()); -ENOMEM, counted (user_limit),
+ * beyond it.
+ */
+int madcm_rnic_user_charge(struct madcm_rnic_dev *dev, struct ib_udata *udata,
+			   enum madcm_rnic_res res,
+			   struct madcm_rnic_ucontext **uctx);
+void madcm_rnic_user_uncharge(struct madcm_rnic_dev *dev,
+			      struct madcm_rnic_ucontext *uctx,
+			      enum madcm_rnic_res res);
+/* GFP flags for an object's memory: a process's is charged to its memcg. */
+static inline gfp_t madcm_rnic_gfp(const struct madcm_rnic_ucontext *uctx)
+{
+	return uctx ? GFP_KERNEL_ACCOUNT : GFP_KERNEL;
+}
 
 #endif /* _MADCM_RNIC_RNIC_H */

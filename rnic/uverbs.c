@@ -33,6 +33,7 @@
 #include <rdma/ib_umem.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
+#include "madcm_compat.h"
 #include "rnic/rnic.h"
 
 bool madcm_rnic_uverbs_on = true;
@@ -40,13 +41,15 @@ module_param_named(rnic_uverbs, madcm_rnic_uverbs_on, bool, 0444);
 MODULE_PARM_DESC(rnic_uverbs,
 		 "madcm RNICs speak soft-iWARP's user ABI (libsiw); siw.ko cannot load meanwhile (default Y)");
 
-/**
- * struct madcm_rnic_ucontext - a process's context on a device
- * @ibuc: the ib_ucontext; first
+/*
+ * What processes may take of a device, in percent of each limit: any one
+ * context, and all of them together. The rest is kept for kernel
+ * consumers (NVMe-oF, rdma_cm ULPs), whatever processes do.
  */
-struct madcm_rnic_ucontext {
-	struct ib_ucontext ibuc;
-};
+static unsigned int madcm_rnic_user_share = 75;
+module_param_named(rnic_user_share, madcm_rnic_user_share, uint, 0444);
+MODULE_PARM_DESC(rnic_user_share,
+		 "percent of a madcm RNIC's PDs, CQs, QPs and MRs that processes may hold, one or all together (1..100, default 75)");
 
 /**
  * struct madcm_rnic_umap - a ring the process may mmap
@@ -188,6 +191,89 @@ void madcm_rnic_uverbs_exit(void)
 {
 }
 #endif
+
+/* ---- a process's share of the device ---- */
+
+static const unsigned int madcm_rnic_res_max[MADCM_RNIC_RES_MAX] = {
+	[MADCM_RNIC_RES_PD] = MADCM_RNIC_MAX_PD,
+	[MADCM_RNIC_RES_CQ] = MADCM_RNIC_MAX_CQ,
+	[MADCM_RNIC_RES_QP] = MADCM_RNIC_MAX_QP,
+	[MADCM_RNIC_RES_MR] = MADCM_RNIC_MAX_MR,
+};
+
+/* How many of @res processes may hold: one of them, or all together. */
+static unsigned int madcm_rnic_user_limit(enum madcm_rnic_res res)
+{
+	unsigned int pct = clamp_val(madcm_rnic_user_share, 1, 100);
+
+	return max(madcm_rnic_res_max[res] * pct / 100, 1U);
+}
+
+/* One more of @res in @n, unless that passes @limit. */
+static bool madcm_rnic_take(atomic_t *n, unsigned int limit)
+{
+	if (atomic_inc_return(n) <= limit)
+		return true;
+	atomic_dec(n);
+	return false;
+}
+
+/**
+ * madcm_rnic_user_charge() - count a new object against its process's share
+ * @dev: the device
+ * @udata: the verb's udata; NULL for a kernel consumer's object
+ * @res: the kind of object
+ * @uctx: the context it is charged to (NULL for a kernel object)
+ *
+ * A process's context may hold rnic_user_share percent of each of the
+ * device's limits, and so may all contexts together, so that kernel
+ * consumers keep the rest.
+ * Context: Process context.
+ * Return: 0, or -ENOMEM (counted in user_limit) beyond the share.
+ */
+int madcm_rnic_user_charge(struct madcm_rnic_dev *dev, struct ib_udata *udata,
+			   enum madcm_rnic_res res,
+			   struct madcm_rnic_ucontext **uctx)
+{
+	unsigned int limit = madcm_rnic_user_limit(res);
+	struct madcm_rnic_ucontext *muc;
+
+	*uctx = NULL;
+	if (!udata)
+		return 0;
+	muc = rdma_udata_to_drv_context(udata, struct madcm_rnic_ucontext,
+					ibuc);
+	if (!muc)
+		return 0;
+	if (!madcm_rnic_take(&muc->n_res[res], limit))
+		goto refused;
+	if (!madcm_rnic_take(&dev->n_ures[res], limit)) {
+		atomic_dec(&muc->n_res[res]);
+		goto refused;
+	}
+	*uctx = muc;
+	return 0;
+
+refused:
+	madcm_rnic_count(dev, MADCM_RNIC_CNT_USER_LIMIT);
+	return -ENOMEM;
+}
+
+/**
+ * madcm_rnic_user_uncharge() - a charged object is gone
+ * @dev: the device
+ * @uctx: what madcm_rnic_user_charge() gave (NULL: nothing to do)
+ * @res: the kind of object
+ */
+void madcm_rnic_user_uncharge(struct madcm_rnic_dev *dev,
+			      struct madcm_rnic_ucontext *uctx,
+			      enum madcm_rnic_res res)
+{
+	if (!uctx)
+		return;
+	atomic_dec(&uctx->n_res[res]);
+	atomic_dec(&dev->n_ures[res]);
+}
 
 /* ---- ring entries: fetched once, then checked ---- */
 
@@ -537,10 +623,11 @@ static void *madcm_rnic_umap_new(struct ib_ucontext *uc, size_t len,
 	struct madcm_rnic_umap *m;
 	int ret;
 
-	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	/* the process's memory: charged to its memory cgroup */
+	m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
 	if (!m)
 		return NULL;
-	m->vaddr = vmalloc_user(len);
+	m->vaddr = __vmalloc(len, GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 	if (!m->vaddr)
 		goto err_free;
 	/* exactly what libsiw maps: rdma_user_mmap_entry_get() checks */
@@ -565,6 +652,28 @@ static void madcm_rnic_umap_remove(struct rdma_user_mmap_entry *entry)
 		rdma_user_mmap_entry_remove(entry);
 }
 
+/*
+ * Maps a ring's pages into @vma, which rdma_user_mmap_entry_get() found
+ * no longer than the ring. The memory comes from __vmalloc() (an
+ * accounted vmalloc_user() has no exported form), so the pages are
+ * inserted one by one: remap_vmalloc_range() wants VM_USERMAP.
+ */
+static int madcm_rnic_map_pages(struct vm_area_struct *vma, void *vaddr)
+{
+	unsigned long addr;
+	int ret;
+
+	/* as remap_vmalloc_range(): no growing by mremap, not in core dumps */
+	madcm_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	for (addr = vma->vm_start; addr < vma->vm_end; addr += PAGE_SIZE) {
+		ret = vm_insert_page(vma, addr, vmalloc_to_page(vaddr));
+		if (ret)
+			return ret;
+		vaddr += PAGE_SIZE;
+	}
+	return 0;
+}
+
 static int madcm_rnic_mmap(struct ib_ucontext *uc, struct vm_area_struct *vma)
 {
 	struct rdma_user_mmap_entry *entry;
@@ -575,7 +684,7 @@ static int madcm_rnic_mmap(struct ib_ucontext *uc, struct vm_area_struct *vma)
 	if (!entry)
 		return -EINVAL;
 	m = container_of(entry, struct madcm_rnic_umap, rdma);
-	ret = remap_vmalloc_range(vma, m->vaddr, 0);
+	ret = madcm_rnic_map_pages(vma, m->vaddr);
 	rdma_user_mmap_entry_put(entry);
 	return ret;
 }

@@ -35,9 +35,16 @@
 static int madcm_rnic_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
 	struct madcm_rnic_dev *dev = to_madcm_rnic(ibpd->device);
+	struct madcm_rnic_pd *pd = container_of(ibpd, struct madcm_rnic_pd,
+						ibpd);
+	int ret;
 
+	ret = madcm_rnic_user_charge(dev, udata, MADCM_RNIC_RES_PD, &pd->uctx);
+	if (ret)
+		return ret;
 	if (atomic_inc_return(&dev->n_pd) > MADCM_RNIC_MAX_PD) {
 		atomic_dec(&dev->n_pd);
+		madcm_rnic_user_uncharge(dev, pd->uctx, MADCM_RNIC_RES_PD);
 		return -ENOMEM;
 	}
 	return 0;
@@ -45,7 +52,12 @@ static int madcm_rnic_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 
 static int madcm_rnic_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
-	atomic_dec(&to_madcm_rnic(ibpd->device)->n_pd);
+	struct madcm_rnic_dev *dev = to_madcm_rnic(ibpd->device);
+	struct madcm_rnic_pd *pd = container_of(ibpd, struct madcm_rnic_pd,
+						ibpd);
+
+	madcm_rnic_user_uncharge(dev, pd->uctx, MADCM_RNIC_RES_PD);
+	atomic_dec(&dev->n_pd);
 	return 0;
 }
 
@@ -78,6 +90,10 @@ static int madcm_rnic_cq_init(struct ib_cq *ibcq,
 	if (!attr->cqe || attr->cqe > MADCM_RNIC_MAX_CQE ||
 	    attr->comp_vector >= ibcq->device->num_comp_vectors)
 		return -EINVAL;
+	ret = madcm_rnic_user_charge(dev, udata, MADCM_RNIC_RES_CQ, &cq->uctx);
+	if (ret)
+		return ret;
+	ret = -ENOMEM;
 	if (atomic_inc_return(&dev->n_cq) > MADCM_RNIC_MAX_CQ)
 		goto err_count;
 	spin_lock_init(&cq->lock);
@@ -96,6 +112,7 @@ static int madcm_rnic_cq_init(struct ib_cq *ibcq,
 
 err_count:
 	atomic_dec(&dev->n_cq);
+	madcm_rnic_user_uncharge(dev, cq->uctx, MADCM_RNIC_RES_CQ);
 	return ret;
 }
 
@@ -124,6 +141,8 @@ static int madcm_rnic_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 		madcm_rnic_ucq_destroy(cq);
 	kvfree(cq->ring);
 	atomic_dec(&to_madcm_rnic(ibcq->device)->n_cq);
+	madcm_rnic_user_uncharge(to_madcm_rnic(ibcq->device), cq->uctx,
+				 MADCM_RNIC_RES_CQ);
 	return 0;
 }
 
@@ -505,13 +524,18 @@ static int madcm_rnic_create_qp(struct ib_qp *ibqp,
 	cap->max_recv_wr = madcm_rnic_ring_size(cap->max_recv_wr);
 	if (READ_ONCE(dev->dying))
 		return -ENODEV;
+	ret = madcm_rnic_user_charge(dev, udata, MADCM_RNIC_RES_QP, &qp->uctx);
+	if (ret)
+		return ret;
 	if (atomic_inc_return(&dev->n_qp) > MADCM_RNIC_MAX_QP) {
 		ret = -ENOMEM;
 		goto err_count;
 	}
 	ret = -ENOMEM;
-	qp->swqe = kvcalloc(cap->max_send_wr, sizeof(*qp->swqe), GFP_KERNEL);
-	qp->rwqe = kvcalloc(cap->max_recv_wr, sizeof(*qp->rwqe), GFP_KERNEL);
+	qp->swqe = kvcalloc(cap->max_send_wr, sizeof(*qp->swqe),
+			    madcm_rnic_gfp(qp->uctx));
+	qp->rwqe = kvcalloc(cap->max_recv_wr, sizeof(*qp->rwqe),
+			    madcm_rnic_gfp(qp->uctx));
 	if (!qp->swqe || !qp->rwqe)
 		goto err_free;
 
@@ -558,6 +582,7 @@ err_free:
 	kvfree(qp->rwqe);
 err_count:
 	atomic_dec(&dev->n_qp);
+	madcm_rnic_user_uncharge(dev, qp->uctx, MADCM_RNIC_RES_QP);
 	return ret;
 }
 
@@ -725,6 +750,7 @@ static int madcm_rnic_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	kvfree(qp->swqe);
 	kvfree(qp->rwqe);
 	atomic_dec(&dev->n_qp);
+	madcm_rnic_user_uncharge(dev, qp->uctx, MADCM_RNIC_RES_QP);
 	return 0;
 }
 
