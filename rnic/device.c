@@ -66,6 +66,7 @@ static const struct rdma_stat_desc madcm_rnic_stats[] = {
 	[MADCM_RNIC_CNT_TX_HOLD].name = "tx_hold",
 	[MADCM_RNIC_CNT_TX_HOLD_EXPIRED].name = "tx_hold_expired",
 	[MADCM_RNIC_CNT_TX_NUDGE].name = "tx_nudge",
+	[MADCM_RNIC_CNT_QP_NOT_OWNER].name = "qp_not_owner",
 };
 
 static_assert(ARRAY_SIZE(madcm_rnic_stats) == MADCM_RNIC_CNT_MAX);

@@ -16,6 +16,7 @@
 
 #include <linux/list.h>
 #include <linux/netdevice.h>
+#include <linux/pid.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
@@ -94,6 +95,9 @@ struct madcm_rnic_swqe;
  *	rnic_responder_hold_ms, no FPDU having come
  * @MADCM_RNIC_CNT_TX_NUDGE: zero-length RDMA Writes an MPA initiator sent
  *	rnic_initiator_nudge_ms after the hand-off, no FPDU having come
+ * @MADCM_RNIC_CNT_QP_NOT_OWNER: iw_get_qp, iw_connect or iw_accept calls
+ *	refused because the QP is not the caller's (a user QP of another
+ *	process, or a user QP for a kernel caller)
  * @MADCM_RNIC_CNT_MAX: how many
  */
 enum madcm_rnic_counter {
@@ -120,6 +124,7 @@ enum madcm_rnic_counter {
 	MADCM_RNIC_CNT_TX_HOLD,
 	MADCM_RNIC_CNT_TX_HOLD_EXPIRED,
 	MADCM_RNIC_CNT_TX_NUDGE,
+	MADCM_RNIC_CNT_QP_NOT_OWNER,
 	MADCM_RNIC_CNT_MAX
 };
 
@@ -471,6 +476,9 @@ struct madcm_rnic_rx {
  * @ird: inbound RDMA Read depth (IB_QP_MAX_DEST_RD_ATOMIC)
  * @ord: outbound RDMA Read depth (IB_QP_MAX_QP_RD_ATOMIC)
  * @max_inline: the inline data limit create_qp granted
+ * @owner: the thread group (tgid) of the task that created the QP: the
+ *	process whose uverbs command made a user QP, or whose context a
+ *	kernel consumer created a kernel QP from (rnic/iw.c's owner rule)
  * @tcp: the TCP engine of the offloaded stream (rnic/qp_tcp.c)
  * @sq_next: tx: the next SQ entry to start (free running, between
  *	@sq.head and @sq.tail: the entries before it are started, the
@@ -528,6 +536,7 @@ struct madcm_rnic_qp {
 	u8 ird;
 	u8 ord;
 	u32 max_inline;
+	struct pid *owner;
 	struct madcm_rnic_tcp tcp;
 	/* tx: rnic/qp_tx.c, under @lock */
 	u32 sq_next;

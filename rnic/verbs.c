@@ -17,6 +17,8 @@
  * Consumers' completion handlers run after every lock is dropped.
  */
 #include <linux/log2.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
@@ -516,6 +518,8 @@ static int madcm_rnic_create_qp(struct ib_qp *ibqp,
 		goto err_free;
 
 	qp->dev = dev;
+	/* who may connect it (rnic/iw.c): the creating thread group */
+	qp->owner = get_task_pid(current, PIDTYPE_TGID);
 	spin_lock_init(&qp->lock);
 	refcount_set(&qp->iw_ref, 1);
 	init_completion(&qp->iw_free);
@@ -554,6 +558,7 @@ err_tx:
 err_tcp:
 	madcm_rnic_qp_tcp_destroy(qp);
 err_free:
+	put_pid(qp->owner);
 	kvfree(qp->swqe);
 	kvfree(qp->rwqe);
 err_count:
@@ -722,6 +727,7 @@ static int madcm_rnic_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	madcm_rnic_qp_tcp_destroy(qp);
 	madcm_rnic_qp_tx_destroy(qp);
 	madcm_rnic_uqp_destroy(qp);
+	put_pid(qp->owner);
 	kvfree(qp->swqe);
 	kvfree(qp->rwqe);
 	atomic_dec(&dev->n_qp);
