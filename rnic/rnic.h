@@ -20,6 +20,7 @@
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/iw_cm.h>
@@ -223,7 +224,11 @@ struct madcm_rnic_pd {
  * @head: completions taken by poll_cq (free running)
  * @tail: completions added (free running); @tail - @head <= @size
  * @notify: the armed notification: 0, IB_CQ_SOLICITED or IB_CQ_NEXT_COMP
- * @overflow: a completion was lost to a full ring (IB_EVENT_CQ_ERR sent)
+ * @overflow: a completion was lost to a full ring (the CQ overran)
+ * @work: runs the consumer's handlers for the CQ, on madcm_rnic_wq, once
+ *	every RNIC and CM lock is dropped
+ * @comp_due: @work is to call the completion handler
+ * @err_due: @work is to handle the overrun (IB_EVENT_CQ_ERR)
  * @uring: a user CQ: the ring of siw_cqe the process maps (@ring unused);
  *	a slot belongs to the kernel while its flags are 0
  * @uctrl: a user CQ: the notification word after the ring
@@ -231,13 +236,16 @@ struct madcm_rnic_pd {
  */
 struct madcm_rnic_cq {
 	struct ib_cq ibcq;
-	spinlock_t lock;	/* protects the ring, @notify, @overflow */
+	spinlock_t lock;	/* the ring, @notify, @overflow, the dues */
 	struct ib_wc *ring;
 	u32 size;
 	u32 head;
 	u32 tail;
 	u8 notify;
 	bool overflow;
+	struct work_struct work;
+	bool comp_due;
+	bool err_due;
 	struct siw_cqe *uring;
 	struct siw_cq_ctrl *uctrl;
 	struct rdma_user_mmap_entry *umap;
@@ -479,6 +487,8 @@ struct madcm_rnic_rx {
  * @owner: the thread group (tgid) of the task that created the QP: the
  *	process whose uverbs command made a user QP, or whose context a
  *	kernel consumer created a kernel QP from (rnic/iw.c's owner rule)
+ * @ev_work: runs the consumer's QP event handler, on madcm_rnic_wq
+ * @ev_fatal: @ev_work is to raise IB_EVENT_QP_FATAL (under @lock)
  * @tcp: the TCP engine of the offloaded stream (rnic/qp_tcp.c)
  * @sq_next: tx: the next SQ entry to start (free running, between
  *	@sq.head and @sq.tail: the entries before it are started, the
@@ -537,6 +547,8 @@ struct madcm_rnic_qp {
 	u8 ord;
 	u32 max_inline;
 	struct pid *owner;
+	struct work_struct ev_work;
+	bool ev_fatal;
 	struct madcm_rnic_tcp tcp;
 	/* tx: rnic/qp_tx.c, under @lock */
 	u32 sq_next;
@@ -654,27 +666,26 @@ void madcm_rnic_qp_tcp_init(struct madcm_rnic_qp *qp);
 void madcm_rnic_qp_tcp_destroy(struct madcm_rnic_qp *qp);
 
 /*
- * rnic/verbs.c: completions. madcm_rnic_cq_push() queues one and runs
- * the CQ's handler when it is armed; call it with no QP lock held.
- * madcm_rnic_cq_push_se() is the same for a receive: @solicited (a Send
- * with Solicited Event) also wakes a CQ armed with IB_CQ_SOLICITED.
+ * rnic/verbs.c: completions and events. The consumer's handlers (a CQ's
+ * completion and event handlers, a QP's event handler) run from
+ * madcm_rnic_wq, never from the path that completes or fails: that path
+ * holds the QP's lock, or the TCP engine's rx_lock and the CM's
+ * connection lock, and a handler may post, poll, modify the QP to ERROR
+ * (which calls into the CM) or sleep. madcm_rnic_qp_event() raises a QP
+ * event from any context.
  */
-void madcm_rnic_cq_push(struct madcm_rnic_cq *cq, const struct ib_wc *wc);
-void madcm_rnic_cq_push_se(struct madcm_rnic_cq *cq, const struct ib_wc *wc,
-			   bool solicited);
+extern struct workqueue_struct *madcm_rnic_wq;
+void madcm_rnic_qp_event(struct madcm_rnic_qp *qp, enum ib_event_type type);
 bool madcm_rnic_rq_complete_head(struct madcm_rnic_qp *qp, u32 head,
 				 enum ib_wc_status status, u32 byte_len,
 				 bool solicited, u32 inv_rkey);
 
 /*
- * rnic/verbs.c, for rnic/qp_tx.c: completions gathered under @qp->lock,
- * delivered by madcm_rnic_run_due() once it is dropped.
- * @scq/@rcq: the send/receive CQ's handler is due; @close: a Terminate
- * was queued: close the stream after it.
+ * rnic/verbs.c, for rnic/qp_tx.c: what is due once @qp->lock is dropped,
+ * done by madcm_rnic_run_due(). @close: a Terminate was queued: close the
+ * stream after it. (The CQs' handlers are queued to madcm_rnic_wq.)
  */
 struct madcm_rnic_due {
-	bool scq;
-	bool rcq;
 	bool close;
 };
 
