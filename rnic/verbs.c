@@ -72,17 +72,42 @@ u32 madcm_rnic_ring_size(u32 n)
 	return n ? roundup_pow_of_two(n) : 0;
 }
 
-/* The CQ overran: its event handler hears IB_EVENT_CQ_ERR. */
+static int madcm_rnic_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+				int mask, struct ib_udata *udata);
+
+/*
+ * The CQ overran (IBTA vol. 1 11.4.2.1): a completion was lost, so the
+ * CQ's event handler hears IB_EVENT_CQ_ERR, and every QP that completes
+ * into it goes to ERROR (its stream reset, its work flushed), as rxe
+ * does, rather than run on with completions missing. A rare event: the
+ * device's QPs are walked. Process context (the CQ's work).
+ */
 static void madcm_rnic_cq_overrun(struct madcm_rnic_cq *cq)
 {
+	struct madcm_rnic_dev *dev = to_madcm_rnic(cq->ibcq.device);
 	struct ib_event ev = {
 		.device = cq->ibcq.device,
 		.element.cq = &cq->ibcq,
 		.event = IB_EVENT_CQ_ERR,
 	};
+	unsigned long index = 0;
 
 	if (cq->ibcq.event_handler)
 		cq->ibcq.event_handler(&ev, cq->ibcq.cq_context);
+	while (xa_find(&dev->qps, &index, ULONG_MAX, XA_PRESENT)) {
+		struct madcm_rnic_qp *qp = madcm_rnic_qp_get(dev, index);
+
+		if (qp && (qp->ibqp.send_cq == &cq->ibcq ||
+			   qp->ibqp.recv_cq == &cq->ibcq)) {
+			struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+
+			madcm_rnic_modify_qp(&qp->ibqp, &attr, IB_QP_STATE,
+					     NULL);
+		}
+		if (qp)
+			madcm_rnic_qp_put(qp);
+		index++;
+	}
 }
 
 /*
