@@ -71,6 +71,7 @@ static const struct rdma_stat_desc madcm_rnic_stats[] = {
 	[MADCM_RNIC_CNT_TX_HOLD_EXPIRED].name = "tx_hold_expired",
 	[MADCM_RNIC_CNT_TX_NUDGE].name = "tx_nudge",
 	[MADCM_RNIC_CNT_USER_LIMIT].name = "user_limit",
+	[MADCM_RNIC_CNT_QP_NOT_OWNER].name = "qp_not_owner",
 };
 
 static_assert(ARRAY_SIZE(madcm_rnic_stats) == MADCM_RNIC_CNT_MAX);
@@ -510,9 +511,13 @@ int madcm_rnic_init(void)
 {
 	int ret;
 
+	/* consumers' handlers (rnic/verbs.c); ULPs may be in reclaim */
+	madcm_rnic_wq = alloc_workqueue("madcm_rnic", WQ_MEM_RECLAIM, 0);
+	if (!madcm_rnic_wq)
+		return -ENOMEM;
 	ret = madcm_rnic_uverbs_init();
 	if (ret)
-		return ret;
+		goto err_wq;
 	ret = ib_register_client(&madcm_rnic_client);
 	if (ret)
 		goto err_uverbs;
@@ -526,6 +531,8 @@ err_client:
 	ib_unregister_client(&madcm_rnic_client);
 err_uverbs:
 	madcm_rnic_uverbs_exit();
+err_wq:
+	destroy_workqueue(madcm_rnic_wq);
 	return ret;
 }
 
@@ -555,6 +562,7 @@ void madcm_rnic_exit(void)
 	unregister_netdevice_notifier(&madcm_rnic_netdev_nb);
 	ib_unregister_client(&madcm_rnic_client);
 	madcm_rnic_uverbs_exit();
+	destroy_workqueue(madcm_rnic_wq);
 }
 
 MODULE_ALIAS_RDMA_LINK("madcm");

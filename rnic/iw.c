@@ -51,6 +51,9 @@
 #include <linux/in6.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <net/ipv6.h>
 #include "rnic/rnic.h"
@@ -626,6 +629,41 @@ static void madcm_rnic_cm_handler(const struct madcm_cm_event *cev,
 }
 
 /*
+ * Whose QP a connection may take (issue 30). iw_cm resolves the QP
+ * number a consumer names on the device (iw_get_qp), and ucma passes a
+ * process's number as it is, so a process could name another process's
+ * idle QP. What the provider can see of the consumer is the calling
+ * task: ucma calls iw_connect and iw_accept from the process's own
+ * write() to its rdma_cm file, and in-kernel ULPs from kernel threads
+ * (rdma_cm's and iw_cm's work), or from the task of the system call that
+ * created their QP (a mount, say). So a QP is given only to a task of the
+ * thread group that created it, and a kernel QP to kernel threads too: a
+ * user QP never goes to a kernel caller, another process's QP never to
+ * a process. Refusals are counted (qp_not_owner) and answered as for a
+ * QP number the device does not have.
+ */
+static bool madcm_rnic_qp_is_callers(const struct madcm_rnic_qp *qp)
+{
+	if (qp->owner && qp->owner == task_tgid(current))
+		return true;
+	return !qp->ibqp.uobject && (current->flags & PF_KTHREAD);
+}
+
+/* A QP by number, with an iw reference, if the caller may have it. */
+static struct madcm_rnic_qp *madcm_rnic_iw_qp_get(struct madcm_rnic_dev *dev,
+						  u32 qpn)
+{
+	struct madcm_rnic_qp *qp = madcm_rnic_qp_get(dev, qpn);
+
+	if (qp && !madcm_rnic_qp_is_callers(qp)) {
+		madcm_rnic_count(dev, MADCM_RNIC_CNT_QP_NOT_OWNER);
+		madcm_rnic_qp_put(qp);
+		return NULL;
+	}
+	return qp;
+}
+
+/*
  * iw_cm gives each QP it connects remote reads and writes
  * (iw_cm_init_qp_attr()), and rdma_cm sets them before every connect
  * and accept but one: librdmacm's active side initialises its QP through
@@ -658,9 +696,10 @@ static void madcm_rnic_iw_connect_rights(struct madcm_rnic_qp *qp)
  * owner once the MPA exchange is over. The result comes as one
  * CONNECT_REPLY event; on an error return there is none.
  *
- * Context: process context.
- * Return: 0, or a negative errno: -EINVAL (no such QP, QP busy, family
- * mismatch), -EAFNOSUPPORT, -ENOMEM, or the CM's.
+ * Context: process context: the consumer's task, whose thread group must
+ * have created the QP (or a kernel thread, for a kernel QP).
+ * Return: 0, or a negative errno: -EINVAL (no such QP, not the caller's
+ * QP, QP busy, family mismatch), -EAFNOSUPPORT, -ENOMEM, or the CM's.
  */
 int madcm_rnic_iw_connect(struct iw_cm_id *cm_id,
 			  struct iw_cm_conn_param *param)
@@ -697,7 +736,7 @@ int madcm_rnic_iw_connect(struct iw_cm_id *cm_id,
 	if (cm_id->tos_set)
 		attr.tos = cm_id->tos;
 
-	qp = madcm_rnic_qp_get(dev, param->qpn);
+	qp = madcm_rnic_iw_qp_get(dev, param->qpn);
 	if (!qp)
 		return -EINVAL;
 	ep = madcm_rnic_ep_alloc(dev);
@@ -776,8 +815,9 @@ static void madcm_rnic_accept_woken(struct madcm_rnic_dev *dev,
  *
  * Context: process context; sleeps.
  * Return: 0; -ECONNRESET when the peer is gone (before or during the
- * accept; no event follows); -EINVAL for an unknown QP or a cm_id that is
- * not waiting; or the CM's error.
+ * accept; no event follows); -EINVAL for an unknown QP, a QP that is not
+ * the caller's (as for iw_connect) or a cm_id that is not waiting; or the
+ * CM's error.
  */
 int madcm_rnic_iw_accept(struct iw_cm_id *cm_id,
 			 struct iw_cm_conn_param *param)
@@ -807,7 +847,7 @@ int madcm_rnic_iw_accept(struct iw_cm_id *cm_id,
 	gone = ep->conn_gone;
 	spin_unlock_irqrestore(&ep->lock, flags);
 
-	qp = madcm_rnic_qp_get(dev, param->qpn);
+	qp = madcm_rnic_iw_qp_get(dev, param->qpn);
 	if (!qp) {
 		ret = -EINVAL;
 		goto fail_unlinked;
@@ -1036,6 +1076,10 @@ void madcm_rnic_iw_rem_ref(struct ib_qp *ibqp)
  * @ibdev: the device
  * @qpn: a QP number
  *
+ * iw_cm asks for the QP a connect or accept names, in the caller's task:
+ * a QP that is not the caller's (madcm_rnic_qp_is_callers()) is not
+ * found.
+ *
  * Context: any context (iw_cm calls it under a spinlock).
  * Return: the QP, without a reference, or NULL.
  */
@@ -1045,7 +1089,7 @@ struct ib_qp *madcm_rnic_iw_get_qp(struct ib_device *ibdev, int qpn)
 
 	if (qpn < 0)
 		return NULL;
-	qp = madcm_rnic_qp_get(to_madcm_rnic(ibdev), qpn);
+	qp = madcm_rnic_iw_qp_get(to_madcm_rnic(ibdev), qpn);
 	if (!qp)
 		return NULL;
 	madcm_rnic_qp_put(qp);

@@ -33,8 +33,10 @@
  * where its header was allowed to write, and nothing completes.
  *
  * Context: rx_data runs with the engine's rx_lock held, BH off, one call
- * at a time per QP; it takes @qp->lock only to look at the receive queue
- * and calls the send side with no QP lock held.
+ * at a time per QP, and from the CM with its connection lock held; it
+ * takes @qp->lock only to look at the receive queue and calls the send
+ * side with no QP lock held. What it completes or raises reaches the
+ * consumer's handlers later, from madcm_rnic_wq.
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -612,15 +614,7 @@ static void madcm_rnic_rx_end_term(struct madcm_rnic_qp *qp)
 		 (ctrl & RDMAP_TERM_MASK_LAYER) >> RDMAP_TERM_SHIFT_LAYER,
 		 (ctrl & RDMAP_TERM_MASK_ETYPE) >> RDMAP_TERM_SHIFT_ETYPE,
 		 (ctrl & RDMAP_TERM_MASK_ECODE) >> RDMAP_TERM_SHIFT_ECODE);
-	if (qp->ibqp.event_handler) {
-		struct ib_event ev = {
-			.device = qp->ibqp.device,
-			.element.qp = &qp->ibqp,
-			.event = IB_EVENT_QP_FATAL,
-		};
-
-		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
-	}
+	madcm_rnic_qp_event(qp, IB_EVENT_QP_FATAL);
 	madcm_rnic_qp_set_error(qp);
 	madcm_rnic_tcp_close_after_queue(&qp->tcp);
 }

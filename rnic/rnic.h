@@ -16,10 +16,12 @@
 
 #include <linux/list.h>
 #include <linux/netdevice.h>
+#include <linux/pid.h>
 #include <linux/refcount.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/iw_cm.h>
@@ -108,6 +110,9 @@ struct madcm_rnic_swqe;
  *	rnic_initiator_nudge_ms after the hand-off, no FPDU having come
  * @MADCM_RNIC_CNT_USER_LIMIT: PDs, CQs, QPs and MRs refused to a process
  *	for its share (rnic_user_share) of the device's limits
+ * @MADCM_RNIC_CNT_QP_NOT_OWNER: iw_get_qp, iw_connect or iw_accept calls
+ *	refused because the QP is not the caller's (a user QP of another
+ *	process, or a user QP for a kernel caller)
  * @MADCM_RNIC_CNT_MAX: how many
  */
 enum madcm_rnic_counter {
@@ -135,6 +140,7 @@ enum madcm_rnic_counter {
 	MADCM_RNIC_CNT_TX_HOLD_EXPIRED,
 	MADCM_RNIC_CNT_TX_NUDGE,
 	MADCM_RNIC_CNT_USER_LIMIT,
+	MADCM_RNIC_CNT_QP_NOT_OWNER,
 	MADCM_RNIC_CNT_MAX
 };
 
@@ -266,7 +272,11 @@ struct madcm_rnic_pd {
  * @head: completions taken by poll_cq (free running)
  * @tail: completions added (free running); @tail - @head <= @size
  * @notify: the armed notification: 0, IB_CQ_SOLICITED or IB_CQ_NEXT_COMP
- * @overflow: a completion was lost to a full ring (IB_EVENT_CQ_ERR sent)
+ * @overflow: a completion was lost to a full ring (the CQ overran)
+ * @work: runs the consumer's handlers for the CQ, on madcm_rnic_wq, once
+ *	every RNIC and CM lock is dropped
+ * @comp_due: @work is to call the completion handler
+ * @err_due: @work is to handle the overrun (IB_EVENT_CQ_ERR)
  * @uring: a user CQ: the ring of siw_cqe the process maps (@ring unused);
  *	a slot belongs to the kernel while its flags are 0
  * @uctrl: a user CQ: the notification word after the ring
@@ -275,13 +285,16 @@ struct madcm_rnic_pd {
  */
 struct madcm_rnic_cq {
 	struct ib_cq ibcq;
-	spinlock_t lock;	/* protects the ring, @notify, @overflow */
+	spinlock_t lock;	/* the ring, @notify, @overflow, the dues */
 	struct ib_wc *ring;
 	u32 size;
 	u32 head;
 	u32 tail;
 	u8 notify;
 	bool overflow;
+	struct work_struct work;
+	bool comp_due;
+	bool err_due;
 	struct siw_cqe *uring;
 	struct siw_cq_ctrl *uctrl;
 	struct rdma_user_mmap_entry *umap;
@@ -523,6 +536,11 @@ struct madcm_rnic_rx {
  * @ird: inbound RDMA Read depth (IB_QP_MAX_DEST_RD_ATOMIC)
  * @ord: outbound RDMA Read depth (IB_QP_MAX_QP_RD_ATOMIC)
  * @max_inline: the inline data limit create_qp granted
+ * @owner: the thread group (tgid) of the task that created the QP: the
+ *	process whose uverbs command made a user QP, or whose context a
+ *	kernel consumer created a kernel QP from (rnic/iw.c's owner rule)
+ * @ev_work: runs the consumer's QP event handler, on madcm_rnic_wq
+ * @ev_fatal: @ev_work is to raise IB_EVENT_QP_FATAL (under @lock)
  * @tcp: the TCP engine of the offloaded stream (rnic/qp_tcp.c)
  * @sq_next: tx: the next SQ entry to start (free running, between
  *	@sq.head and @sq.tail: the entries before it are started, the
@@ -582,6 +600,9 @@ struct madcm_rnic_qp {
 	u8 ird;
 	u8 ord;
 	u32 max_inline;
+	struct pid *owner;
+	struct work_struct ev_work;
+	bool ev_fatal;
 	struct madcm_rnic_tcp tcp;
 	/* tx: rnic/qp_tx.c, under @lock */
 	u32 sq_next;
@@ -700,27 +721,26 @@ void madcm_rnic_qp_tcp_init(struct madcm_rnic_qp *qp);
 void madcm_rnic_qp_tcp_destroy(struct madcm_rnic_qp *qp);
 
 /*
- * rnic/verbs.c: completions. madcm_rnic_cq_push() queues one and runs
- * the CQ's handler when it is armed; call it with no QP lock held.
- * madcm_rnic_cq_push_se() is the same for a receive: @solicited (a Send
- * with Solicited Event) also wakes a CQ armed with IB_CQ_SOLICITED.
+ * rnic/verbs.c: completions and events. The consumer's handlers (a CQ's
+ * completion and event handlers, a QP's event handler) run from
+ * madcm_rnic_wq, never from the path that completes or fails: that path
+ * holds the QP's lock, or the TCP engine's rx_lock and the CM's
+ * connection lock, and a handler may post, poll, modify the QP to ERROR
+ * (which calls into the CM) or sleep. madcm_rnic_qp_event() raises a QP
+ * event from any context.
  */
-void madcm_rnic_cq_push(struct madcm_rnic_cq *cq, const struct ib_wc *wc);
-void madcm_rnic_cq_push_se(struct madcm_rnic_cq *cq, const struct ib_wc *wc,
-			   bool solicited);
+extern struct workqueue_struct *madcm_rnic_wq;
+void madcm_rnic_qp_event(struct madcm_rnic_qp *qp, enum ib_event_type type);
 bool madcm_rnic_rq_complete_head(struct madcm_rnic_qp *qp, u32 head,
 				 enum ib_wc_status status, u32 byte_len,
 				 bool solicited, u32 inv_rkey);
 
 /*
- * rnic/verbs.c, for rnic/qp_tx.c: completions gathered under @qp->lock,
- * delivered by madcm_rnic_run_due() once it is dropped.
- * @scq/@rcq: the send/receive CQ's handler is due; @close: a Terminate
- * was queued: close the stream after it.
+ * rnic/verbs.c, for rnic/qp_tx.c: what is due once @qp->lock is dropped,
+ * done by madcm_rnic_run_due(). @close: a Terminate was queued: close the
+ * stream after it. (The CQs' handlers are queued to madcm_rnic_wq.)
  */
 struct madcm_rnic_due {
-	bool scq;
-	bool rcq;
 	bool close;
 };
 

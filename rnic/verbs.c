@@ -14,14 +14,22 @@
  * Locking: @qp->lock (irqsave: the stream's softirq and timer paths change
  * the state) covers the QP's state and both rings, then a CQ's lock nests
  * inside it; STag state changes under the lock of the device's MR table.
- * Consumers' completion handlers run after every lock is dropped.
+ * Consumers' handlers run from madcm_rnic_wq, with no RNIC or CM lock
+ * held: the paths that complete work requests hold @qp->lock, or the TCP
+ * engine's rx_lock and the CM's connection lock.
  */
 #include <linux/log2.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/workqueue.h>
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
 #include "madcm_compat.h"
 #include "rnic/rnic.h"
+
+/* Where the consumers' handlers run (madcm_rnic_init() makes it). */
+struct workqueue_struct *madcm_rnic_wq;
 
 /* The QP attributes modify_qp takes. */
 #define MADCM_RNIC_QP_ATTR_MASK	(IB_QP_STATE | IB_QP_CUR_STATE | \
@@ -76,6 +84,68 @@ u32 madcm_rnic_ring_size(u32 n)
 	return n ? roundup_pow_of_two(n) : 0;
 }
 
+static int madcm_rnic_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+				int mask, struct ib_udata *udata);
+
+/*
+ * The CQ overran (IBTA vol. 1 11.4.2.1): a completion was lost, so the
+ * CQ's event handler hears IB_EVENT_CQ_ERR, and every QP that completes
+ * into it goes to ERROR (its stream reset, its work flushed), as rxe
+ * does, rather than run on with completions missing. A rare event: the
+ * device's QPs are walked. Process context (the CQ's work).
+ */
+static void madcm_rnic_cq_overrun(struct madcm_rnic_cq *cq)
+{
+	struct madcm_rnic_dev *dev = to_madcm_rnic(cq->ibcq.device);
+	struct ib_event ev = {
+		.device = cq->ibcq.device,
+		.element.cq = &cq->ibcq,
+		.event = IB_EVENT_CQ_ERR,
+	};
+	unsigned long index = 0;
+
+	if (cq->ibcq.event_handler)
+		cq->ibcq.event_handler(&ev, cq->ibcq.cq_context);
+	while (xa_find(&dev->qps, &index, ULONG_MAX, XA_PRESENT)) {
+		struct madcm_rnic_qp *qp = madcm_rnic_qp_get(dev, index);
+
+		if (qp && (qp->ibqp.send_cq == &cq->ibcq ||
+			   qp->ibqp.recv_cq == &cq->ibcq)) {
+			struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+
+			madcm_rnic_modify_qp(&qp->ibqp, &attr, IB_QP_STATE,
+					     NULL);
+		}
+		if (qp)
+			madcm_rnic_qp_put(qp);
+		index++;
+	}
+}
+
+/*
+ * The consumer's handlers of a CQ, with no RNIC or CM lock held: they may
+ * poll, post, modify or destroy QPs, and sleep. One at a time per CQ (a
+ * work item never runs twice at once).
+ */
+static void madcm_rnic_cq_work(struct work_struct *work)
+{
+	struct madcm_rnic_cq *cq = container_of(work, struct madcm_rnic_cq,
+						work);
+	unsigned long flags;
+	bool comp, err;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	comp = cq->comp_due;
+	err = cq->err_due;
+	cq->comp_due = false;
+	cq->err_due = false;
+	spin_unlock_irqrestore(&cq->lock, flags);
+	if (err)
+		madcm_rnic_cq_overrun(cq);
+	if (comp && cq->ibcq.comp_handler)
+		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
+}
+
 /* A kernel CQ is a ring of ib_wc; a user CQ (@udata) one of siw_cqe. */
 static int madcm_rnic_cq_init(struct ib_cq *ibcq,
 			      const struct ib_cq_init_attr *attr,
@@ -97,6 +167,7 @@ static int madcm_rnic_cq_init(struct ib_cq *ibcq,
 	if (atomic_inc_return(&dev->n_cq) > MADCM_RNIC_MAX_CQ)
 		goto err_count;
 	spin_lock_init(&cq->lock);
+	INIT_WORK(&cq->work, madcm_rnic_cq_work);
 	cq->size = madcm_rnic_ring_size(attr->cqe);
 	ibcq->cqe = cq->size;
 	if (udata) {
@@ -137,6 +208,8 @@ static int madcm_rnic_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
 	struct madcm_rnic_cq *cq = to_madcm_rnic_cq(ibcq);
 
+	/* no QP completes into it any more: a last handler may be due */
+	cancel_work_sync(&cq->work);
 	if (cq->uring)
 		madcm_rnic_ucq_destroy(cq);
 	kvfree(cq->ring);
@@ -147,12 +220,13 @@ static int madcm_rnic_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 }
 
 /*
- * Adds one completion. Returns true when the consumer's completion handler
- * is due (the CQ was armed for it); the caller calls
- * madcm_rnic_cq_run_handler() once it holds no lock. A full CQ loses the
- * completion: it is counted, and the first loss raises IB_EVENT_CQ_ERR.
+ * Adds one completion. When the CQ was armed for it, its completion
+ * handler is due: the CQ's work calls it. A full CQ loses the
+ * completion: it is counted, and the first loss is the CQ's overrun,
+ * which the CQ's work handles (madcm_rnic_cq_overrun()). Any context,
+ * any lock held.
  */
-static bool madcm_rnic_cq_add(struct madcm_rnic_cq *cq, const struct ib_wc *wc,
+static void madcm_rnic_cq_add(struct madcm_rnic_cq *cq, const struct ib_wc *wc,
 			      bool solicited)
 {
 	struct madcm_rnic_dev *dev = to_madcm_rnic(cq->ibcq.device);
@@ -167,13 +241,9 @@ static bool madcm_rnic_cq_add(struct madcm_rnic_cq *cq, const struct ib_wc *wc,
 			due = madcm_rnic_ucq_notify(cq->uctrl, solicited);
 		} else {
 			lost = true;
-			first_loss = !cq->overflow;
-			cq->overflow = true;
 		}
 	} else if (cq->tail - cq->head == cq->size) {
 		lost = true;
-		first_loss = !cq->overflow;
-		cq->overflow = true;
 	} else {
 		cq->ring[cq->tail % cq->size] = *wc;
 		cq->tail++;
@@ -183,58 +253,18 @@ static bool madcm_rnic_cq_add(struct madcm_rnic_cq *cq, const struct ib_wc *wc,
 			due = true;
 		}
 	}
+	if (lost) {
+		first_loss = !cq->overflow;
+		cq->overflow = true;
+		cq->err_due |= first_loss;
+	}
+	cq->comp_due |= due;
+	if (due || first_loss)
+		queue_work(madcm_rnic_wq, &cq->work);
 	spin_unlock_irqrestore(&cq->lock, flags);
 
 	if (lost)
 		madcm_rnic_count(dev, MADCM_RNIC_CNT_CQ_OVERFLOW);
-	if (first_loss && cq->ibcq.event_handler) {
-		struct ib_event ev = {
-			.device = cq->ibcq.device,
-			.element.cq = &cq->ibcq,
-			.event = IB_EVENT_CQ_ERR,
-		};
-
-		cq->ibcq.event_handler(&ev, cq->ibcq.cq_context);
-	}
-	return due;
-}
-
-static void madcm_rnic_cq_run_handler(struct madcm_rnic_cq *cq)
-{
-	if (cq->ibcq.comp_handler)
-		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
-}
-
-/**
- * madcm_rnic_cq_push_se() - queue a completion, solicited or not
- * @cq: the CQ
- * @wc: the completion (copied)
- * @solicited: a receive of a Send with Solicited Event: a CQ armed with
- *	IB_CQ_SOLICITED is due as well as one armed with IB_CQ_NEXT_COMP
- *
- * Runs the CQ's completion handler when the CQ was armed for it. A full
- * CQ loses the completion (counted; the first loss raises
- * IB_EVENT_CQ_ERR).
- * Context: Any; no QP lock held (the handler may post).
- */
-void madcm_rnic_cq_push_se(struct madcm_rnic_cq *cq, const struct ib_wc *wc,
-			   bool solicited)
-{
-	if (madcm_rnic_cq_add(cq, wc, solicited))
-		madcm_rnic_cq_run_handler(cq);
-}
-
-/**
- * madcm_rnic_cq_push() - queue a completion
- * @cq: the CQ
- * @wc: the completion (copied)
- *
- * As madcm_rnic_cq_push_se(), not solicited.
- * Context: Any; no QP lock held.
- */
-void madcm_rnic_cq_push(struct madcm_rnic_cq *cq, const struct ib_wc *wc)
-{
-	madcm_rnic_cq_push_se(cq, wc, false);
 }
 
 static int madcm_rnic_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc)
@@ -276,15 +306,11 @@ static int madcm_rnic_req_notify_cq(struct ib_cq *ibcq,
 /* ---- completions of a QP's work requests ---- */
 
 /*
- * What is due once @qp->lock is dropped: the CQs' handlers, and closing
- * the stream after a Terminate. Any context.
+ * What is due once @qp->lock is dropped: closing the stream after a
+ * Terminate. Any context.
  */
 void madcm_rnic_run_due(struct madcm_rnic_qp *qp, struct madcm_rnic_due *due)
 {
-	if (due->scq)
-		madcm_rnic_cq_run_handler(to_madcm_rnic_cq(qp->ibqp.send_cq));
-	if (due->rcq && (!due->scq || qp->ibqp.recv_cq != qp->ibqp.send_cq))
-		madcm_rnic_cq_run_handler(to_madcm_rnic_cq(qp->ibqp.recv_cq));
 	if (due->close)
 		madcm_rnic_tcp_close_after_queue(&qp->tcp);
 }
@@ -323,8 +349,7 @@ static void madcm_rnic_sq_complete(struct madcm_rnic_qp *qp,
 		madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_WR_FLUSHED);
 	else if (status != IB_WC_SUCCESS)
 		madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_WR_ERROR);
-	if (madcm_rnic_cq_add(to_madcm_rnic_cq(qp->ibqp.send_cq), &wc, false))
-		due->scq = true;
+	madcm_rnic_cq_add(to_madcm_rnic_cq(qp->ibqp.send_cq), &wc, false);
 }
 
 static void madcm_rnic_rq_complete(struct madcm_rnic_qp *qp,
@@ -341,8 +366,7 @@ static void madcm_rnic_rq_complete(struct madcm_rnic_qp *qp,
 
 	if (status == IB_WC_WR_FLUSH_ERR)
 		madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_WR_FLUSHED);
-	if (madcm_rnic_cq_add(to_madcm_rnic_cq(qp->ibqp.recv_cq), &wc, false))
-		due->rcq = true;
+	madcm_rnic_cq_add(to_madcm_rnic_cq(qp->ibqp.recv_cq), &wc, false);
 }
 
 /**
@@ -371,7 +395,6 @@ bool madcm_rnic_rq_complete_head(struct madcm_rnic_qp *qp, u32 head,
 		.qp = &qp->ibqp,
 	};
 	unsigned long flags;
-	bool due = false;
 
 	if (inv_rkey) {
 		wc.wc_flags = IB_WC_WITH_INVALIDATE;
@@ -386,10 +409,8 @@ bool madcm_rnic_rq_complete_head(struct madcm_rnic_qp *qp, u32 head,
 	qp->rq.head++;
 	if (status != IB_WC_SUCCESS && status != IB_WC_WR_FLUSH_ERR)
 		madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_WR_ERROR);
-	due = madcm_rnic_cq_add(cq, &wc, solicited);
+	madcm_rnic_cq_add(cq, &wc, solicited);
 	spin_unlock_irqrestore(&qp->lock, flags);
-	if (due)
-		madcm_rnic_cq_run_handler(cq);
 	return true;
 }
 
@@ -483,6 +504,71 @@ void madcm_rnic_qp_error_locked(struct madcm_rnic_qp *qp,
 
 /* ---- queue pairs ---- */
 
+/* The consumer's QP event handler, with no RNIC or CM lock held. */
+static void madcm_rnic_qp_ev_work(struct work_struct *work)
+{
+	struct madcm_rnic_qp *qp = container_of(work, struct madcm_rnic_qp,
+						ev_work);
+	struct ib_event ev = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+		.event = IB_EVENT_QP_FATAL,
+	};
+	unsigned long flags;
+	bool fatal;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	fatal = qp->ev_fatal;
+	qp->ev_fatal = false;
+	spin_unlock_irqrestore(&qp->lock, flags);
+	/* the handler may destroy the QP: nothing of it is touched after */
+	if (fatal && qp->ibqp.event_handler)
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+}
+
+/**
+ * madcm_rnic_qp_event() - raise an affiliated asynchronous event
+ * @qp: the QP
+ * @type: the event; IB_EVENT_QP_FATAL only
+ *
+ * The QP's event handler runs later from madcm_rnic_wq, with no lock
+ * held, once however often the event is raised before it runs.
+ * Context: Any; any lock but @qp->lock held.
+ */
+void madcm_rnic_qp_event(struct madcm_rnic_qp *qp, enum ib_event_type type)
+{
+	unsigned long flags;
+
+	if (WARN_ON_ONCE(type != IB_EVENT_QP_FATAL))
+		return;
+	spin_lock_irqsave(&qp->lock, flags);
+	qp->ev_fatal = true;
+	queue_work(madcm_rnic_wq, &qp->ev_work);
+	spin_unlock_irqrestore(&qp->lock, flags);
+}
+
+/*
+ * Before a QP goes: its pending event is dropped (its consumer destroys
+ * it), and its CQs' handlers that are due run now. Otherwise a handler
+ * could run after ib_free_cq() cancelled its own poll work (it does so
+ * before destroy_cq) and queue that work again on a CQ being freed. Not
+ * from the handler that destroys the QP itself.
+ */
+static void madcm_rnic_qp_flush_handlers(struct madcm_rnic_qp *qp)
+{
+	struct work_struct *self = current_work();
+	struct madcm_rnic_cq *cq;
+
+	if (self != &qp->ev_work)
+		cancel_work_sync(&qp->ev_work);
+	cq = to_madcm_rnic_cq(qp->ibqp.send_cq);
+	if (self != &cq->work)
+		flush_work(&cq->work);
+	cq = to_madcm_rnic_cq(qp->ibqp.recv_cq);
+	if (self != &cq->work)
+		flush_work(&cq->work);
+}
+
 static int madcm_rnic_check_cap(const struct ib_qp_cap *cap, bool user)
 {
 	if (cap->max_send_wr > MADCM_RNIC_MAX_QP_WR ||
@@ -540,6 +626,9 @@ static int madcm_rnic_create_qp(struct ib_qp *ibqp,
 		goto err_free;
 
 	qp->dev = dev;
+	/* who may connect it (rnic/iw.c): the creating thread group */
+	qp->owner = get_task_pid(current, PIDTYPE_TGID);
+	INIT_WORK(&qp->ev_work, madcm_rnic_qp_ev_work);
 	spin_lock_init(&qp->lock);
 	refcount_set(&qp->iw_ref, 1);
 	init_completion(&qp->iw_free);
@@ -578,6 +667,7 @@ err_tx:
 err_tcp:
 	madcm_rnic_qp_tcp_destroy(qp);
 err_free:
+	put_pid(qp->owner);
 	kvfree(qp->swqe);
 	kvfree(qp->rwqe);
 err_count:
@@ -746,7 +836,10 @@ static int madcm_rnic_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	xa_erase_irq(&dev->qps, ibqp->qp_num);
 	madcm_rnic_qp_tcp_destroy(qp);
 	madcm_rnic_qp_tx_destroy(qp);
+	/* nothing completes or raises more: the handlers' work is done */
+	madcm_rnic_qp_flush_handlers(qp);
 	madcm_rnic_uqp_destroy(qp);
+	put_pid(qp->owner);
 	kvfree(qp->swqe);
 	kvfree(qp->rwqe);
 	atomic_dec(&dev->n_qp);

@@ -18,6 +18,8 @@
 #include <kunit/test.h>
 #include <linux/etherdevice.h>
 #include <linux/in.h>
+#include <linux/pid.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
 #include "rnic/rnic.h"
@@ -625,10 +627,14 @@ static void connect_gives_iw_cms_rights_to_a_bare_user_qp(struct kunit *test)
 	struct iw_rec *a;
 	int access;
 
-	/* a user QP is one with a uverbs object (never looked into) */
+	/*
+	 * a user QP is one with a uverbs object (never looked into); this
+	 * one is the calling thread group's own, as for ucma's connect
+	 */
 	if (c->user) {
 		qp->ibqp.uobject = kunit_kzalloc(test, 64, GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, qp->ibqp.uobject);
+		qp->owner = get_task_pid(current, PIDTYPE_TGID);
 	}
 	qp->access = c->before;
 	/* nobody listens: the rights are set by the time connect returns */
@@ -641,6 +647,94 @@ static void connect_gives_iw_cms_rights_to_a_bare_user_qp(struct kunit *test)
 	flush_workqueue(fx->cm->core[0]->event_wq);
 	KUNIT_EXPECT_TRUE(test, iw_qp_idle(qp));
 	qp->ibqp.uobject = NULL;
+	put_pid(qp->owner);
+	qp->owner = NULL;
+}
+
+/*
+ * Issue 30, item 8: a QP of another process. A user QP (one with a
+ * uverbs object) belongs to the process that created it; a kernel
+ * caller (iw_cm's and rdma_cm's work, where in-kernel ULPs connect and
+ * accept, and this test's thread) must never get one, and neither may
+ * any other process. iw_connect and iw_accept fail as for a QP number
+ * the device does not have (-EINVAL), and iw_cm gets no event (iwcm.c:
+ * a failed connect or accept is followed by none).
+ */
+static void iw_foreign_user_qp(struct kunit *test, struct madcm_rnic_qp *qp)
+{
+	qp->ibqp.uobject = kunit_kzalloc(test, 64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, qp->ibqp.uobject);
+	/* init's: a process other than this test's kernel thread */
+	qp->owner = find_get_pid(1);
+	KUNIT_ASSERT_NOT_NULL(test, qp->owner);
+	KUNIT_ASSERT_PTR_NE(test, qp->owner, task_tgid(current));
+}
+
+static void iw_foreign_user_qp_end(struct madcm_rnic_qp *qp)
+{
+	qp->ibqp.uobject = NULL;
+	put_pid(qp->owner);
+	qp->owner = NULL;
+}
+
+static u64 iw_not_owner(struct iw_side *s)
+{
+	return atomic64_read(&s->dev->cnt[MADCM_RNIC_CNT_QP_NOT_OWNER]);
+}
+
+static void connect_with_another_owners_qp_fails(struct kunit *test)
+{
+	struct iw_fix *fx = iw_fix_create(test);
+	struct madcm_rnic_qp *qp = fx->side[0].qp;
+	struct iw_rec *l, *a;
+
+	l = iw_listen(test, fx, false);
+	iw_foreign_user_qp(test, qp);
+	a = iw_connect(test, fx, false, IW_PORT, -EINVAL);
+	KUNIT_EXPECT_EQ(test, iw_not_owner(&fx->side[0]), 1);
+	KUNIT_EXPECT_NULL(test, madcm_rnic_iw_get_qp(&fx->side[0].dev->ibdev,
+						     IW_QPN));
+	KUNIT_EXPECT_EQ(test, iw_not_owner(&fx->side[0]), 2);
+	madcm_wire_loop_quiesce(fx->cm->loop);
+	flush_workqueue(fx->cm->core[0]->event_wq);
+	flush_workqueue(fx->cm->core[1]->event_wq);
+	KUNIT_EXPECT_EQ(test, a->nev, 0);
+	KUNIT_EXPECT_EQ(test, l->nev, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->refs), 0);
+	KUNIT_EXPECT_NULL(test, qp->ep);
+	KUNIT_EXPECT_TRUE(test, iw_qp_idle(qp));
+	iw_foreign_user_qp_end(qp);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_iw_destroy_listen(&l->id), 0);
+}
+
+static void accept_with_another_owners_qp_fails(struct kunit *test)
+{
+	struct iw_fix *fx = iw_fix_create(test);
+	struct madcm_rnic_qp *qp = fx->side[1].qp;
+	struct iw_rec *l, *a, *c;
+
+	l = iw_listen(test, fx, false);
+	a = iw_connect(test, fx, false, IW_PORT, 0);
+	c = iw_child(test, fx, l, 0);
+	iw_foreign_user_qp(test, qp);
+	KUNIT_EXPECT_EQ(test, iw_accept(c), -EINVAL);
+	KUNIT_EXPECT_EQ(test, iw_not_owner(&fx->side[1]), 1);
+	KUNIT_EXPECT_EQ(test, c->nev, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->refs), 0);
+	KUNIT_EXPECT_NULL(test, qp->ep);
+	/* the initiator hears of the refusal once */
+	KUNIT_ASSERT_TRUE(test, iw_wait(a, 1));
+	KUNIT_EXPECT_EQ(test, a->ev[0], IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_EXPECT_NE(test, a->status[0], 0);
+	madcm_wire_loop_quiesce(fx->cm->loop);
+	flush_workqueue(fx->cm->core[0]->event_wq);
+	flush_workqueue(fx->cm->core[1]->event_wq);
+	KUNIT_EXPECT_EQ(test, c->nev, 0);
+	KUNIT_EXPECT_EQ(test, a->nev, 1);
+	KUNIT_EXPECT_TRUE(test, iw_qp_idle(qp));
+	KUNIT_EXPECT_TRUE(test, iw_qp_idle(fx->side[0].qp));
+	iw_foreign_user_qp_end(qp);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_iw_destroy_listen(&l->id), 0);
 }
 
 static struct kunit_case rnic_iw_cases[] = {
@@ -649,6 +743,8 @@ static struct kunit_case rnic_iw_cases[] = {
 	KUNIT_CASE(reject_gives_econnrefused_with_pdata),
 	KUNIT_CASE(refused_connect_gives_one_connect_reply),
 	KUNIT_CASE(connect_to_unknown_qp_fails_without_events),
+	KUNIT_CASE(connect_with_another_owners_qp_fails),
+	KUNIT_CASE(accept_with_another_owners_qp_fails),
 	KUNIT_CASE(accept_after_peer_reset_fails_without_events),
 	KUNIT_CASE(accept_after_destroy_listen_fails),
 	KUNIT_CASE(peer_abort_gives_disconnect_then_close),

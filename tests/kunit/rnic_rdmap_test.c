@@ -789,10 +789,13 @@ static void solicited_send_wakes_a_solicited_cq(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, rd_post_recv(b, 11, b->buf, 64), 0);
 	KUNIT_ASSERT_EQ(test, rd_post_send(a, 1, a->buf, 8, 0), 0);
 	rd_expect_wc(test, cq, 10, IB_WC_RECV, IB_WC_SUCCESS);
+	/* the handler runs from the RNIC's workqueue: let it have run */
+	flush_workqueue(madcm_rnic_wq);
 	KUNIT_EXPECT_EQ(test, atomic_read(calls), 0);
 	KUNIT_ASSERT_EQ(test, rd_post_send(a, 2, a->buf, 8, IB_SEND_SOLICITED),
 			0);
 	rd_expect_wc(test, cq, 11, IB_WC_RECV, IB_WC_SUCCESS);
+	flush_workqueue(madcm_rnic_wq);
 	KUNIT_EXPECT_EQ(test, atomic_read(calls), 1);
 }
 
@@ -1652,6 +1655,150 @@ static void nudge_ends_a_responders_hold(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rd_count(b, MADCM_RNIC_CNT_TX_HOLD_EXPIRED), 0);
 }
 
+/*
+ * A consumer's handler, as a ULP writes one: it may sleep and call any
+ * verb, modify_qp included (ib_modify_qp() may sleep; moving the QP to
+ * Error from a handler is the usual answer to an error completion or a
+ * fatal event). It records whether it ran where it may (preemptible,
+ * no lock held); only then does it move @qp to Error, since where it
+ * may not that call would deadlock or sleep in atomic context.
+ */
+struct rd_upcall {
+	struct ib_qp *qp;
+	atomic_t calls;
+	enum ib_event_type event;
+	bool could_sleep;
+	int locks_held;
+	int modify_ret;
+};
+
+/*
+ * The RNIC's locks a handler of @qp could be called under: the QP's, its
+ * CQs', and its TCP engine's (the receive path's rx_lock). Lockdep knows
+ * which the running task holds; a workqueue's own lockdep maps, which a
+ * work item always holds, are none of them.
+ */
+static int rd_rnic_locks_held(struct madcm_rnic_qp *qp)
+{
+	int n = 0;
+
+#ifdef CONFIG_LOCKDEP
+	n += lockdep_is_held(&qp->lock);
+	n += lockdep_is_held(&qp->tcp.lock);
+	n += lockdep_is_held(&qp->tcp.rx_lock);
+	n += lockdep_is_held(&to_madcm_rnic_cq(qp->ibqp.send_cq)->lock);
+	n += lockdep_is_held(&to_madcm_rnic_cq(qp->ibqp.recv_cq)->lock);
+#endif
+	return n;
+}
+
+static void rd_upcall_run(struct rd_upcall *u)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+
+	u->could_sleep = preemptible();
+	u->locks_held = rd_rnic_locks_held(to_madcm_rnic_qp(u->qp));
+	if (u->could_sleep && !u->locks_held)
+		u->modify_ret = ib_modify_qp(u->qp, &attr, IB_QP_STATE);
+	else
+		u->modify_ret = -EDEADLK;
+	/* the record before the count */
+	atomic_inc_return_release(&u->calls);
+}
+
+static void rd_upcall_comp(struct ib_cq *cq, void *ctx)
+{
+	struct rd_upcall *u = ctx;
+
+	if (atomic_read(&u->calls))
+		return;
+	rd_upcall_run(u);
+}
+
+static void rd_upcall_qp_event(struct ib_event *ev, void *ctx)
+{
+	struct rd_upcall *u = ctx;
+
+	if (atomic_read(&u->calls))
+		return;
+	u->event = ev->event;
+	rd_upcall_run(u);
+}
+
+static bool rd_upcall_wait(struct rd_upcall *u)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(RD_WAIT_MS);
+
+	while (!atomic_read_acquire(&u->calls) && time_before(jiffies, end))
+		usleep_range(500, 1000);
+	return atomic_read_acquire(&u->calls) > 0;
+}
+
+static void rd_upcall_expect(struct kunit *test, struct rd_upcall *u)
+{
+	KUNIT_ASSERT_TRUE(test, rd_upcall_wait(u));
+	KUNIT_EXPECT_TRUE_MSG(test, u->could_sleep,
+			      "the handler ran where it may not sleep");
+	KUNIT_EXPECT_EQ_MSG(test, u->locks_held, 0,
+			    "the handler ran with RNIC locks held");
+	KUNIT_EXPECT_EQ(test, u->modify_ret, 0);
+}
+
+/*
+ * Issue 30, item 9: a receive completion's handler moves its QP to
+ * Error. The verbs (IBTA vol. 1 11.4.2.1, 10.3.1) then complete every
+ * other outstanding receive once with IB_WC_WR_FLUSH_ERR, after the
+ * successful one.
+ */
+static void recv_handler_moves_its_qp_to_error(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	struct rd_upcall u = { .qp = b->ibqp, .locks_held = -1 };
+
+	b->rcq->comp_handler = rd_upcall_comp;
+	b->rcq->cq_context = &u;
+	KUNIT_ASSERT_EQ(test, ib_req_notify_cq(b->rcq, IB_CQ_NEXT_COMP), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(b, 10, b->buf, 64), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(b, 11, b->buf, 64), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(b, 12, b->buf, 64), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_send(a, 1, a->buf, 8, IB_SEND_SIGNALED),
+			0);
+	rd_upcall_expect(test, &u);
+	KUNIT_EXPECT_TRUE(test, rd_wait_state(b, IB_QPS_ERR));
+	rd_expect_wc(test, b->rcq, 10, IB_WC_RECV, IB_WC_SUCCESS);
+	rd_expect_wc(test, b->rcq, 11, IB_WC_RECV, IB_WC_WR_FLUSH_ERR);
+	rd_expect_wc(test, b->rcq, 12, IB_WC_RECV, IB_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, b->rcq));
+	b->rcq->comp_handler = NULL;
+}
+
+/*
+ * The same from IB_EVENT_QP_FATAL, which a Terminate brings (RFC 5040
+ * 5.4: the peer ends the stream; the verbs: an affiliated asynchronous
+ * error): a's Write to a QP without remote write.
+ */
+static void fatal_event_handler_moves_its_qp_to_error(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	struct rd_upcall u = { .qp = a->ibqp, .locks_held = -1 };
+
+	a->ibqp->event_handler = rd_upcall_qp_event;
+	a->ibqp->qp_context = &u;
+	rd_set_rights(test, b, IB_ACCESS_REMOTE_READ);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(a, 20, a->buf2, 64), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_rdma(a, IB_WR_RDMA_WRITE, 1, a->buf, 100,
+					   (u64)(uintptr_t)b->buf2,
+					   b->pd->unsafe_global_rkey, 0), 0);
+	rd_upcall_expect(test, &u);
+	KUNIT_EXPECT_EQ(test, u.event, IB_EVENT_QP_FATAL);
+	KUNIT_EXPECT_TRUE(test, rd_wait_state(a, IB_QPS_ERR));
+	rd_expect_wc(test, a->rcq, 20, IB_WC_RECV, IB_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, a->rcq));
+	a->ibqp->event_handler = NULL;
+}
+
 static struct kunit_case rnic_rdmap_cases[] = {
 	KUNIT_CASE(responder_sends_nothing_before_the_initiators_first_fpdu),
 	KUNIT_CASE(responder_hold_ends_when_the_initiator_stays_silent),
@@ -1678,6 +1825,8 @@ static struct kunit_case rnic_rdmap_cases[] = {
 	KUNIT_CASE(bad_lkey_completes_loc_prot_err_and_flushes),
 	KUNIT_CASE(sge_outside_its_mr_is_loc_prot_err),
 	KUNIT_CASE(error_flushes_both_queues_once),
+	KUNIT_CASE(recv_handler_moves_its_qp_to_error),
+	KUNIT_CASE(fatal_event_handler_moves_its_qp_to_error),
 	KUNIT_CASE(rtr_read_completes_nothing),
 	KUNIT_CASE(rtr_send_consumes_no_receive),
 	KUNIT_CASE(rtr_write_consumes_no_receive),

@@ -758,6 +758,114 @@ out_cq:
 	ib_destroy_cq(cq);
 }
 
+/*
+ * What an asynchronous event handler saw: how often it ran, the last
+ * event, and whether it ran where it may sleep with no lock held (the
+ * RNIC's rule for every consumer handler, Documentation/rnic.rst).
+ */
+struct rv_async {
+	struct ib_qp *qp;
+	atomic_t calls;
+	enum ib_event_type event;
+	void *element;
+	bool could_sleep;
+	int locks_held;
+};
+
+/*
+ * The RNIC's locks the CQ's handler could be called under: the CQ's own
+ * and its QP's (lockdep knows which this task holds; a workqueue's own
+ * lockdep maps are none of them).
+ */
+static int rv_rnic_locks_held(struct ib_cq *cq, struct ib_qp *qp)
+{
+	int n = 0;
+
+#ifdef CONFIG_LOCKDEP
+	n += lockdep_is_held(&to_madcm_rnic_cq(cq)->lock);
+	if (qp)
+		n += lockdep_is_held(&to_madcm_rnic_qp(qp)->lock);
+#endif
+	return n;
+}
+
+static void rv_cq_event(struct ib_event *ev, void *ctx)
+{
+	struct rv_async *a = ctx;
+
+	a->event = ev->event;
+	a->element = ev->element.cq;
+	a->could_sleep = preemptible();
+	a->locks_held = rv_rnic_locks_held(ev->element.cq, READ_ONCE(a->qp));
+	atomic_inc(&a->calls);
+}
+
+/* Waits until @qp is in @state (what the RNIC does later, in its work). */
+static bool rv_wait_state(struct ib_qp *qp, enum ib_qp_state state)
+{
+	int i;
+
+	for (i = 0; i < 250 && rv_state(qp) != state; i++)
+		msleep(20);
+	return rv_state(qp) == state;
+}
+
+/*
+ * A CQ overrun (IBTA vol. 1 11.4.2.1, as rxe does it): the completion
+ * that finds the CQ full is lost, the CQ's event handler hears
+ * IB_EVENT_CQ_ERR once, and every QP that completes into the CQ goes to
+ * the Error state, the one whose completion was lost and an idle one
+ * alike, instead of running on with a CQ that drops its completions.
+ */
+static void cq_overrun_raises_cq_err_and_errors_its_qps(struct kunit *test)
+{
+	struct rv_fixture *fx = test->priv;
+	struct ib_cq_init_attr cq_attr = { .cqe = 2 };
+	struct rv_async async = { .locks_held = -1 };
+	struct ib_qp *qp = NULL, *idle = NULL;
+	u64 lost = rv_count(fx, MADCM_RNIC_CNT_CQ_OVERFLOW);
+	struct ib_cq *cq;
+	struct ib_wc wc;
+	int i, n;
+
+	cq = ib_create_cq(fx->ibdev, NULL, rv_cq_event, &async, &cq_attr);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(cq));
+	qp = rv_create_qp(fx->pd, cq);
+	idle = rv_create_qp(fx->pd, cq);
+	if (IS_ERR(qp) || IS_ERR(idle)) {
+		KUNIT_FAIL(test, "ib_create_qp failed");
+		goto out;
+	}
+	KUNIT_ASSERT_EQ(test, rv_modify(qp, IB_QPS_INIT), 0);
+	KUNIT_ASSERT_EQ(test, rv_modify(idle, IB_QPS_INIT), 0);
+	KUNIT_ASSERT_EQ(test, madcm_rnic_qp_to_rts(to_madcm_rnic_qp(qp)), 0);
+	WRITE_ONCE(async.qp, qp);
+
+	/* one signaled completion more than the CQ holds */
+	for (i = 0; i <= cq->cqe; i++)
+		KUNIT_ASSERT_EQ(test, rv_post_inv(qp, fx->mr->rkey, 1 + i), 0);
+
+	KUNIT_EXPECT_TRUE(test, rv_wait_state(qp, IB_QPS_ERR));
+	KUNIT_EXPECT_TRUE(test, rv_wait_state(idle, IB_QPS_ERR));
+	KUNIT_EXPECT_EQ(test, atomic_read(&async.calls), 1);
+	KUNIT_EXPECT_EQ(test, async.event, IB_EVENT_CQ_ERR);
+	KUNIT_EXPECT_PTR_EQ(test, async.element, (void *)cq);
+	KUNIT_EXPECT_TRUE(test, async.could_sleep);
+	KUNIT_EXPECT_EQ(test, async.locks_held, 0);
+	KUNIT_EXPECT_GT(test, rv_count(fx, MADCM_RNIC_CNT_CQ_OVERFLOW), lost);
+
+	/* what the CQ kept is there, in order */
+	for (n = 0; ib_poll_cq(cq, 1, &wc) == 1; n++)
+		KUNIT_EXPECT_EQ(test, wc.wr_id, n + 1);
+	KUNIT_EXPECT_EQ(test, n, cq->cqe);
+out:
+	if (!IS_ERR_OR_NULL(idle))
+		ib_destroy_qp(idle);
+	if (!IS_ERR_OR_NULL(qp))
+		ib_destroy_qp(qp);
+	ib_destroy_cq(cq);
+}
+
 static struct kunit_case rnic_verbs_cases[] = {
 	KUNIT_CASE(rts_only_from_init_or_rtr),
 	KUNIT_CASE(fast_register_then_invalidate),
@@ -771,6 +879,7 @@ static struct kunit_case rnic_verbs_cases[] = {
 	KUNIT_CASE(stags_are_not_predictable),
 	KUNIT_CASE(fast_register_keeps_the_consumers_key),
 	KUNIT_CASE(rings_survive_the_u32_wrap),
+	KUNIT_CASE(cq_overrun_raises_cq_err_and_errors_its_qps),
 	{}
 };
 

@@ -6,7 +6,8 @@
 # fills its rings with garbage flipped during 20000 doorbells, sends a
 # kernel work request through POST_SEND, deregisters (and unmaps) an MR a
 # Read is landing in, fills its CQ with garbage, exits with Writes in
-# flight. Each crafted entry must complete with its error status; then
+# flight, and names another process's idle QP in rdma_connect (issue
+# 30). Each crafted entry must complete with its error status; then
 # the kernel must be alive with no oops, BUG or WARNING, the counters
 # moved, and rdma link delete and rmmod clean.
 . /tests/common.sh
@@ -67,6 +68,21 @@ while kill -0 $spid 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); d
 check "the server went through every connection" sh -c "! kill -0 $spid 2>/dev/null"
 kill $spid 2>/dev/null
 cat /tmp/uvh-server.log
+
+# Issue 30, item 8: a process names another process's idle QP in its
+# rdma_connect: refused (EINVAL), counted, nothing connects.
+/bin/ip netns exec a $BIN victim 192.0.2.2 $PORT >/tmp/uvh-victim.log 2>&1 &
+vpid=$!
+check "a victim process made a QP" wait_for /tmp/uvh-victim.log qpn 10
+qpn=$(sed -n 's/.*qpn \([0-9]*\).*/\1/p' /tmp/uvh-victim.log)
+nots=$(rnic_stat m0 qp_not_owner)
+run_case /tmp/uvh-steal.log $BIN steal 192.0.2.2 $PORT "${qpn:-0}"
+rc=$?
+cat /tmp/uvh-steal.log
+check "another process's QP $qpn is refused (EINVAL)" [ $rc -eq 0 ]
+check "m0 counted the refusal" [ "$(rnic_stat m0 qp_not_owner)" -gt "${nots:-0}" ]
+kill $vpid 2>/dev/null
+wait $vpid
 
 /bin/rdma statistic show link m0/1
 check "m0 counted work request errors" [ "$(rnic_stat m0 wr_error)" -ge 6 ]

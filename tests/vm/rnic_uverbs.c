@@ -15,6 +15,13 @@
  *                                        writes crafted or random entries
  *                                        into its mmapped rings itself
  *   rnic_uverbs exit ADDR PORT           posts Writes and exits at once
+ *   rnic_uverbs victim ADDR PORT         makes an rdma_cm id and a QP
+ *                                        towards ADDR, prints its number
+ *                                        ("qpn N") and waits, idle
+ *   rnic_uverbs steal ADDR PORT QPN      connects towards ADDR naming QP
+ *                                        QPN, which is another process's:
+ *                                        exits 0 when rdma_connect fails
+ *                                        with EINVAL (issue 30, item 8)
  *
  * The hostile cases find the rings libsiw mmapped in /proc/self/maps by
  * their sizes (the QP and CQ sizes below make every ring a different
@@ -793,6 +800,46 @@ static int exit_now(const char *addr, const char *port)
 	_exit(0);
 }
 
+/* An idle QP of this process, for another process to name. */
+static int victim(const char *addr, const char *port)
+{
+	struct conn c = {};
+	struct rdma_addrinfo *res = addrinfo(addr, port, 0);
+
+	if (rdma_create_ep(&c.id, res, NULL, NULL))
+		die("rdma_create_ep");
+	rdma_freeaddrinfo(res);
+	setup(&c);
+	printf("rnic_uverbs: qpn %u\n", c.qp->qp_num);
+	fflush(stdout);
+	sleep(60);
+	teardown(&c);
+	return 0;
+}
+
+/* Connect naming @qpn, a QP this process does not have. */
+static int steal(const char *addr, const char *port, uint32_t qpn)
+{
+	struct rdma_conn_param p = {
+		.responder_resources = 4, .initiator_depth = 4, .qp_num = qpn,
+	};
+	struct rdma_addrinfo *res = addrinfo(addr, port, 0);
+	struct rdma_cm_id *id;
+	int ret, err;
+
+	if (rdma_create_ep(&id, res, NULL, NULL))
+		die("rdma_create_ep");
+	rdma_freeaddrinfo(res);
+	ret = rdma_connect(id, &p);
+	err = errno;
+	printf("rnic_uverbs: connect with QP %u of another process: %s (%s)\n",
+	       qpn, ret ? "refused" : "ACCEPTED", ret ? strerror(err) : "-");
+	if (!ret)
+		rdma_disconnect(id);
+	rdma_destroy_ep(id);
+	return ret && err == EINVAL ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -804,6 +851,11 @@ int main(int argc, char **argv)
 		return run_hostile(argv[2], argv[3], atoi(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "exit"))
 		return exit_now(argv[2], argv[3]);
-	fprintf(stderr, "usage: rnic_uverbs server|client|hostile|exit ADDR PORT [N]\n");
+	if (argc == 4 && !strcmp(argv[1], "victim"))
+		return victim(argv[2], argv[3]);
+	if (argc == 5 && !strcmp(argv[1], "steal"))
+		return steal(argv[2], argv[3], strtoul(argv[4], NULL, 0));
+	fprintf(stderr, "usage: rnic_uverbs %s ADDR PORT [N]\n",
+		"server|client|hostile|exit|victim|steal");
 	return 2;
 }
