@@ -17,7 +17,11 @@
 # $MADCM_CACHE/bench/results.tsv (or $MADCM_BENCH_OUT):
 #   name  madcm  reference  ratio  unit
 # "reference" is the kernel's own implementation measured in the same run,
-# "ratio" madcm/reference; "-" where there is none. Figures, not tests.
+# "ratio" madcm/reference; "-" where there is none, or for a figure that
+# was not measured, and a ratio only from two measured figures. What was
+# not measured, and why (the scripts' "=== BENCH-NONE" lines, and the
+# scripts that failed or did not finish), is listed after the table and
+# counted in the closing line. Figures, not tests.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -28,14 +32,25 @@ mkdir -p "$(dirname "$out")"
 set +e
 rc=0 logs=()
 if [ "${MADCM_BENCH_STOCK:-1}" != 0 ]; then
-	MADCM_VM_DIR=$vmdir MADCM_VM_LAYER=bench tests/vm/run.sh tests/vm/bench/*.sh
+	# The boot's limit: its scripts' own ("# vm-timeout:", else the
+	# guest's default of 600 s) and 300 s for the boot, so that a
+	# loaded host's slow boot never cuts a script that is in its time.
+	limit=300
+	for s in tests/vm/bench/*.sh; do
+		t=$(sed -n 's/^# vm-timeout: \([0-9][0-9]*\)$/\1/p' "$s" | head -1)
+		limit=$((limit + ${t:-600}))
+	done
+	VM_TIMEOUT=${VM_TIMEOUT:-$limit} MADCM_VM_DIR=$vmdir MADCM_VM_LAYER=bench \
+		tests/vm/run.sh tests/vm/bench/*.sh
 	rc=$?
 	logs=("$vmdir/test.log.txt")
 fi
 if [ "${MADCM_BENCH_SIW:-1}" != 0 ]; then
 	rm -f "$vmdir-siw"/*/test.log.txt
 	MADCM_VM_DIR=$vmdir-siw tests/vm/run-siw.sh tests/vm/bench/siw/*.sh || rc=1
-	logs+=("$vmdir-siw"/*/test.log.txt)
+	for f in "$vmdir-siw"/*/test.log.txt; do
+		[ -e "$f" ] && logs+=("$f")
+	done
 fi
 apps=()
 if [ "${MADCM_BENCH_APPS:-1}" != 0 ]; then
@@ -63,7 +78,12 @@ fi
 set -e
 {
 	printf 'name\tmadcm\treference\tratio\tunit\n'
-	[ ${#logs[@]} -eq 0 ] || sed -n 's/^=== BENCH //p' "${logs[@]}"
+	# A ratio only from two measured figures, whatever a script printed.
+	[ ${#logs[@]} -eq 0 ] || sed -n 's/^=== BENCH //p' "${logs[@]}" |
+		awk -F '\t' -v OFS='\t' '{
+			if ($2 == "-" || $3 == "-" || $3 ~ /^[0.]+$/)
+				$4 = "-"
+			print }'
 	if [ ${#apps[@]} -gt 0 ]; then
 		# One row per figure: madcm's (the stock pair's), siw's (the
 		# siwko pair's), madcm/siw ("-" where a run gave none).
@@ -79,7 +99,44 @@ set -e
 	fi
 } >"$out.tmp"
 mv "$out.tmp" "$out"
+# What was not measured, one "NAME<TAB>WHY" line each: the scripts'
+# reasons, the scripts of each boot that failed or did not finish (some
+# of their figures may be missing), and a boot that did not finish.
+none=()
+if [ ${#logs[@]} -gt 0 ]; then
+	mapfile -t none < <(
+		for f in "${logs[@]}"; do
+			sed -n 's/^=== BENCH-NONE //p' "$f"
+			awk '/^=== VMTEST START / { s = $4; st[s] = "did not finish"; o[++n] = s }
+			     /^=== VMTEST (PASS|SKIP) / { delete st[$4] }
+			     /^=== VMTEST FAIL / { st[$4] = "failed " substr($0, index($0, "(")) }
+			     /^=== VMTEST DONE/ { done = 1 }
+			     END {
+				for (i = 1; i <= n; i++)
+					if (o[i] in st)
+						print o[i] "\t" st[o[i]] ": its figures may be missing"
+				if (!done)
+					print "the boot\tthe VM did not finish (log: " FILENAME ")"
+			     }' "$f"
+		done)
+	# The stock boot's scripts that never started.
+	if [ "${MADCM_BENCH_STOCK:-1}" != 0 ]; then
+		for s in tests/vm/bench/*.sh; do
+			grep -q "^=== VMTEST START ${s##*/}\$" "$vmdir/test.log.txt" 2>/dev/null ||
+				none+=("${s##*/}"$'\t'"did not run: its figures are missing")
+		done
+	fi
+fi
 echo
 column -t -s $'\t' "$out"
-say "bench: $(($(wc -l <"$out") - 1)) figures in $out"
+rows=$(($(wc -l <"$out") - 1))
+if [ ${#none[@]} -eq 0 ]; then
+	say "bench: $rows figures in $out, none left out"
+else
+	echo
+	echo "not measured:"
+	printf '%s\n' "${none[@]}" | awk -F '\t' '{ print "  " $1 ": " $2 }'
+	names=$(printf '%s\n' "${none[@]}" | cut -f1 | awk '!seen[$0]++' | paste -sd';' - | sed 's/;/; /g')
+	say "bench: $rows figures in $out; not measured (why: above): $names"
+fi
 exit $rc
