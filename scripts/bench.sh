@@ -29,25 +29,31 @@ cd "$MADCM_ROOT"
 vmdir=${MADCM_VM_DIR:-$MADCM_CACHE/vm-bench}
 out=${MADCM_BENCH_OUT:-$MADCM_CACHE/bench/results.tsv}
 mkdir -p "$(dirname "$out")"
-set +e
-rc=0 logs=()
-if [ "${MADCM_BENCH_STOCK:-1}" != 0 ]; then
-	# The boot's limit: its scripts' own ("# vm-timeout:", else the
-	# guest's default of 600 s) and 300 s for the boot, so that a
-	# loaded host's slow boot never cuts a script that is in its time.
-	limit=300
-	for s in tests/vm/bench/*.sh; do
+# boot_limit SCRIPT...: a boot's limit, its scripts' own ("# vm-timeout:",
+# else the guest's default of 600 s) and 300 s for the boot, so that a
+# loaded host's slow boot never cuts a script that is in its time
+# (VM_TIMEOUT, when set, instead).
+boot_limit() {
+	local s t limit=300
+
+	for s in "$@"; do
 		t=$(sed -n 's/^# vm-timeout: \([0-9][0-9]*\)$/\1/p' "$s" | head -1)
 		limit=$((limit + ${t:-600}))
 	done
-	VM_TIMEOUT=${VM_TIMEOUT:-$limit} MADCM_VM_DIR=$vmdir MADCM_VM_LAYER=bench \
+	echo "${VM_TIMEOUT:-$limit}"
+}
+set +e
+rc=0 logs=()
+if [ "${MADCM_BENCH_STOCK:-1}" != 0 ]; then
+	VM_TIMEOUT=$(boot_limit tests/vm/bench/*.sh) MADCM_VM_DIR=$vmdir MADCM_VM_LAYER=bench \
 		tests/vm/run.sh tests/vm/bench/*.sh
 	rc=$?
 	logs=("$vmdir/test.log.txt")
 fi
 if [ "${MADCM_BENCH_SIW:-1}" != 0 ]; then
 	rm -f "$vmdir-siw"/*/test.log.txt
-	MADCM_VM_DIR=$vmdir-siw tests/vm/run-siw.sh tests/vm/bench/siw/*.sh || rc=1
+	VM_TIMEOUT=$(boot_limit tests/vm/bench/siw/*.sh) MADCM_VM_DIR=$vmdir-siw \
+		tests/vm/run-siw.sh tests/vm/bench/siw/*.sh || rc=1
 	for f in "$vmdir-siw"/*/test.log.txt; do
 		[ -e "$f" ] && logs+=("$f")
 	done
