@@ -140,9 +140,9 @@ if [ ${#none[@]} -eq 0 ]; then
 	say "bench: $rows figures in $out, none left out"
 else
 	echo
-	echo "not measured:"
+	echo "not measured, or only in part (a bound):"
 	printf '%s\n' "${none[@]}" | awk -F '\t' '{ print "  " $1 ": " $2 }'
 	names=$(printf '%s\n' "${none[@]}" | cut -f1 | awk '!seen[$0]++' | paste -sd';' - | sed 's/;/; /g')
-	say "bench: $rows figures in $out; not measured (why: above): $names"
+	say "bench: $rows figures in $out; not measured or only in part (why: above): $names"
 fi
 exit $rc

@@ -1038,9 +1038,13 @@ static void ibt_bench_rtts(const union ib_gid *gid, u32 max)
 			}
 		}
 		for (s = 0; s < 2; s++) {
-			if (res[s] != IBT_NONE || bound[s])
+			if (res[s] != IBT_NONE)
 				continue;
-			if (why[s])
+			if (bound[s])
+				ibt_bench_none(name, ibt_stacks[s].name,
+					       "did not finish: >%llu ns/request is a lower bound",
+					       bound[s]);
+			else if (why[s])
 				ibt_bench_none(name, ibt_stacks[s].name, "%s",
 					       why[s]);
 			else if (spent[s])
