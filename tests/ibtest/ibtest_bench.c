@@ -99,7 +99,8 @@ static __printf(3, 4) void ibt_bench_none(const char *name,
 
 static void ibt_bench_none_spent(const char *name, const char *stack)
 {
-	ibt_bench_none(name, stack, "not run: the bench's %u s were spent",
+	ibt_bench_none(name, stack,
+		       "not run: the bench's time budget (%u s) was spent",
 		       ibt_bench_budget_s);
 }
 
