@@ -92,13 +92,24 @@ set -e
 			print }'
 	if [ ${#apps[@]} -gt 0 ]; then
 		# One row per figure: madcm's (the stock pair's), siw's (the
-		# siwko pair's), madcm/siw ("-" where a run gave none).
+		# siwko pair's), madcm/siw ("-" where a run gave none). A
+		# line without a value ("=== APPS NAME UNIT", a figure the
+		# guest could not compute) or with one that is not a number
+		# above 0 is no figure; a ratio only from two figures.
 		awk '{ f = FILENAME ~ /pair-siwko-siwko/ ? 2 : 1 }
-		     /^=== APPS / { v[f, $3] = $4; u[$3] = $5; if (!($3 in seen)) { seen[$3]; o[++n] = $3 } }
+		     /^=== APPS / {
+			if (NF >= 5) { val = $4; un = $5 } else { val = "-"; un = $4 }
+			if (val !~ /^[0-9]+(\.[0-9]+)?$/ || val + 0 <= 0)
+				val = "-"
+			if (val != "-" || !((f, $3) in v))
+				v[f, $3] = val
+			if (un != "") u[$3] = un
+			if (!($3 in seen)) { seen[$3]; o[++n] = $3 }
+		     }
 		     END {
 			for (i = 1; i <= n; i++) {
 				k = o[i]; m = ((1, k) in v) ? v[1, k] : "-"; r = ((2, k) in v) ? v[2, k] : "-"
-				ra = (m != "-" && r != "-" && r + 0 != 0) ? sprintf("%.2f", m / r) : "-"
+				ra = (m != "-" && r != "-") ? sprintf("%.2f", m / r) : "-"
 				printf "%s (siw)\t%s\t%s\t%s\t%s\n", k, m, r, ra, u[k]
 			}
 		     }' "${apps[@]}"
@@ -109,13 +120,20 @@ mv "$out.tmp" "$out"
 # reasons, the scripts of each boot that failed or did not finish (some
 # of their figures may be missing), and a boot that did not finish.
 none=()
-if [ ${#logs[@]} -gt 0 ]; then
+declare -A seen_log=()
+if [ ${#logs[@]} -gt 0 ] || [ ${#apps[@]} -gt 0 ]; then
 	mapfile -t none < <(
-		for f in "${logs[@]}"; do
+		for f in "${logs[@]}" "${apps[@]}"; do
+			[ -z "${seen_log[$f]:-}" ] || continue
+			seen_log[$f]=1
 			sed -n 's/^=== BENCH-NONE //p' "$f"
-			awk '/^=== VMTEST START / { s = $4; st[s] = "did not finish"; o[++n] = s }
-			     /^=== VMTEST (PASS|SKIP) / { delete st[$4] }
-			     /^=== VMTEST FAIL / { st[$4] = "failed " substr($0, index($0, "(")) }
+			# A pair's guest log: its scripts named with the pair.
+			tag=${f%/*}
+			tag=${tag##*/}
+			[[ $tag == pair* ]] && tag=$tag/ || tag=
+			awk -v tag="$tag" '/^=== VMTEST START / { s = tag $4; st[s] = "did not finish"; o[++n] = s }
+			     /^=== VMTEST (PASS|SKIP) / { delete st[tag $4] }
+			     /^=== VMTEST FAIL / { st[tag $4] = "failed " substr($0, index($0, "(")) }
 			     /^=== VMTEST DONE/ { done = 1 }
 			     END {
 				for (i = 1; i <= n; i++)
@@ -125,6 +143,17 @@ if [ ${#logs[@]} -gt 0 ]; then
 					print "the boot\tthe VM did not finish (log: " FILENAME ")"
 			     }' "$f"
 		done)
+	# The pairs' figures one run gave none of (its log says why).
+	if [ ${#apps[@]} -gt 0 ]; then
+		while IFS=$'\t' read -r n m r _; do
+			if [ "$m" = - ]; then
+				none+=("$n"$'\t'"madcm's run (the stock pair) gave no figure: its log says why")
+			fi
+			if [ "$r" = - ]; then
+				none+=("$n"$'\t'"siw's run (the siwko pair) gave no figure: its log says why")
+			fi
+		done < <(tail -n +2 "$out" | grep -P '^[^\t]* \(siw\)\t')
+	fi
 	# The stock boot's scripts that never started.
 	if [ "${MADCM_BENCH_STOCK:-1}" != 0 ]; then
 		for s in tests/vm/bench/*.sh; do
