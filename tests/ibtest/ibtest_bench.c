@@ -22,8 +22,13 @@
  *
  * Each figure is one line, "bench NAME MADCM IB_CORE RATIO UNIT", the
  * ratio being madcm/ib_core (below 1 madcm takes less time or memory;
- * for MB/s above 1 madcm is faster); other lines are "bench-info". It is
- * not a test: nothing is asserted about time.
+ * for MB/s above 1 madcm is faster); other lines are "bench-info". A
+ * figure that was not measured is "-", with a line "bench-none NAME
+ * STACK: WHY", and a ratio is only printed from two measured figures.
+ * The whole command has a time budget ("bench GID [MAX [SECONDS]]",
+ * default IBT_BENCH_BUDGET_S): no round waits past it, and a round that
+ * would start after it is not run but said. It is not a test: nothing is
+ * asserted about time.
  */
 #include <linux/delay.h>
 #include <linux/ktime.h>
@@ -42,7 +47,15 @@
 #define IBT_BENCH_ROUNDS	3
 #define IBT_BENCH_SEG_READS	20000
 #define IBT_BENCH_RMPP_LEN	SZ_1M
-#define IBT_BENCH_RMPP_WAIT_S	120
+#define IBT_BENCH_RMPP_WAIT_S	60
+/*
+ * The whole bench's time unless the command gives one: under the limit
+ * of tests/vm/bench/mad-ib-bench.sh ("# vm-timeout:"), with the setup's
+ * time to spare, on a loaded TCG host.
+ */
+#define IBT_BENCH_BUDGET_S	900
+/* A figure that was not measured: printed "-", never in a ratio. */
+#define IBT_NONE		U64_MAX
 /* Requests posted for the memory figure, and reassemblies held. */
 #define IBT_BENCH_MEM_SENDS	10000
 #define IBT_BENCH_MEM_RMPP	4
@@ -50,6 +63,46 @@
 #define IBT_BENCH_DEAD_QPN	0xabcde
 
 static const u8 ibt_bench_oui[3] = { 0x00, 0x14, 0x07 };
+
+/* The end of this command's time budget, in jiffies, and its length. */
+static unsigned long ibt_bench_end;
+static u32 ibt_bench_budget_s;
+
+/* Jiffies left of the budget, 0 once it is spent. */
+static unsigned long ibt_bench_left(void)
+{
+	unsigned long now = jiffies;
+
+	return time_before(now, ibt_bench_end) ? ibt_bench_end - now : 0;
+}
+
+/* At most @j jiffies, and never past the budget's end. */
+static unsigned long ibt_bench_cap(unsigned long j)
+{
+	return min(j, ibt_bench_left());
+}
+
+/* Why @stack has no figure for @name: one "bench-none" line. */
+static __printf(3, 4) void ibt_bench_none(const char *name,
+					  const char *stack,
+					  const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	pr_info("madcm_ibtest: bench-none %s %s: %pV\n", name, stack, &vaf);
+	va_end(args);
+}
+
+static void ibt_bench_none_spent(const char *name, const char *stack)
+{
+	ibt_bench_none(name, stack,
+		       "not run: the bench's time budget (%u s) was spent",
+		       ibt_bench_budget_s);
+}
 
 /* One MAD stack: madcm or ib_core, through the same signatures. */
 struct ibt_stack {
@@ -394,47 +447,85 @@ static u64 ibt_bench_create(struct ibt_stack *st, int rmpp, int data_len,
 }
 
 /*
+ * @v with @decimals digits after the point (0 or 1: @v is in tenths),
+ * after @prefix; "-" for IBT_NONE.
+ */
+static const char *ibt_bench_fmt(char *buf, size_t len, const char *prefix,
+				 u64 v, int decimals)
+{
+	if (v == IBT_NONE)
+		snprintf(buf, len, "-");
+	else if (decimals)
+		snprintf(buf, len, "%s%llu.%llu", prefix, v / 10, v % 10);
+	else
+		snprintf(buf, len, "%s%llu", prefix, v);
+	return buf;
+}
+
+/*
+ * The ratio m/k after @prefix, to three decimals; "-" unless both were
+ * measured and k is not 0.
+ */
+static const char *ibt_bench_ratio(char *buf, size_t len, const char *prefix,
+				   u64 m, u64 k)
+{
+	u64 r;
+
+	if (m == IBT_NONE || k == IBT_NONE || !k) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	r = div64_u64(m * 1000, k);
+	snprintf(buf, len, "%s%llu.%03llu", prefix, r / 1000, r % 1000);
+	return buf;
+}
+
+/*
  * One figure: "bench NAME MADCM IB_CORE RATIO UNIT", the values with
- * @decimals digits after the point (0 or 1), the ratio madcm/ib_core.
+ * @decimals digits after the point (0 or 1), the ratio madcm/ib_core;
+ * IBT_NONE, a figure not measured, is "-", and so is the ratio then.
  */
 static void ibt_bench_row(const char *name, u64 m, u64 k, int decimals,
 			  const char *unit)
 {
-	u64 r = k ? div64_u64(m * 1000, k) : 0;
+	char mb[24], kb[24], rb[24];
 
-	if (decimals)
-		pr_info("madcm_ibtest: bench %s %llu.%llu %llu.%llu %llu.%03llu %s\n",
-			name, m / 10, m % 10, k / 10, k % 10, r / 1000,
-			r % 1000, unit);
-	else
-		pr_info("madcm_ibtest: bench %s %llu %llu %llu.%03llu %s\n",
-			name, m, k, r / 1000, r % 1000, unit);
+	pr_info("madcm_ibtest: bench %s %s %s %s %s\n", name,
+		ibt_bench_fmt(mb, sizeof(mb), "", m, decimals),
+		ibt_bench_fmt(kb, sizeof(kb), "", k, decimals),
+		ibt_bench_ratio(rb, sizeof(rb), "", m, k), unit);
 }
 
 /*
- * A round-trip row: @res, each stack's best finished round (U64_MAX for
+ * A round-trip row: @res, each stack's best finished round (IBT_NONE for
  * none), else @bound, the time per request until the deadline of a
  * round that did not finish: a lower bound, printed ">N", and the ratio
- * then bounded too ("<R" when ib_core did not finish, ">R" for madcm).
+ * then bounded too ("<R" when only ib_core did not finish, ">R" when
+ * only madcm did not). "-" for a stack with neither, and for the ratio
+ * of two bounds.
  */
 static void ibt_bench_rtt_row(const char *name, const u64 *res,
 			      const u64 *bound)
 {
-	bool low[2] = { res[0] == U64_MAX, res[1] == U64_MAX };
-	u64 v[2], r;
+	bool low[2] = { res[0] == IBT_NONE, res[1] == IBT_NONE };
+	char vb[2][24], rb[24];
+	u64 v[2];
 	int s;
 
-	for (s = 0; s < 2; s++)
+	for (s = 0; s < 2; s++) {
 		v[s] = low[s] ? bound[s] : res[s];
-	if (!low[0] && !low[1]) {
-		ibt_bench_row(name, v[0], v[1], 0, "ns/request");
-		return;
+		if (low[s] && !v[s])
+			v[s] = IBT_NONE;
+		ibt_bench_fmt(vb[s], sizeof(vb[s]),
+			      low[s] && v[s] != IBT_NONE ? ">" : "", v[s], 0);
 	}
-	r = v[1] ? div64_u64(v[0] * 1000, v[1]) : 0;
-	pr_info("madcm_ibtest: bench %s %s%llu %s%llu %s%llu.%03llu ns/request\n",
-		name, low[0] ? ">" : "", v[0], low[1] ? ">" : "", v[1],
-		low[0] == low[1] || !v[0] || !v[1] ? "?" :
-		low[1] ? "<" : ">", r / 1000, r % 1000);
+	if (low[0] && low[1])
+		snprintf(rb, sizeof(rb), "-");
+	else
+		ibt_bench_ratio(rb, sizeof(rb),
+				low[1] ? "<" : low[0] ? ">" : "", v[0], v[1]);
+	pr_info("madcm_ibtest: bench %s %s %s %s ns/request\n", name, vb[0],
+		vb[1], rb);
 }
 
 /*
@@ -482,13 +573,25 @@ static void ibt_bench_seg_random(void)
 	int s;
 
 	segs = kvmalloc_array(IBT_BENCH_SEG_READS, sizeof(*segs), GFP_KERNEL);
-	if (!segs)
+	if (!segs) {
+		ibt_bench_none("random-segment-1MiB-rmpp", "both",
+			       "no memory for the segment numbers");
+		ibt_bench_row("random-segment-1MiB-rmpp", IBT_NONE, IBT_NONE,
+			      0, "ns");
 		return;
+	}
 	for (i = 0; i < IBT_BENCH_SEG_READS; i++)
 		segs[i] = 1 + get_random_u32_below(nseg);
-	for (s = 0; s < 2; s++)
+	for (s = 0; s < 2; s++) {
 		res[s] = ibt_bench_segments(&ibt_stacks[s], segs,
 					    IBT_BENCH_SEG_READS, &sum[s]);
+		if (!res[s]) {
+			ibt_bench_none("random-segment-1MiB-rmpp",
+				       ibt_stacks[s].name,
+				       "no 1 MiB RMPP send buffer");
+			res[s] = IBT_NONE;
+		}
+	}
 	if (sum[0] != sum[1])
 		pr_info("madcm_ibtest: bench-info random segment: the stacks read different bytes (%u, %u)\n",
 			sum[0], sum[1]);
@@ -509,7 +612,8 @@ static u32 ibt_bench_rtt_wait_s(u32 n)
 
 /*
  * Round trips: nanoseconds for all @n; when they did not all finish
- * before the deadline, the time until it (a lower bound) and @*done
+ * before the deadline (ibt_bench_rtt_wait_s(), or the budget's end when
+ * that comes first), the time until it (a lower bound) and @*done
  * false. 0 when the round could not start.
  */
 static u64 ibt_bench_rtt(struct ibt_stack *st, const union ib_gid *gid,
@@ -517,7 +621,7 @@ static u64 ibt_bench_rtt(struct ibt_stack *st, const union ib_gid *gid,
 {
 	struct ib_mad_recv_wc **held, **answering;
 	struct ib_mad_send_buf *sb;
-	unsigned long deadline;
+	unsigned long deadline, wait;
 	ktime_t t0;
 	u64 ns = 0;
 	u32 i;
@@ -571,7 +675,8 @@ static u64 ibt_bench_rtt(struct ibt_stack *st, const union ib_gid *gid,
 		if (atomic_add_return(n - i, &st->completed) == n)
 			complete(&st->all);
 	}
-	deadline = jiffies + ibt_bench_rtt_wait_s(n) * HZ;
+	wait = ibt_bench_cap(ibt_bench_rtt_wait_s(n) * HZ);
+	deadline = jiffies + wait;
 	while (!wait_for_completion_timeout(&st->all,
 					    msecs_to_jiffies(IBT_BENCH_IDLE_MS))) {
 		bool ready;
@@ -617,8 +722,10 @@ out:
 	/* The client that used it is gone, or done with it. */
 	st->destroy_ah(st->client_ah);
 	if (!*done)
-		pr_info("madcm_ibtest: bench-info %s: %u round trips did not finish in %u s\n",
-			st->name, n, ibt_bench_rtt_wait_s(n));
+		pr_info("madcm_ibtest: bench-info %s: %u round trips did not finish in %u s%s\n",
+			st->name, n, jiffies_to_msecs(wait) / 1000,
+			wait < ibt_bench_rtt_wait_s(n) * HZ ?
+			" (the rest of the bench's budget)" : "");
 	st->server_ah = NULL;
 	st->client_ah = NULL;
 	return ns;
@@ -637,19 +744,35 @@ static s64 ibt_free_bytes(void)
 
 /*
  * One RMPP Set of @len bytes from the client to the sink: nanoseconds
- * until the sender is done and the sink has the whole of it, or 0.
+ * until the sender is done and the sink has the whole of it, or 0 and
+ * in @why what went wrong. It waits IBT_BENCH_RMPP_WAIT_S at most, never
+ * past the budget; a send still outstanding then is ended by replacing
+ * the client (ibt_bench_flush_client()), so that none outlives it.
  */
-static u64 ibt_bench_rmpp_xfer(struct ibt_stack *st, u32 len, u32 tid)
+static u64 ibt_bench_rmpp_xfer(struct ibt_stack *st, u32 len, u32 tid,
+			       const char **why)
 {
 	struct ib_mad_send_buf *sb;
+	unsigned long wait, end;
 	ktime_t t0;
 	u64 ns;
 	int i;
 
+	wait = ibt_bench_cap(IBT_BENCH_RMPP_WAIT_S * HZ);
+	if (!wait) {
+		*why = "not run: the bench's time budget was spent";
+		return 0;
+	}
+	if (!st->client) {
+		*why = "no client agent";
+		return 0;
+	}
 	sb = st->create(st->client, st->server_qpn(), 0, 1, IB_MGMT_VENDOR_HDR,
 			len, GFP_KERNEL, IB_MGMT_BASE_VERSION);
-	if (IS_ERR(sb))
+	if (IS_ERR(sb)) {
+		*why = "no send buffer";
 		return 0;
+	}
 	ibt_fill_get(sb, IBT_BENCH_CLASS, IBT_BENCH_ATTR, ibt_bench_oui,
 		     (u64)st->client->hi_tid << 32 | tid);
 	((struct ib_mad_hdr *)sb->mad)->method = IB_MGMT_METHOD_SET;
@@ -666,61 +789,94 @@ static u64 ibt_bench_rmpp_xfer(struct ibt_stack *st, u32 len, u32 tid)
 	reinit_completion(&st->all);
 	reinit_completion(&st->rmpp_recvd);
 	t0 = ktime_get();
+	end = jiffies + wait;
 	if (st->post(sb, NULL)) {
 		st->free_send(sb);
+		*why = "the post failed";
 		return 0;
 	}
-	if (!wait_for_completion_timeout(&st->all,
-					 IBT_BENCH_RMPP_WAIT_S * HZ) ||
-	    !wait_for_completion_timeout(&st->rmpp_recvd,
-					 IBT_BENCH_RMPP_WAIT_S * HZ))
+	if (!wait_for_completion_timeout(&st->all, wait)) {
+		ibt_bench_flush_client(st);
+		*why = "the sender did not finish in time";
 		return 0;
+	}
+	if (!wait_for_completion_timeout(&st->rmpp_recvd,
+					 time_before(jiffies, end) ?
+					 end - jiffies : 1)) {
+		*why = "the receiver did not get the whole transfer in time";
+		return 0;
+	}
 	ns = ktime_to_ns(ktime_sub(ktime_get(), t0));
 	if (atomic_read(&st->errors) ||
 	    st->rmpp_mad_len < IB_MGMT_VENDOR_HDR + (size_t)len) {
 		pr_info("madcm_ibtest: bench-info %s: RMPP transfer failed (%d errors, %zu bytes)\n",
 			st->name, atomic_read(&st->errors), st->rmpp_mad_len);
+		*why = "the transfer failed";
 		return 0;
 	}
 	return ns;
 }
 
-/* 1 MiB RMPP throughput on rxe, best of three each; MB/s in tenths. */
+/*
+ * 1 MiB RMPP throughput on rxe, best of three each; MB/s in tenths in
+ * @tenths, IBT_NONE for a stack that finished none. A stack whose
+ * transfer fails is given no more rounds: a transfer that timed out
+ * would only time out again, and each takes a minute.
+ */
 static void ibt_bench_rmpp_rate(const union ib_gid *gid, u64 *tenths)
 {
-	u64 best[2] = { U64_MAX, U64_MAX };
+	u64 best[2] = { IBT_NONE, IBT_NONE };
+	const char *why[2] = {};
 	int i, s;
 
 	for (s = 0; s < 2; s++) {
 		ibt_stacks[s].client_ah = ibt_stacks[s].ah_to(gid);
-		if (IS_ERR(ibt_stacks[s].client_ah))
+		if (IS_ERR(ibt_stacks[s].client_ah)) {
 			ibt_stacks[s].client_ah = NULL;
+			why[s] = "no address handle";
+		}
 	}
 	for (i = 0; i < IBT_BENCH_ROUNDS; i++) {
 		for (s = 0; s < 2; s++) {
 			struct ibt_stack *st = &ibt_stacks[s];
-			u64 ns = st->client_ah ?
-				ibt_bench_rmpp_xfer(st, IBT_BENCH_RMPP_LEN,
-						    0x10000 + i) : 0;
+			u64 ns;
 
+			if (why[s])
+				continue;
+			ns = ibt_bench_rmpp_xfer(st, IBT_BENCH_RMPP_LEN,
+						 0x10000 + i, &why[s]);
+			if (!ns) {
+				pr_info("madcm_ibtest: bench-info %s: 1 MiB RMPP on rxe, round %d: not measured (%s)\n",
+					st->name, i + 1, why[s]);
+				continue;
+			}
 			pr_info("madcm_ibtest: bench-info %s: 1 MiB RMPP on rxe: %llu us\n",
 				st->name, div64_u64(ns, NSEC_PER_USEC));
-			if (ns)
-				best[s] = min(best[s], ns);
+			best[s] = min(best[s], ns);
 		}
 	}
-	for (s = 0; s < 2; s++)
-		tenths[s] = best[s] == U64_MAX ? 0 :
+	for (s = 0; s < 2; s++) {
+		tenths[s] = best[s] == IBT_NONE ? IBT_NONE :
 			    div64_u64((u64)IBT_BENCH_RMPP_LEN * 10000, best[s]);
+		if (best[s] == IBT_NONE)
+			ibt_bench_none("rmpp-1MiB-rxe", ibt_stacks[s].name,
+				       "%s", why[s]);
+	}
 	ibt_bench_row("rmpp-1MiB-rxe", tenths[0], tenths[1], 1, "MB/s");
+	for (s = 0; s < 2; s++) {
+		if (ibt_stacks[s].client_ah)
+			ibt_stacks[s].destroy_ah(ibt_stacks[s].client_ah);
+		ibt_stacks[s].client_ah = NULL;
+	}
 }
 
 /*
- * Bytes per outstanding request: @n Gets posted to a QP that does not
- * exist, so that all wait for a response; then cancelled.
+ * Bytes per outstanding request, in @bytes: @n Gets posted to a QP that
+ * does not exist, so that all wait for a response; then cancelled. False
+ * and in @why what went wrong when not all could be posted.
  */
-static s64 ibt_bench_mem_sends(struct ibt_stack *st, const union ib_gid *gid,
-			       u32 n)
+static bool ibt_bench_mem_sends(struct ibt_stack *st, const union ib_gid *gid,
+				u32 n, s64 *bytes, const char **why)
 {
 	struct ib_mad_send_buf **sbs;
 	struct ib_mad_send_buf *sb;
@@ -732,8 +888,9 @@ static s64 ibt_bench_mem_sends(struct ibt_stack *st, const union ib_gid *gid,
 	gone = kvzalloc(n, GFP_KERNEL);
 	st->client_ah = st->ah_to(gid);
 	if (!sbs || !gone || IS_ERR(st->client_ah)) {
-		before = 0;
-		after = 0;
+		*why = IS_ERR(st->client_ah) ? "no address handle" :
+		       "no memory for the list of sends";
+		posted = 0;
 		goto out;
 	}
 	st->n = n;
@@ -770,21 +927,25 @@ static s64 ibt_bench_mem_sends(struct ibt_stack *st, const union ib_gid *gid,
 	if (!wait_for_completion_timeout(&st->all, 120 * HZ))
 		pr_info("madcm_ibtest: bench-info %s: cancelled requests did not all complete\n",
 			st->name);
-	if (posted < n) {
-		before = 0;
-		after = 0;
-	}
+	if (posted < n)
+		*why = "not all requests could be posted";
+	else
+		*bytes = div_s64(before - after, n);
 out:
 	if (!IS_ERR_OR_NULL(st->client_ah))
 		st->destroy_ah(st->client_ah);
 	st->client_ah = NULL;
 	kvfree(gone);
 	kvfree(sbs);
-	return div_s64(before - after, n);
+	return posted == n;
 }
 
-/* Bytes per 1 MiB RMPP reassembly that the sink holds. */
-static s64 ibt_bench_mem_rmpp(struct ibt_stack *st, const union ib_gid *gid)
+/*
+ * Bytes per 1 MiB RMPP reassembly that the sink holds, in @bytes; false
+ * and in @why what went wrong when a transfer did not complete.
+ */
+static bool ibt_bench_mem_rmpp(struct ibt_stack *st, const union ib_gid *gid,
+			       s64 *bytes, const char **why)
 {
 	s64 before, after = 0;
 	u32 i, ok = 0;
@@ -792,29 +953,109 @@ static s64 ibt_bench_mem_rmpp(struct ibt_stack *st, const union ib_gid *gid)
 	st->client_ah = st->ah_to(gid);
 	if (IS_ERR(st->client_ah)) {
 		st->client_ah = NULL;
-		return 0;
+		*why = "no address handle";
+		return false;
 	}
 	/* One first, so that any cache on the way is warm. */
-	ibt_bench_rmpp_xfer(st, IBT_BENCH_RMPP_LEN, 0x20000);
+	if (!ibt_bench_rmpp_xfer(st, IBT_BENCH_RMPP_LEN, 0x20000, why))
+		goto out;
 	st->nheld_rmpp = 0;
 	st->hold_rmpp = true;
 	before = ibt_free_bytes();
-	for (i = 0; i < IBT_BENCH_MEM_RMPP; i++)
-		ok += !!ibt_bench_rmpp_xfer(st, IBT_BENCH_RMPP_LEN,
-					    0x20001 + i);
+	for (i = 0; i < IBT_BENCH_MEM_RMPP; i++) {
+		if (!ibt_bench_rmpp_xfer(st, IBT_BENCH_RMPP_LEN, 0x20001 + i,
+					 why))
+			break;
+		ok++;
+	}
 	after = ibt_free_bytes();
 	st->hold_rmpp = false;
 	for (i = 0; i < st->nheld_rmpp; i++)
 		st->free_recv(st->held_rmpp[i]);
 	st->nheld_rmpp = 0;
+out:
 	st->destroy_ah(st->client_ah);
 	st->client_ah = NULL;
 	if (ok != IBT_BENCH_MEM_RMPP)
-		return 0;
-	return div_s64(before - after, IBT_BENCH_MEM_RMPP);
+		return false;
+	*bytes = div_s64(before - after, IBT_BENCH_MEM_RMPP);
+	return true;
 }
 
-/* "bench GID [MAX]": every figure for both stacks. */
+/*
+ * Round trips per outstanding count up to @max; the stacks alternate,
+ * the best round counts (TCG guests are noisy), one round from 50,000
+ * up. A round in which a request failed is no figure; after one that
+ * did not finish, that stack gets no more rounds of the same count.
+ */
+static void ibt_bench_rtts(const union ib_gid *gid, u32 max)
+{
+	static const u32 outstanding[] = { 1000, 10000, 50000, 100000 };
+	u64 res[2], bound[2];
+	const char *why[2];
+	bool spent[2];
+	char name[32];
+	int i, j, s;
+
+	for (j = 0; j < ARRAY_SIZE(outstanding) && outstanding[j] <= max; j++) {
+		u32 n = outstanding[j];
+		int rounds = n < 50000 ? IBT_BENCH_ROUNDS : 1;
+
+		snprintf(name, sizeof(name), "rtt-%u-outstanding", n);
+		res[0] = IBT_NONE;
+		res[1] = IBT_NONE;
+		bound[0] = 0;
+		bound[1] = 0;
+		why[0] = NULL;
+		why[1] = NULL;
+		spent[0] = false;
+		spent[1] = false;
+		for (i = 0; i < rounds; i++) {
+			for (s = 0; s < 2; s++) {
+				struct ibt_stack *st = &ibt_stacks[s];
+				bool done;
+				u64 ns;
+
+				if (bound[s])
+					continue;
+				if (!ibt_bench_left()) {
+					spent[s] = true;
+					continue;
+				}
+				ns = ibt_bench_rtt(st, gid, n, &done);
+				pr_info("madcm_ibtest: bench-info %s: %u round trips, random order: %llu ms, %d responses, %d errors\n",
+					st->name, n,
+					div64_u64(ns, NSEC_PER_MSEC),
+					atomic_read(&st->responses),
+					atomic_read(&st->errors));
+				if (!ns)
+					why[s] = "the round could not start";
+				else if (done && atomic_read(&st->errors))
+					why[s] = "requests failed in the round";
+				else if (done)
+					res[s] = min(res[s], div64_u64(ns, n));
+				else
+					bound[s] = div64_u64(ns, n) ?: 1;
+			}
+		}
+		for (s = 0; s < 2; s++) {
+			if (res[s] != IBT_NONE)
+				continue;
+			if (bound[s])
+				ibt_bench_none(name, ibt_stacks[s].name,
+					       "did not finish: >%llu ns/request is a lower bound",
+					       bound[s]);
+			else if (why[s])
+				ibt_bench_none(name, ibt_stacks[s].name, "%s",
+					       why[s]);
+			else if (spent[s])
+				ibt_bench_none_spent(name, ibt_stacks[s].name);
+		}
+		ibt_bench_rtt_row(name, res, bound);
+	}
+}
+
+/* "bench GID [MAX [SECONDS]]": every figure for both stacks. */
 int ibt_bench(int argc, char **argv)
 {
 	static const struct {
@@ -826,28 +1067,35 @@ int ibt_bench(int argc, char **argv)
 		{ "create-free-64KiB-rmpp", 1, 64 << 10, 1000 },
 		{ "create-free-1MiB-rmpp", 1, 1 << 20, 50 },
 	};
-	static const u32 outstanding[] = { 1000, 10000, 50000, 100000 };
-	u64 res[2], rate[2], bound[2];
+	u64 res[2], rate[2];
+	u32 max = IBT_BENCH_MAX, budget = IBT_BENCH_BUDGET_S;
+	const char *why[2];
 	union ib_gid gid;
-	u32 max = IBT_BENCH_MAX;
-	char name[32];
 	int i, j, s, ret;
+	bool ok[2];
 
 	if (argc < 2 || ibt_parse_gid(argv[1], &gid))
 		return -EINVAL;
 	if (argc > 2 && (kstrtou32(argv[2], 0, &max) || !max))
 		return -EINVAL;
+	if (argc > 3 && (kstrtou32(argv[3], 0, &budget) || !budget ||
+			 budget > 24 * 3600))
+		return -EINVAL;
 	ret = ibt_bench_agents();
 	if (ret)
 		return ret;
+	ibt_bench_budget_s = budget;
+	ibt_bench_end = jiffies + (unsigned long)budget * HZ;
+	pr_info("madcm_ibtest: bench-info the bench's time budget: %u s\n",
+		budget);
 	for (s = 0; s < 2; s++) {
 		init_completion(&ibt_stacks[s].all);
 		init_completion(&ibt_stacks[s].rmpp_recvd);
 	}
 	/* Alternating stacks, the best of three rounds each. */
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
-		res[0] = U64_MAX;
-		res[1] = U64_MAX;
+		res[0] = IBT_NONE;
+		res[1] = IBT_NONE;
 		for (j = 0; j < IBT_BENCH_ROUNDS; j++) {
 			for (s = 0; s < 2; s++) {
 				u64 ns = ibt_bench_create(&ibt_stacks[s],
@@ -859,8 +1107,11 @@ int ibt_bench(int argc, char **argv)
 					res[s] = min(res[s], ns);
 			}
 		}
-		ibt_bench_row(sizes[i].name, res[0] == U64_MAX ? 0 : res[0],
-			      res[1] == U64_MAX ? 0 : res[1], 0, "ns");
+		for (s = 0; s < 2; s++)
+			if (res[s] == IBT_NONE)
+				ibt_bench_none(sizes[i].name, ibt_stacks[s].name,
+					       "no send buffer");
+		ibt_bench_row(sizes[i].name, res[0], res[1], 0, "ns");
 	}
 	ibt_bench_seg_random();
 
@@ -869,67 +1120,59 @@ int ibt_bench(int argc, char **argv)
 	 * Twice each, alternating, the larger figure counting: a free
 	 * deferred from an earlier phase can only make one look smaller.
 	 */
-	res[0] = 0;
-	res[1] = 0;
+	res[0] = IBT_NONE;
+	res[1] = IBT_NONE;
 	for (i = 0; i < 2; i++) {
 		for (s = 0; s < 2; s++) {
-			s64 b = ibt_bench_mem_sends(&ibt_stacks[s], &gid,
-						    IBT_BENCH_MEM_SENDS);
+			s64 b;
 
+			if (!ibt_bench_mem_sends(&ibt_stacks[s], &gid,
+						 IBT_BENCH_MEM_SENDS, &b,
+						 &why[s])) {
+				pr_info("madcm_ibtest: bench-info %s: bytes per outstanding request not measured (%s)\n",
+					ibt_stacks[s].name, why[s]);
+				continue;
+			}
 			pr_info("madcm_ibtest: bench-info %s: %lld bytes per outstanding request\n",
 				ibt_stacks[s].name, b);
-			res[s] = max_t(s64, res[s], b);
+			b = max_t(s64, b, 0);
+			res[s] = res[s] == IBT_NONE ? b : max_t(u64, res[s], b);
 		}
 	}
+	for (s = 0; s < 2; s++)
+		if (res[s] == IBT_NONE)
+			ibt_bench_none("mem-per-outstanding-256B-request",
+				       ibt_stacks[s].name, "%s", why[s]);
 	ibt_bench_row("mem-per-outstanding-256B-request", res[0], res[1], 0,
 		      "bytes");
-	for (s = 0; s < 2; s++)
-		res[s] = max_t(s64, 0, ibt_bench_mem_rmpp(&ibt_stacks[s], &gid));
+	for (s = 0; s < 2; s++) {
+		s64 b = 0;
+
+		ok[s] = ibt_bench_mem_rmpp(&ibt_stacks[s], &gid, &b, &why[s]);
+		res[s] = ok[s] ? max_t(s64, 0, b) : IBT_NONE;
+		if (!ok[s])
+			ibt_bench_none("mem-per-1MiB-rmpp-reassembly",
+				       ibt_stacks[s].name, "%s", why[s]);
+	}
 	ibt_bench_row("mem-per-1MiB-rmpp-reassembly", res[0], res[1], 0,
 		      "bytes");
 
 	/*
-	 * Round trips per outstanding count; the stacks alternate, the best
-	 * round counts (TCG guests are noisy), one round from 50,000 up.
+	 * RMPP throughput before the round trips: a round that ib_core did
+	 * not finish leaves its QP1 answering and flushing for minutes, and
+	 * the transfers after it timed out (issue 32).
 	 */
-	for (j = 0; j < ARRAY_SIZE(outstanding) && outstanding[j] <= max; j++) {
-		u32 n = outstanding[j];
-		int rounds = n < 50000 ? IBT_BENCH_ROUNDS : 1;
-
-		res[0] = U64_MAX;
-		res[1] = U64_MAX;
-		bound[0] = 0;
-		bound[1] = 0;
-		for (i = 0; i < rounds; i++) {
-			for (s = 0; s < 2; s++) {
-				bool done;
-				u64 ns = ibt_bench_rtt(&ibt_stacks[s], &gid, n,
-						       &done);
-
-				pr_info("madcm_ibtest: bench-info %s: %u round trips, random order: %llu ms, %d responses, %d errors\n",
-					ibt_stacks[s].name, n,
-					div64_u64(ns, NSEC_PER_MSEC),
-					atomic_read(&ibt_stacks[s].responses),
-					atomic_read(&ibt_stacks[s].errors));
-				if (ns && done)
-					res[s] = min(res[s], div64_u64(ns, n));
-				else if (ns)
-					bound[s] = max(bound[s], div64_u64(ns, n));
-			}
-		}
-		snprintf(name, sizeof(name), "rtt-%u-outstanding", n);
-		ibt_bench_rtt_row(name, res, bound);
-	}
-
 	ibt_bench_rmpp_rate(&gid, rate);
 	/* For the script: the loopback fabric's row takes ib_core's rate. */
-	pr_info("madcm_ibtest: bench-info ib_core rxe 1 MiB RMPP rate %llu.%llu MB/s\n",
-		rate[1] / 10, rate[1] % 10);
-	for (s = 0; s < 2; s++) {
-		if (!IS_ERR_OR_NULL(ibt_stacks[s].client_ah))
-			ibt_stacks[s].destroy_ah(ibt_stacks[s].client_ah);
-		ibt_stacks[s].client_ah = NULL;
-	}
+	if (rate[1] == IBT_NONE)
+		pr_info("madcm_ibtest: bench-info ib_core rxe 1 MiB RMPP rate - MB/s\n");
+	else
+		pr_info("madcm_ibtest: bench-info ib_core rxe 1 MiB RMPP rate %llu.%llu MB/s\n",
+			rate[1] / 10, rate[1] % 10);
 
+	ibt_bench_rtts(&gid, max);
+	if (!ibt_bench_left())
+		pr_info("madcm_ibtest: bench-info the bench's %u s were spent before its end\n",
+			budget);
 	return 0;
 }

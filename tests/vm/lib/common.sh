@@ -199,9 +199,17 @@ wait_for() {
 }
 
 # bench_row NAME MADCM REFERENCE RATIO UNIT: one row of make bench's table
-# (scripts/bench.sh collects them); "-" where there is no reference.
+# (scripts/bench.sh collects them); "-" where there is no reference, or
+# for a figure that was not measured (then a bench_none line says why),
+# and for a ratio unless both figures were measured.
 bench_row() {
 	printf '=== BENCH %s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5"
+}
+
+# bench_none NAME WHY: why a figure of row NAME was not measured
+# (scripts/bench.sh lists them after its table).
+bench_none() {
+	printf '=== BENCH-NONE %s\t%s\n' "$1" "$2"
 }
 
 # rnic_stat DEV NAME: one counter of an RNIC's port 1, from rdma statistic.

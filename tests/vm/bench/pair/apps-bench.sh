@@ -23,9 +23,16 @@ LAT_ITERS=${BENCH_LAT_ITERS:-2000}
 BW_ITERS=${BENCH_BW_ITERS:-2000}
 apps_setup
 
+# figure NAME VALUE UNIT: one figure of the client; "-" when VALUE is
+# not a number (the program's output had none), and that said.
 figure() {
 	[ $SIDE = client ] || return 0
-	echo "=== APPS $1 $2 $3"
+	case $2 in
+	'' | . | *[!0-9.]*)
+		echo "apps: no figure for $1 (got \"$2\"): see the output above"
+		echo "=== APPS $1 - $3" ;;
+	*) echo "=== APPS $1 $2 $3" ;;
+	esac
 }
 
 # cmtime: rows "STEP : total_ms max_ms min_us us_per_conn".

@@ -34,11 +34,40 @@ busy() {
 	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat
 }
 
+# run_bench WHAT CONN ARG...: one bench command of CONN, a check; BNS its
+# bench_ns, empty when the command failed or gave none (no figure then:
+# never 0, never the last command's).
+run_bench() {
+	local what=$1 c=$2
+	shift 2
+	BNS=
+	if rt bench "$c" "$@"; then
+		ok "$what"
+		BNS=$(rt_data_field "$c" bench_ns)
+		[ "${BNS:-0}" -gt 0 ] 2>/dev/null || BNS=
+	else
+		fail "$what"
+	fi
+}
+
+# figure OUT KEY WHAT AWK-PROGRAM: "KEY VALUE" into OUT, VALUE what the
+# program prints from n (BNS); "KEY -" and the reason when there is no
+# BNS.
+figure() {
+	if [ -n "$BNS" ]; then
+		echo "$2 $(awk -v n="$BNS" "BEGIN { $4 }")" >>"$1"
+	else
+		echo "$2 -" >>"$1"
+		echo "$2 $3 failed or gave no time" >>"$1.why"
+	fi
+}
+
 # measure DEV TAG PORT: the figures on DEV (connection bTAG, listener
 # LTAG) into /tmp/bench.TAG, lines "KEY VALUE".
 measure() {
-	local dev=$1 tag=$2 port=$3 c=b$2 l=L$2 s ns t0 t1 it out=/tmp/bench.$2
+	local dev=$1 tag=$2 port=$3 c=b$2 l=L$2 s t0 t1 it out=/tmp/bench.$2
 	: >$out
+	: >$out.why
 	check "$tag: listen on siw0" rt ns:b listen $l 192.0.2.2 $port mode=accept data=$SIZE
 	check "$tag: connect from $dev" rt connect $c 192.0.2.2 $port data=$SIZE
 	check "$tag: established" rt_wait $c.0 ESTABLISHED 60
@@ -47,24 +76,25 @@ measure() {
 	check "$tag: on $dev" [ "$(rt_field $c.0 dev)" = $dev ]
 	for s in $LAT_SIZES; do
 		check "$tag: echo Sends" rt echo $l.0 send
-		check "$tag: Send latency $s B" rt bench $c.0 lat_send $s $LAT_ITERS
-		ns=$(rt_data_field $c.0 bench_ns)
-		echo "lat_send_$s $(awk -v n=$ns -v i=$LAT_ITERS 'BEGIN { printf "%.1f", n / i / 2 / 1000 }')" >>$out
+		run_bench "$tag: Send latency $s B" $c.0 lat_send $s $LAT_ITERS
+		figure $out lat_send_$s "the Send latency bench" \
+			"printf \"%.1f\", n / $LAT_ITERS / 2 / 1000"
 		check "$tag: echo Writes" rt echo $l.0 write $s
-		check "$tag: Write latency $s B" rt bench $c.0 lat_write $s $LAT_ITERS
-		ns=$(rt_data_field $c.0 bench_ns)
-		echo "lat_write_$s $(awk -v n=$ns -v i=$LAT_ITERS 'BEGIN { printf "%.1f", n / i / 2 / 1000 }')" >>$out
+		run_bench "$tag: Write latency $s B" $c.0 lat_write $s $LAT_ITERS
+		figure $out lat_write_$s "the Write latency bench" \
+			"printf \"%.1f\", n / $LAT_ITERS / 2 / 1000"
 	done
 	check "$tag: echo Sends" rt echo $l.0 send
 	for s in $BW_SIZES; do
 		it=$((BW_BYTES / s))
 		t0=$(busy)
-		check "$tag: Write bandwidth $s B" rt bench $c.0 bw $s $it
+		run_bench "$tag: Write bandwidth $s B" $c.0 bw $s $it
 		t1=$(busy)
-		ns=$(rt_data_field $c.0 bench_ns)
-		echo "bw_$s $(awk -v n=$ns -v b=$BW_BYTES 'BEGIN { printf "%.1f", b / n * 1000 }')" >>$out
+		figure $out bw_$s "the Write bandwidth bench" \
+			"printf \"%.1f\", $BW_BYTES / n * 1000"
 		# USER_HZ is 100: a tick is 10 ms.
-		echo "cpu_$s $(awk -v t=$((t1 - t0)) -v b=$BW_BYTES 'BEGIN { printf "%.2f", t * 1e7 / b }')" >>$out
+		figure $out cpu_$s "the Write bandwidth bench" \
+			"printf \"%.2f\", $((t1 - t0)) * 1e7 / $BW_BYTES"
 	done
 	rt_data_line $c.0
 	check "$tag: no data error" rt_data_clean $c.0
@@ -82,14 +112,22 @@ check "rdma link add m0 (madcm)" /bin/rdma link add m0 type madcm netdev veth0
 measure m0 madcm 7802
 check "rdma link delete m0" /bin/rdma link delete m0
 
-# row KEY NAME UNIT: madcm's figure, siw's and madcm/siw.
+# row KEY NAME UNIT: madcm's figure, siw's and madcm/siw; "-" for a
+# figure not measured (and why, bench_none), and for the ratio then.
 row() {
-	local m r
-	m=$(sed -n "s/^$1 //p" /tmp/bench.madcm)
-	r=$(sed -n "s/^$1 //p" /tmp/bench.siw)
-	[ -n "$m" ] && [ -n "$r" ] || { fail "no figure for $1"; return; }
+	local m r t
+	m=$(sed -n "s/^$1 //p" /tmp/bench.madcm 2>/dev/null)
+	r=$(sed -n "s/^$1 //p" /tmp/bench.siw 2>/dev/null)
+	for t in madcm siw; do
+		if [ $t = madcm ] && [ -n "$m" ] && [ "$m" != - ]; then continue; fi
+		if [ $t = siw ] && [ -n "$r" ] && [ "$r" != - ]; then continue; fi
+		bench_none "rnic: $2" "$t: $(sed -n "s/^$1 //p" /tmp/bench.$t.why 2>/dev/null |
+			head -1 | grep . || echo "its run did not get this far")"
+	done
+	m=${m:--} r=${r:--}
 	bench_row "rnic: $2" "$m" "$r" \
-		"$(awk -v m=$m -v r=$r 'BEGIN { if (r > 0) printf "%.2f", m / r; else print "-" }')" "$3"
+		"$(awk -v m="$m" -v r="$r" 'BEGIN {
+			if (m != "-" && r != "-" && r > 0) printf "%.2f", m / r; else print "-" }')" "$3"
 }
 for s in $LAT_SIZES; do
 	row lat_send_$s "Send latency, $s B" us
