@@ -71,6 +71,7 @@ static const char * const irdma_cm_counter_names[IRDMA_CM_CNT_NR] = {
 	[IRDMA_CM_CNT_RTR_SENT] = "rtr_sent",
 	[IRDMA_CM_CNT_RTR_FAIL] = "rtr_fail",
 	[IRDMA_CM_CNT_RTR_RCVD] = "rtr_rcvd",
+	[IRDMA_CM_CNT_RTR_BAD] = "rtr_bad",
 	[IRDMA_CM_CNT_OFFLOADS] = "offloads",
 	[IRDMA_CM_CNT_OFFLOAD_FAIL] = "offload_fail",
 	[IRDMA_CM_CNT_OFFLOAD_RX] = "offload_rx",

@@ -65,6 +65,8 @@ struct seq_file;
  * @IRDMA_CM_CNT_RTR_FAIL: connections reset because their RTR message
  *	could not be built (markers asked for, which are not supported)
  * @IRDMA_CM_CNT_RTR_RCVD: RTR messages received (peer-to-peer responders)
+ * @IRDMA_CM_CNT_RTR_BAD: first FPDUs that were no RTR message (opcode,
+ *	queue, MSN, length or CRC), the connection reset
  * @IRDMA_CM_CNT_OFFLOADS: connections handed to an offload QP
  * @IRDMA_CM_CNT_OFFLOAD_FAIL: hand-offs the QP refused (connection reset)
  * @IRDMA_CM_CNT_OFFLOAD_RX: frames of offloaded connections passed to
@@ -130,6 +132,7 @@ enum irdma_cm_counter {
 	IRDMA_CM_CNT_RTR_SENT,
 	IRDMA_CM_CNT_RTR_FAIL,
 	IRDMA_CM_CNT_RTR_RCVD,
+	IRDMA_CM_CNT_RTR_BAD,
 	IRDMA_CM_CNT_OFFLOADS,
 	IRDMA_CM_CNT_OFFLOAD_FAIL,
 	IRDMA_CM_CNT_OFFLOAD_RX,

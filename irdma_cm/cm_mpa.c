@@ -306,8 +306,9 @@ static u32 irdma_cm_fpdu_len(const u8 *hdr)
  * a CM that keeps the stream takes it (and acknowledges it); one that
  * hands the stream to a QP leaves it to the QP (the offload context's
  * received bytes). Markers are never asked for (the M flag we send is
- * 0), so the FPDU has none. A first FPDU larger than an MPA frame is no
- * RTR message: the connection is reset.
+ * 0), so the FPDU has none. A first FPDU larger than an MPA frame, or
+ * one irdma_rtr_fpdu_ok() refuses (its opcode, queue, MSN, length or
+ * CRC), is no RTR message: the connection is reset (rtr_bad).
  */
 void irdma_cm_rtr_rcv(struct irdma_cm_node *node,
 		      const struct irdma_cm_seg *seg)
@@ -340,6 +341,13 @@ void irdma_cm_rtr_rcv(struct irdma_cm_node *node,
 	}
 	if (node->rx_len < node->rtr_len)
 		return;
+	if (!irdma_rtr_fpdu_ok(node->rx_buf, node->rtr_len,
+			       irdma_cm_mpa_crc(node))) {
+		irdma_cm_dbg(node, "first FPDU is no RTR message\n");
+		irdma_cm_count(node->core, IRDMA_CM_CNT_RTR_BAD);
+		irdma_cm_reset_node(node, -EPROTO);
+		return;
+	}
 	if (node->rx_len > node->rtr_len)
 		atomic64_add(node->rx_len - node->rtr_len,
 			     &node->core->cnt[IRDMA_CM_CNT_RX_EARLY]);

@@ -603,3 +603,68 @@ int irdma_build_rtr_fpdu(u8 rtr_type, bool crc, u8 *buf, u32 size)
 	memcpy(buf + MPA_ULPDU_LEN_SIZE, ulpdu, len);
 	return irdma_mpa_frame_fpdu(buf, size, len, crc);
 }
+
+/**
+ * irdma_rtr_fpdu_ok() - is a received first FPDU an RTR message?
+ * @fpdu: the FPDU, from its ULPDU_Length on
+ * @len: its length, PAD and CRC field included (as ULPDU_Length says)
+ * @crc: CRCs were negotiated
+ *
+ * RFC 6581 4: a zero-length RDMA Write (tagged), RDMA Read Request
+ * (queue 1, a Read Message Size of 0) or Send (queue 0), each one DDP
+ * segment with L set, DDP and RDMAP version 1 (RFC 5041 4.2-4.4, RFC
+ * 5040 4.1-4.4), an untagged one the first message of its queue (MSN 1,
+ * MO 0), and its CRC (RFC 5044 4.1) right when CRCs were negotiated. The
+ * type is not matched against the negotiation: a peer may send any of
+ * the three, and a QP that takes the stream over answers a Read Request
+ * itself. Reserved bits are not checked, as the RFCs ask of a receiver.
+ *
+ * Return: true for an RTR message.
+ */
+bool irdma_rtr_fpdu_ok(const u8 *fpdu, u32 len, bool crc)
+{
+	const struct ddp_untagged_hdr *u;
+	const struct rdmap_read_req_hdr *rr;
+	u32 ulpdu_len, padded, want;
+	u8 ddp, rdmap;
+
+	if (len < MPA_ULPDU_LEN_SIZE + sizeof(struct ddp_tagged_hdr) +
+		  MPA_CRC_SIZE)
+		return false;
+	ulpdu_len = get_unaligned_be16(fpdu);
+	padded = ALIGN(MPA_ULPDU_LEN_SIZE + ulpdu_len, MPA_FPDU_ALIGN);
+	if (padded + MPA_CRC_SIZE != len)
+		return false;
+	if (crc && get_unaligned_le32(fpdu + padded) !=
+		   ~__crc32c_le(~0U, fpdu, padded))
+		return false;
+	ddp = fpdu[MPA_ULPDU_LEN_SIZE];
+	rdmap = fpdu[MPA_ULPDU_LEN_SIZE + 1];
+	if (!(ddp & DDP_FLAG_LAST) || (ddp & DDP_MASK_VERSION) != DDP_VERSION ||
+	    (rdmap & RDMAP_MASK_VERSION) >> RDMAP_VERSION_SHIFT != RDMAP_VERSION)
+		return false;
+	if (ddp & DDP_FLAG_TAGGED)
+		return (rdmap & RDMAP_MASK_OPCODE) == RDMAP_RDMA_WRITE &&
+		       ulpdu_len == sizeof(struct ddp_tagged_hdr);
+
+	if (ulpdu_len < sizeof(*u))
+		return false;
+	u = (const struct ddp_untagged_hdr *)(fpdu + MPA_ULPDU_LEN_SIZE);
+	if (get_unaligned_be32(&u->msn) != DDP_MSN_FIRST ||
+	    get_unaligned_be32(&u->mo))
+		return false;
+	switch (rdmap & RDMAP_MASK_OPCODE) {
+	case RDMAP_SEND:
+		return get_unaligned_be32(&u->qn) == DDP_QN_SEND &&
+		       ulpdu_len == sizeof(*u);
+	case RDMAP_RDMA_READ_REQUEST:
+		want = sizeof(*u) + sizeof(*rr);
+		if (get_unaligned_be32(&u->qn) != DDP_QN_READ_REQUEST ||
+		    ulpdu_len != want)
+			return false;
+		rr = (const struct rdmap_read_req_hdr *)(u + 1);
+		return !get_unaligned_be32(&rr->read_size);
+	default:
+		return false;
+	}
+}

@@ -82,6 +82,7 @@ int irdma_negotiate_mpa_v2_ird_ord(struct irdma_cm_node *cm_node,
 u32 irdma_mpa_fpdu_len(u32 ulpdu_len);
 int irdma_mpa_frame_fpdu(u8 *fpdu, u32 size, u32 ulpdu_len, bool crc);
 int irdma_build_rtr_fpdu(u8 rtr_type, bool crc, u8 *buf, u32 size);
+bool irdma_rtr_fpdu_ok(const u8 *fpdu, u32 len, bool crc);
 
 /*
  * The RFC 6581 words of a frame header, as sent, or 0 and 0 when it

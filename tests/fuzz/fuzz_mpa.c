@@ -75,6 +75,16 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		irdma_mpa_rtr_words((const struct ietf_mpa_v1 *)frame, size,
 				    &ird, &ord);
 
+	/*
+	 * The same octets as a responder's first FPDU (RFC 6581 4): an RTR
+	 * message is never longer than an MPA frame, and what it accepts
+	 * must be one of the three forms.
+	 */
+	if (irdma_rtr_fpdu_ok(frame, size, data[0] & 1))
+		fuzz_check(size >= 20 && size <= 52 &&
+			   (frame[3] & 0x0f) <= RDMAP_SEND,
+			   "irdma_rtr_fpdu_ok() took no RTR message");
+
 	before = node;
 	ret = irdma_parse_mpa(&node, frame, &type, size);
 	if (ret) {

@@ -234,10 +234,136 @@ static void cm_rtr_refused_with_markers(struct kunit *test)
 	cm_expect_drained(test, fix->core[0]);
 }
 
+/*
+ * RFC 6581 4: the responder's ULP may use the connection once the RTR
+ * message, the first FPDU, has arrived: a zero-length RDMA Write, Read
+ * Request or Send (RFC 5040 4.1-4.4, RFC 5041 4.2-4.4: L set, DDP and
+ * RDMAP version 1, the untagged queue of its kind, MSN 1, MO 0), with
+ * its CRC (RFC 5044 4.1) when CRCs were negotiated. Anything else in its
+ * place is no RTR: the connection is reset (rtr_bad), never established.
+ */
+struct rtr_rx_case {
+	const char *name;
+	bool crc;		/* the initiator asks for CRCs */
+	const u8 *body;		/* rtr_spec.h's FPDU, before its CRC field */
+	u32 body_len;
+	const u8 *crc_octets;	/* NULL: zero */
+	int patch_at;		/* -1: as written; else this octet XOR 0xff */
+	bool good;
+};
+
+static const struct rtr_rx_case rtr_rx_cases[] = {
+	{ "send", false, fpdu_send, sizeof(fpdu_send), NULL, -1, true },
+	{ "send-crc", true, fpdu_send, sizeof(fpdu_send), fpdu_send_crc, -1,
+	  true },
+	{ "write-crc", true, fpdu_write, sizeof(fpdu_write), fpdu_write_crc,
+	  -1, true },
+	{ "read-crc", true, fpdu_read, sizeof(fpdu_read), fpdu_read_crc, -1,
+	  true },
+	/* The CRC field of an FPDU whose body is right. */
+	{ "send-bad-crc", true, fpdu_send, sizeof(fpdu_send), NULL, -1, false },
+	/* RDMAP control octet 0x43 (Send) becomes 0xbc: RV 2, opcode 0xc. */
+	{ "send-bad-rdmap", false, fpdu_send, sizeof(fpdu_send), NULL, 3,
+	  false },
+	/* The QN's last octet: queue 0xff, no queue of a Send. */
+	{ "send-bad-queue", false, fpdu_send, sizeof(fpdu_send), NULL, 11,
+	  false },
+	/* The MSN's last octet: 0xfe, not the first message. */
+	{ "send-bad-msn", false, fpdu_send, sizeof(fpdu_send), NULL, 15,
+	  false },
+	/* A Write's DDP control octet 0xc1 becomes 0x3e: untagged, DV 2. */
+	{ "write-bad-ddp", false, fpdu_write, sizeof(fpdu_write), NULL, 2,
+	  false },
+};
+
+static void rtr_rx_desc(const struct rtr_rx_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rtr_rx, rtr_rx_cases, rtr_rx_desc);
+
+static void cm_rtr_checked_at_responder(struct kunit *test)
+{
+	const struct rtr_rx_case *c = test->param_value;
+	struct cm_fix *fix = cm_fix_create(test, 1, true, &cm_test_quiet_cfg, 2);
+	struct madcm_cm_listen_attr la = {
+		.addr = { .ip = in6addr_any, .port = LPORT },
+		.vlan_id = MADCM_CM_NO_VLAN,
+		.ird = 4, .ord = 4, .mpa_rev = 2, .peer_to_peer = true,
+		.rtr_caps = IRDMA_RTR_ALL,
+		.handler = cm_test_handler, .context = &fix->side[0],
+	};
+	/* RFC 6581 10: enhanced (S), peer-to-peer, every RTR type offered. */
+	struct spec_frame req = {
+		.request = true, .c = c->crc, .s = true, .rev = 2,
+		.pd_len = SPEC_RTR_LEN, .rtr_words = true,
+		.a = true, .b = true, .cc = true, .d = true, .ird = 4, .ord = 4,
+	};
+	struct madcm_cm_listener *l;
+	struct irdma_cm_seg seg;
+	struct cm_raw raw;
+	struct cm_rec *r;
+	u8 *buf;
+	u32 n;
+
+	buf = kunit_kzalloc(test, BUF, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_EQ(test, madcm_cm_create_listener(&fix->core[0]->handle,
+						       &la, &l), 0);
+	fix->side[0].policy = CM_TEST_ACCEPT;
+	cm_raw_init(&raw, fix, 0, true, RPORT, LPORT, MADCM_CM_NO_VLAN);
+	cm_raw_open(test, &raw);
+	n = spec_write(buf, &req);
+	cm_raw_send(test, &raw, IRDMA_TCP_ACK | IRDMA_TCP_PSH, raw.snd_nxt,
+		    raw.rcv_nxt, buf, n, false);
+	raw.snd_nxt += n;
+	/* The reply. */
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv_data(test, &raw, &seg, buf, BUF));
+	KUNIT_ASSERT_GT(test, seg.payload_len, 0);
+	raw.rcv_nxt += seg.payload_len;
+
+	memcpy(buf, c->body, c->body_len);
+	if (c->crc_octets)
+		memcpy(buf + c->body_len, c->crc_octets, 4);
+	else
+		memset(buf + c->body_len, 0, 4);
+	if (c->patch_at >= 0)
+		buf[c->patch_at] ^= 0xff;
+	n = c->body_len + 4;
+	cm_raw_send(test, &raw, IRDMA_TCP_ACK | IRDMA_TCP_PSH, raw.snd_nxt,
+		    raw.rcv_nxt, buf, n, false);
+	raw.snd_nxt += n;
+
+	r = &fix->side[0].recs[0];
+	if (c->good) {
+		KUNIT_EXPECT_TRUE(test, cm_wait_events(&fix->side[0], 2));
+		KUNIT_EXPECT_TRUE(test, cm_rec_has(r, MADCM_CM_EVENT_ESTABLISHED));
+		KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_RTR_RCVD),
+				1);
+		KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_RTR_BAD),
+				0);
+	} else {
+		KUNIT_EXPECT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
+		KUNIT_EXPECT_FALSE(test, cm_rec_has(r, MADCM_CM_EVENT_ESTABLISHED));
+		KUNIT_EXPECT_TRUE(test, cm_rec_has(r, MADCM_CM_EVENT_RESET));
+		KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_RTR_RCVD),
+				0);
+		KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_RTR_BAD),
+				1);
+		KUNIT_EXPECT_TRUE(test, cm_raw_recv_data(test, &raw, &seg, NULL,
+							 0) &&
+				  (seg.flags & IRDMA_TCP_RST));
+	}
+	madcm_cm_destroy_listener(l);
+	cm_expect_drained(test, fix->core[0]);
+}
+
 static struct kunit_case cm_rtr_cases[] = {
 	KUNIT_CASE_PARAM(cm_rtr_follows_the_reply, rtr_cm_gen_params),
 	KUNIT_CASE(cm_rtr_refused_with_markers),
 	KUNIT_CASE(cm_rtr_pending_at_stop),
+	KUNIT_CASE_PARAM(cm_rtr_checked_at_responder, rtr_rx_gen_params),
 	{}
 };
 
