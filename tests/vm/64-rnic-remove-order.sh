@@ -88,13 +88,38 @@ remove_with_processes() {
 	skip "no libsiw in the guest"
 setup_netns_pair
 
+# This script's point is the load order, so it starts with no user of the
+# RDMA devices, rdma_cm or ib_uverbs: an earlier script of the boot may
+# have left one (in make test's vmtest boot, rdma_ucm on rdma_cm and
+# rdma_rxe, which needs ib_uverbs' umem, from the MAD scripts on rxe;
+# this script alone never saw them). Each one found is named.
+for p in /proc/[0-9]*; do
+	ls -l $p/fd 2>/dev/null | grep -q ' /dev/infiniband/' || continue
+	echo "left by an earlier script: process ${p#/proc/} ($(cat $p/comm))"
+	kill -9 ${p#/proc/}
+done
+for m in rdma_ucm rdma_cm ib_uverbs; do
+	for h in /sys/module/$m/holders/*; do
+		[ -e "$h" ] || continue
+		echo "left by an earlier script: module ${h##*/} on $m"
+		rmmod ${h##*/} || lsmod
+	done
+done
+
+# unload M...: rmmod them; on failure, lsmod says who holds what.
+unload() {
+	rmmod "$@" && return 0
+	lsmod
+	return 1
+}
+
 # 1. ib_uverbs, rdma_cm and rdma_ucm before madcm.
 load_modules ib_core iw_cm rdma_cm ib_uverbs rdma_ucm madcm_rdmacm_test
 check "modprobe madcm" modprobe madcm
 remove_with_processes before
 check "rmmod madcm" rmmod madcm
 check "rmmod madcm_rdmacm_test rdma_ucm ib_uverbs rdma_cm" \
-	rmmod madcm_rdmacm_test rdma_ucm ib_uverbs rdma_cm
+	unload madcm_rdmacm_test rdma_ucm ib_uverbs rdma_cm
 
 # 2. madcm first, then rdma_cm and rdma_ucm: their clients go first.
 check "modprobe madcm" modprobe madcm
