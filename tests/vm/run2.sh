@@ -186,6 +186,14 @@ stop_guest() {
 pair_boot() {
 	local first rc_first grace i=0 limit=${MADCM_VM_BOOT_LIMIT:-240} p
 
+	# The KASAN kernel boots slower, two of them at once slower still
+	# beside another lane (240 s ran out once in make test, 2026-12-05).
+	for p in $kern_a $kern_b; do
+		case $p in
+		siw|kasan) limit=${MADCM_VM_BOOT_LIMIT:-600} ;;
+		esac
+	done
+
 	booted=1
 	: >"$vmdir/a.log"
 	: >"$vmdir/b.log"
