@@ -84,6 +84,7 @@ static const char * const irdma_cm_counter_names[IRDMA_CM_CNT_NR] = {
 	[IRDMA_CM_CNT_TIME_WAIT_REUSED] = "time_wait_reused",
 	[IRDMA_CM_CNT_QHASH_TAKEN_OVER] = "qhash_taken_over",
 	[IRDMA_CM_CNT_OOW_ACK_LIMITED] = "oow_ack_limited",
+	[IRDMA_CM_CNT_OFFLOAD_HOST] = "offload_host_tcp",
 };
 
 /**

@@ -72,6 +72,8 @@ struct seq_file;
  * @IRDMA_CM_CNT_OFFLOAD_RX: frames of offloaded connections passed to
  *	their QP's ->rx()
  * @IRDMA_CM_CNT_OFFLOAD_TW: TIME-WAITs taken back from a QP
+ * @IRDMA_CM_CNT_OFFLOAD_HOST: offloaded streams a QP moved to a socket of
+ *	the host's TCP (steering entry removed)
  * @IRDMA_CM_CNT_STOP_HELD: connections a consumer still held when the
  *	core's stop stopped waiting for them
  * @IRDMA_CM_CNT_STOP_HANDLER_STUCK: stops that found a consumer's event
@@ -149,6 +151,7 @@ enum irdma_cm_counter {
 	IRDMA_CM_CNT_TIME_WAIT_REUSED,
 	IRDMA_CM_CNT_QHASH_TAKEN_OVER,
 	IRDMA_CM_CNT_OOW_ACK_LIMITED,
+	IRDMA_CM_CNT_OFFLOAD_HOST,
 	IRDMA_CM_CNT_NR
 };
 

@@ -162,6 +162,9 @@ enum irdma_cm_mpa_result {
  *	leaves it
  * @IRDMA_CM_F_SYN_TIMED_OUT: our SYN or SYN-ACK was retransmitted after a
  *	timeout (RFC 6298 5.7)
+ * @IRDMA_CM_F_OFF_HOST: the QP carries the stream on a socket of the
+ *	host's TCP (madcm_cm_offload_unsteer()): the steering entry is gone
+ *	and the host keeps the TIME-WAIT
  *
  * Set and cleared with the atomic bitops: @IRDMA_CM_F_RELEASED and
  * @IRDMA_CM_F_IN_BACKLOG are read without the node lock.
@@ -187,6 +190,7 @@ enum irdma_cm_node_flag {
 	IRDMA_CM_F_OFF_FIN_SEQ,
 	IRDMA_CM_F_QH_TAKEN,
 	IRDMA_CM_F_SYN_TIMED_OUT,
+	IRDMA_CM_F_OFF_HOST,
 };
 
 /* The deadlines of &irdma_cm_node.armed, one timer for all. */

@@ -123,7 +123,8 @@ static void irdma_cm_steer_work(struct work_struct *work)
 	irdma_cm_node_lock(node);
 	/* The entry exists until the node closes (its removal comes later). */
 	aim = test_bit(IRDMA_CM_F_QH_ADDED, &node->flags) &&
-	      test_bit(IRDMA_CM_F_HASHED, &node->flags);
+	      test_bit(IRDMA_CM_F_HASHED, &node->flags) &&
+	      !test_bit(IRDMA_CM_F_OFF_HOST, &node->flags);
 	qh.target = node->steer_target;
 	irdma_cm_node_unlock(node);
 	mutex_lock(&core->qh_mutex);
@@ -306,6 +307,7 @@ static void irdma_cm_offload_closed(struct irdma_cm_node *node)
 
 	irdma_cm_event(node, MADCM_CM_EVENT_CLOSE, 0);
 	if (test_bit(IRDMA_CM_F_OFF_ACTIVE_CLOSE, &node->flags) &&
+	    !test_bit(IRDMA_CM_F_OFF_HOST, &node->flags) &&
 	    core->time_wait && irdma_cm_time_wait_begin(node)) {
 		/* Where the QP's stream ended, when it said so. */
 		if (test_bit(IRDMA_CM_F_OFF_FIN_SEQ, &node->flags)) {
@@ -460,3 +462,70 @@ int madcm_cm_offload_xmit(struct madcm_cm_offload_qp *qp, const u8 *frame,
 	return ret;
 }
 EXPORT_SYMBOL_GPL(madcm_cm_offload_xmit);
+
+/**
+ * madcm_cm_offload_unsteer() - let the host's TCP have the stream
+ * @qp: the QP, handed a stream by the CM and not yet detached
+ *
+ * For a QP that carries its stream on a socket of the host's own TCP
+ * (repaired at the hand-off into the connection's state): once that
+ * socket is in the host's connection table, the CM removes the
+ * connection's steering entry, so that the peer's segments reach the
+ * socket from now on. The CM then keeps no part of the stream: it does
+ * not take the 4-tuple back for TIME-WAIT when the QP reports CLOSED,
+ * since the host's socket keeps its own. Frames the CM still passes to
+ * ->rx() afterwards were stolen before the removal; the QP hands them to
+ * the host's stack too.
+ *
+ * Context: Process context; sleeps (the backend's steering lock). Not
+ * from ->offload(), ->rx() or ->close().
+ * Return: 0; -ENOTCONN when the CM no longer hands the stream to @qp
+ * (detached, or the connection ended first); the backend's error (the
+ * CM's steering of the connection is then as it was).
+ */
+int madcm_cm_offload_unsteer(struct madcm_cm_offload_qp *qp)
+{
+	struct irdma_cm_node *node = READ_ONCE(qp->cm_priv);
+	struct irdma_cm_core *core;
+	struct irdma_cm_qhash qh;
+	bool del = false;
+	int ret = 0;
+
+	might_sleep();
+	if (!node)
+		return -ENOTCONN;
+	core = node->core;
+	irdma_cm_node_qhash(node, &qh);
+	irdma_cm_node_lock(node);
+	if (node->state != IRDMA_CM_STATE_OFFLOADED || node->oqp != qp) {
+		irdma_cm_node_unlock(node);
+		return -ENOTCONN;
+	}
+	set_bit(IRDMA_CM_F_OFF_HOST, &node->flags);
+	/*
+	 * A backend that can pass a connection to its host keeps the entry,
+	 * as a pass entry, until the node closes; otherwise it goes here,
+	 * once, and closing the node leaves it.
+	 */
+	if (test_bit(IRDMA_CM_F_HASHED, &node->flags)) {
+		if (core->ops->qhash_host)
+			del = test_bit(IRDMA_CM_F_QH_ADDED, &node->flags);
+		else
+			del = test_and_clear_bit(IRDMA_CM_F_QH_ADDED,
+						 &node->flags);
+	}
+	irdma_cm_node_unlock(node);
+	mutex_lock(&core->qh_mutex);
+	if (del && !core->wire_gone) {
+		if (core->ops->qhash_host)
+			ret = core->ops->qhash_host(core, &qh);
+		else if (core->ops->qhash_del)
+			core->ops->qhash_del(core, &qh);
+	}
+	mutex_unlock(&core->qh_mutex);
+	if (ret)
+		return ret;
+	irdma_cm_count(core, IRDMA_CM_CNT_OFFLOAD_HOST);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(madcm_cm_offload_unsteer);

@@ -48,7 +48,7 @@ static void qhash_key(struct irdma_qhash_key *k, enum irdma_qhash_type type,
 	k->loc_ip = loc->ip;
 	k->loc_port = loc->port;
 	k->vlan_id = vlan_id;
-	if (type == IRDMA_QHASH_CONN) {
+	if (type != IRDMA_QHASH_LISTEN) {
 		k->rem_ip = rem->ip;
 		k->rem_port = rem->port;
 	}
@@ -98,7 +98,7 @@ int irdma_qhash_insert(struct irdma_qhash_table *tbl,
 	struct irdma_qhash_entry *e;
 	int ret;
 
-	if (!qh->loc.port || (qh->type == IRDMA_QHASH_CONN && !qh->rem.port))
+	if (!qh->loc.port || (qh->type != IRDMA_QHASH_LISTEN && !qh->rem.port))
 		return -EINVAL;
 	if (atomic_inc_return(&tbl->count) > tbl->max) {
 		atomic_dec(&tbl->count);
@@ -158,8 +158,10 @@ static bool qhash_has(struct irdma_qhash_table *tbl,
  * @vlan_id: its VLAN ID, or IRDMA_NO_VLAN
  * @type: set to the kind of entry that matched
  *
- * Three O(1) lookups at most: the connection, the listener on @loc's
- * address, the listener on the wildcard address of @loc's family.
+ * Four O(1) lookups at most: the connection, the connection the host's
+ * TCP carries (not the CM's then: *@type IRDMA_QHASH_HOST), the listener
+ * on @loc's address, the listener on the wildcard address of @loc's
+ * family.
  *
  * Context: Any context; takes the RCU read lock.
  * Return: true when the segment is the CM's.
@@ -180,6 +182,12 @@ bool irdma_qhash_match(struct irdma_qhash_table *tbl,
 	hit = qhash_has(tbl, &k);
 	*type = IRDMA_QHASH_CONN;
 	if (!hit) {
+		k.type = IRDMA_QHASH_HOST;
+		if (qhash_has(tbl, &k)) {
+			*type = IRDMA_QHASH_HOST;
+			rcu_read_unlock();
+			return false;
+		}
 		*type = IRDMA_QHASH_LISTEN;
 		qhash_key(&k, IRDMA_QHASH_LISTEN, loc, NULL, vlan_id);
 		hit = qhash_has(tbl, &k);

@@ -26,10 +26,14 @@ struct madcm_cm_offload_qp;
  * @IRDMA_QHASH_LISTEN: segments to a local address (or any address of the
  *	device when the address is unspecified) and port: a listener
  * @IRDMA_QHASH_CONN: segments of one connection's 4-tuple
+ * @IRDMA_QHASH_HOST: segments of one connection's 4-tuple that the
+ *	host's own TCP carries (an offload QP on a host socket): NOT the
+ *	CM's, whatever listener entry matches them too
  */
 enum irdma_qhash_type {
 	IRDMA_QHASH_LISTEN,
 	IRDMA_QHASH_CONN,
+	IRDMA_QHASH_HOST,
 };
 
 /**
@@ -83,6 +87,11 @@ static inline bool irdma_cm_qhash_equal(const struct irdma_cm_qhash *a,
  *	its entry to @qh->target (-ENOENT when there is none). May sleep.
  *	Returns 0 or a negative errno.
  * @qhash_del: stop steering them. May sleep.
+ * @qhash_host: optional; a connection's segments go to the host's stack
+ *	from now on (its QP carries the stream on a host socket), even where
+ *	a listener entry matches them: the connection entry becomes a
+ *	pass entry, removed by @qhash_del with it. May sleep. Without it
+ *	the CM removes the connection entry.
  * @local_ports: optional; set @lo and @hi to the range an active open
  *	without a local port picks from (the link namespace's
  *	ip_local_port_range); the CM's default stays when absent
@@ -98,6 +107,8 @@ struct irdma_cm_wire_ops {
 	int (*qhash_add)(struct irdma_cm_core *core,
 			 const struct irdma_cm_qhash *qh);
 	void (*qhash_del)(struct irdma_cm_core *core,
+			  const struct irdma_cm_qhash *qh);
+	int (*qhash_host)(struct irdma_cm_core *core,
 			  const struct irdma_cm_qhash *qh);
 	void (*local_ports)(struct irdma_cm_core *core, u16 *lo, u16 *hi);
 	bool (*port_reserved)(struct irdma_cm_core *core, u16 port);

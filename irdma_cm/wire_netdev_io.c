@@ -284,6 +284,15 @@ static int nd_reserve(struct irdma_cm_netdev *nd,
 			       IPPROTO_TCP, &sock);
 	if (ret)
 		return ret;
+	/*
+	 * SO_REUSEADDR: a connection the host's TCP carries for the RNIC
+	 * (rnic_host_tcp) holds the port too, with SO_REUSEADDR, while
+	 * ESTABLISHED and in its TIME-WAIT; a listener made again on the
+	 * port meanwhile must still bind. A host socket without it still
+	 * cannot bind, and none can listen on the port (listen checks
+	 * again, without reuse).
+	 */
+	sock_set_reuseaddr(sock->sk);
 	ret = sock_bindtoindex(sock->sk, ifindex, true);
 	if (!ret)
 		ret = kernel_bind(sock, (struct sockaddr *)&ss, len);
@@ -381,6 +390,30 @@ err:
 	return ret;
 }
 
+/*
+ * The connection's segments go to the host's stack from now on: its
+ * entry becomes a pass entry (irdma_qhash_match() answers "not the CM's"
+ * before it looks at the listeners). The port reservation stays until
+ * nd_qhash_del(), which removes both entries.
+ */
+static int nd_qhash_host(struct irdma_cm_core *core,
+			 const struct irdma_cm_qhash *qh)
+{
+	struct irdma_cm_netdev *nd = nd_of(core);
+	struct irdma_cm_qhash host = *qh;
+	int ret;
+
+	if (qh->type != IRDMA_QHASH_CONN)
+		return -EINVAL;
+	host.type = IRDMA_QHASH_HOST;
+	mutex_lock(&nd->resv_lock);
+	ret = irdma_qhash_insert(&nd->qhash, &host, GFP_KERNEL);
+	if (!ret)
+		irdma_qhash_remove(&nd->qhash, qh);
+	mutex_unlock(&nd->resv_lock);
+	return ret;
+}
+
 static void nd_qhash_del(struct irdma_cm_core *core,
 			 const struct irdma_cm_qhash *qh)
 {
@@ -391,6 +424,12 @@ static void nd_qhash_del(struct irdma_cm_core *core,
 
 	mutex_lock(&nd->resv_lock);
 	ret = irdma_qhash_remove(&nd->qhash, qh);
+	if (qh->type == IRDMA_QHASH_CONN) {
+		twin = *qh;
+		twin.type = IRDMA_QHASH_HOST;
+		if (!irdma_qhash_remove(&nd->qhash, &twin))
+			ret = 0;
+	}
 	trace_madcm_cm_qhash(qh, false, ret);
 	list_for_each_entry(r, &nd->resv, list) {
 		if (irdma_cm_qhash_equal(&r->qh, qh)) {
@@ -431,6 +470,7 @@ const struct irdma_cm_wire_ops irdma_cm_nd_wire_ops = {
 	.mtu = nd_mtu,
 	.qhash_add = nd_qhash_add,
 	.qhash_del = nd_qhash_del,
+	.qhash_host = nd_qhash_host,
 	.local_ports = nd_local_ports,
 	.port_reserved = nd_port_reserved,
 };

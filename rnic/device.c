@@ -72,6 +72,10 @@ static const struct rdma_stat_desc madcm_rnic_stats[] = {
 	[MADCM_RNIC_CNT_TX_NUDGE].name = "tx_nudge",
 	[MADCM_RNIC_CNT_USER_LIMIT].name = "user_limit",
 	[MADCM_RNIC_CNT_QP_NOT_OWNER].name = "qp_not_owner",
+	[MADCM_RNIC_CNT_HOST_TCP].name = "host_tcp",
+	[MADCM_RNIC_CNT_HOST_TCP_FAIL].name = "host_tcp_fail",
+	[MADCM_RNIC_CNT_HOST_TCP_EARLY].name = "host_tcp_early",
+	[MADCM_RNIC_CNT_HOST_TCP_EARLY_DROP].name = "host_tcp_early_drop",
 };
 
 static_assert(ARRAY_SIZE(madcm_rnic_stats) == MADCM_RNIC_CNT_MAX);

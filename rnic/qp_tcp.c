@@ -35,7 +35,6 @@
  * 3.7.1 puts the IPv4 default at 536; 64 keeps the retransmission of the
  * CM's bytes to a few frames).
  */
-#define MADCM_RNIC_TCP_MSS_FLOOR	64
 
 static struct madcm_rnic_qp *tcp_to_qp(struct madcm_rnic_tcp *t)
 {
@@ -1139,6 +1138,8 @@ static int madcm_rnic_tcp_offload(struct madcm_cm_offload_qp *oqp,
 		return -EBUSY;
 	}
 	spin_unlock_irqrestore(&t->lock, flags);
+	if (READ_ONCE(madcm_rnic_host_tcp))
+		return madcm_rnic_ks_offload(t, ctx);
 
 	ret = tcp_load_unacked(t, ctx, mss, &recs, &mem);
 	if (!ret && t->out->rx_start)
@@ -1228,6 +1229,10 @@ static void madcm_rnic_tcp_rx(struct madcm_cm_offload_qp *oqp,
 	unsigned long flags;
 	bool dead, fin;
 
+	if (READ_ONCE(t->host)) {
+		madcm_rnic_ks_rx(t, frame, len);
+		return;
+	}
 	madcm_rnic_count(dev, MADCM_RNIC_CNT_RX_FRAMES);
 	if (irdma_cm_parse_seg(frame, len, &seg) != IRDMA_SEG_OK) {
 		tcp_count(t, MADCM_RNIC_TCP_RX_BAD);
@@ -1301,6 +1306,10 @@ static void madcm_rnic_tcp_close(struct madcm_cm_offload_qp *oqp,
 	struct madcm_rnic_tcp *t = oqp_to_tcp(oqp);
 	unsigned long flags;
 
+	if (READ_ONCE(t->host)) {
+		madcm_rnic_ks_close(t, how);
+		return;
+	}
 	spin_lock_irqsave(&t->lock, flags);
 	if (t->detached || !tcp_synchronized(t))
 		goto out;
@@ -1336,12 +1345,15 @@ static void madcm_rnic_tcp_detach(struct madcm_cm_offload_qp *oqp)
 	unsigned long flags;
 	bool carried;
 
+	if (READ_ONCE(t->host))
+		madcm_rnic_ks_detach(t);
 	tcp_quiesce(t);
 	tcp_purge(t);
 	spin_lock_irqsave(&t->lock, flags);
 	carried = t->state != MADCM_RNIC_TCP_IDLE;
 	t->state = MADCM_RNIC_TCP_IDLE;
 	t->detached = false;
+	WRITE_ONCE(t->host, false);
 	spin_unlock_irqrestore(&t->lock, flags);
 	/*
 	 * A stream the QP carried is over: the QP is in ERROR, also when the
@@ -1391,6 +1403,8 @@ int madcm_rnic_tcp_send(struct madcm_rnic_tcp *t, const struct kvec *vec,
 	unsigned int i;
 	int ret = 0;
 
+	if (READ_ONCE(t->host))
+		return madcm_rnic_ks_send(t, vec, nvec, len);
 	if (!len || len > U16_MAX)
 		return -EINVAL;
 	r = kmalloc(charge, GFP_ATOMIC);
@@ -1461,6 +1475,8 @@ out:
  */
 u32 madcm_rnic_tcp_max_record(struct madcm_rnic_tcp *t)
 {
+	if (READ_ONCE(t->host))
+		return madcm_rnic_ks_max_record(t);
 	return READ_ONCE(t->state) == MADCM_RNIC_TCP_IDLE ? 0 : READ_ONCE(t->mss);
 }
 
@@ -1478,6 +1494,8 @@ u32 madcm_rnic_tcp_send_room(struct madcm_rnic_tcp *t)
 	unsigned long flags;
 	u32 room = 0;
 
+	if (READ_ONCE(t->host))
+		return madcm_rnic_ks_send_room(t);
 	spin_lock_irqsave(&t->lock, flags);
 	if (list_empty(&t->sndq))
 		room = U32_MAX;
@@ -1501,6 +1519,10 @@ void madcm_rnic_tcp_close_after_queue(struct madcm_rnic_tcp *t)
 {
 	unsigned long flags;
 
+	if (READ_ONCE(t->host)) {
+		madcm_rnic_ks_close_after_queue(t);
+		return;
+	}
 	spin_lock_irqsave(&t->lock, flags);
 	if (!t->detached && tcp_synchronized(t)) {
 		tcp_close_fin(t);
@@ -1525,6 +1547,10 @@ void madcm_rnic_tcp_abort(struct madcm_rnic_tcp *t, int status)
 {
 	unsigned long flags;
 
+	if (READ_ONCE(t->host)) {
+		madcm_rnic_ks_abort(t, status);
+		return;
+	}
 	spin_lock_irqsave(&t->lock, flags);
 	if (!t->detached && tcp_synchronized(t)) {
 		tcp_reset(t, status ?: -ECONNABORTED, true);
@@ -1615,6 +1641,7 @@ void madcm_rnic_tcp_init(struct madcm_rnic_tcp *t,
 	t->delack_ms = MADCM_RNIC_TCP_DELACK_MS;
 	t->chal_limit = MADCM_RNIC_TCP_CHALLENGE_PER_SEC;
 	t->state = MADCM_RNIC_TCP_IDLE;
+	madcm_rnic_ks_init(t);
 }
 
 /**
@@ -1638,6 +1665,8 @@ void madcm_rnic_qp_tcp_init(struct madcm_rnic_qp *qp)
  */
 void madcm_rnic_qp_tcp_destroy(struct madcm_rnic_qp *qp)
 {
+	if (READ_ONCE(qp->tcp.host))
+		madcm_rnic_ks_detach(&qp->tcp);
 	tcp_quiesce(&qp->tcp);
 	tcp_purge(&qp->tcp);
 }

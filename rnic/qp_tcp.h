@@ -31,12 +31,16 @@
 #include <linux/workqueue.h>
 #include <madcm/cm.h>
 #include <madcm/cm_offload.h>
+#include "rnic/qp_sock.h"
 
 /*
  * The most bytes the CM may leave unacknowledged at hand-off: an MPA reply
  * or request with the most private data (20 + 512), and an RTR FPDU.
  */
 #define MADCM_RNIC_TCP_UNACKED_MAX	640
+
+/* The smallest MSS an engine uses, whatever the peer announced. */
+#define MADCM_RNIC_TCP_MSS_FLOOR	64
 
 /* Retransmission (RFC 6298): the first RTO when the CM gives none, the
  * floor (200 ms, our choice: RFC 6298 2.4 asks for 1 s, Linux uses 200
@@ -278,6 +282,10 @@ struct madcm_rnic_tcp_rec {
  * @ev_done: the events reported already (each at most once)
  * @reset_status: the status of a pending RESET
  * @cnt: counters, indexed by enum madcm_rnic_tcp_counter
+ * @host: the stream is carried by a socket of the host's TCP (@ks), set
+ *	at hand-off when rnic_host_tcp is; the calls of contract 1 and the
+ *	CM's ops then go to rnic/qp_sock.c
+ * @ks: that socket's side
  */
 struct madcm_rnic_tcp {
 	const struct madcm_rnic_tcp_out *out;
@@ -336,6 +344,8 @@ struct madcm_rnic_tcp {
 	unsigned long ev_done;
 	int reset_status;
 	u64 cnt[MADCM_RNIC_TCP_NR];
+	bool host;
+	struct madcm_rnic_ks ks;
 };
 
 /* tx_pending bits */

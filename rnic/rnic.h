@@ -113,6 +113,14 @@ struct madcm_rnic_swqe;
  * @MADCM_RNIC_CNT_QP_NOT_OWNER: iw_get_qp, iw_connect or iw_accept calls
  *	refused because the QP is not the caller's (a user QP of another
  *	process, or a user QP for a kernel caller)
+ * @MADCM_RNIC_CNT_HOST_TCP: streams handed to a socket of the host's TCP
+ *	(rnic_host_tcp, rnic/qp_sock.c)
+ * @MADCM_RNIC_CNT_HOST_TCP_FAIL: hand-offs to a host socket that failed
+ *	(the stream was reset)
+ * @MADCM_RNIC_CNT_HOST_TCP_EARLY: the peer's frames the CM passed to a QP
+ *	during its hand-off to a host socket, given to the host's stack
+ * @MADCM_RNIC_CNT_HOST_TCP_EARLY_DROP: ... dropped instead (more than
+ *	MADCM_RNIC_KS_EARLY_MAX waiting, or no memory): the peer resends
  * @MADCM_RNIC_CNT_MAX: how many
  */
 enum madcm_rnic_counter {
@@ -141,6 +149,10 @@ enum madcm_rnic_counter {
 	MADCM_RNIC_CNT_TX_NUDGE,
 	MADCM_RNIC_CNT_USER_LIMIT,
 	MADCM_RNIC_CNT_QP_NOT_OWNER,
+	MADCM_RNIC_CNT_HOST_TCP,
+	MADCM_RNIC_CNT_HOST_TCP_FAIL,
+	MADCM_RNIC_CNT_HOST_TCP_EARLY,
+	MADCM_RNIC_CNT_HOST_TCP_EARLY_DROP,
 	MADCM_RNIC_CNT_MAX
 };
 

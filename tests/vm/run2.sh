@@ -33,8 +33,10 @@
 # Without SCRIPT, every tests/vm/pair script but those marked "# vmpair:
 # opt-in". Environment: VMPAIR (space-separated script names), VM_TIMEOUT (seconds,
 # default the sum of the scripts' vm-timeout lines and 120), MADCM_VM_DIR (this run's files; default $MADCM_CACHE/vm),
-# MADCM_PAIR_KERNEL_A, MADCM_PAIR_KERNEL_B, MADCM_VM_SRC_COPY (as in
-# run.sh), MADCM_VM_LAYER (the closing
+# MADCM_PAIR_KERNEL_A, MADCM_PAIR_KERNEL_B, MADCM_VM_SRC_COPY and
+# MADCM_VM_APPEND (both guests' command line; as in run.sh: for example
+# madcm.rnic_host_tcp=1 runs every script on the host's TCP),
+# MADCM_VM_LAYER (the closing
 # line's name). Ends with "vmpair: N passed, M failed" (", K skipped" when
 # some were).
 set -euo pipefail
@@ -165,7 +167,7 @@ guest() {
 		-netdev "socket,id=n0,udp=127.0.0.1:$rport,localaddr=127.0.0.1:$lport" \
 		-device "virtio-net-pci,netdev=n0,mac=$mac" \
 		-kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 loglevel=3 panic=-1 oops=panic rdinit=/init madcm_pair=$role MADCM_PAIR_KERNEL=$kern" \
+		-append "console=ttyS0 loglevel=3 panic=-1 oops=panic rdinit=/init madcm_pair=$role MADCM_PAIR_KERNEL=$kern${MADCM_VM_APPEND:+ $MADCM_VM_APPEND}" \
 		</dev/null >"$vmdir/$role.log" 2>&1
 }
 say "booting two guests (TCG), a: $kern_a, b: $kern_b ($KVER for stock), UDP $port_a <-> $port_b; logs: $vmdir/{a,b}.log"

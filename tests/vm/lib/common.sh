@@ -218,6 +218,23 @@ rnic_stat() {
 		awk -v n="$2" '{ for (i = 1; i < NF; i++) if ($i == n) print $(i + 1) }'
 }
 
+# madcm_host_tcp_setup: with MADCM_HOST_TCP=1, madcm's RNIC hands each
+# connection to a socket of the host's TCP (rnic_host_tcp, rnic/qp_sock.c)
+# instead of its own engine; the module parameter is read at each hand-off.
+madcm_host_tcp_setup() {
+	[ "${MADCM_HOST_TCP:-0}" = 1 ] || return 0
+	check "rnic_host_tcp=1" sh -c 'echo 1 > /sys/module/madcm/parameters/rnic_host_tcp'
+}
+
+# madcm_host_tcp_check DEV: with MADCM_HOST_TCP=1, the connections so far
+# went to the host's TCP (host_tcp counted), and no hand-off failed.
+madcm_host_tcp_check() {
+	[ "${MADCM_HOST_TCP:-0}" = 1 ] || return 0
+	echo "$1: host_tcp $(rnic_stat "$1" host_tcp) host_tcp_fail $(rnic_stat "$1" host_tcp_fail) host_tcp_early $(rnic_stat "$1" host_tcp_early) host_tcp_early_drop $(rnic_stat "$1" host_tcp_early_drop)"
+	check "$1: streams on the host's TCP" [ "$(rnic_stat "$1" host_tcp)" -gt 0 ]
+	check "$1: no hand-off to the host's TCP failed" [ "$(rnic_stat "$1" host_tcp_fail)" = 0 ]
+}
+
 # uverbs_prereqs PROGRAM: skip without the user-verbs test program or
 # libsiw, then load the RDMA stack and madcm for user verbs.
 uverbs_prereqs() {

@@ -33,6 +33,7 @@ if [ "$RDMACM_DEV" = madcm ]; then
 	/bin/ip link set eth0 up
 	/bin/rdma link add m0 type madcm netdev eth0 ||
 		skip "no madcm RNIC: 'rdma link add m0 type madcm netdev eth0' failed"
+	madcm_host_tcp_setup
 fi
 pair_setup
 /bin/rdma link show
@@ -215,13 +216,17 @@ if [ "$RDMACM_DEV" = madcm ]; then
 fi
 pair_barrier 9
 
+madcm_host_tcp_check m0
+
 # 4b. madcm only: two connections in a row from one source port, each
 # closed by the client. The first leaves its 4-tuple in madcm's TIME-WAIT
 # on b; rdma_cm, which picks ports without seeing madcm's TIME-WAITs, can
 # pick that port again (here it is asked to): the second connect takes
 # the TIME-WAIT over (time_wait_reused) instead of failing with
 # EADDRINUSE, as it did before (a CI run lost 21 to it).
-if [ "$RDMACM_DEV" = madcm ]; then
+# Not on the host's TCP: the host keeps that TIME-WAIT, and madcm's CM
+# cannot take it over yet (Documentation/rnic_tcp.rst).
+if [ "$RDMACM_DEV" = madcm ] && [ "${MADCM_HOST_TCP:-0}" != 1 ]; then
 	if [ $ROLE = b ]; then
 		tw0=$(cm_stat time_wait_reused)
 		for i in 1 2; do
@@ -254,6 +259,14 @@ if [ "$RDMACM_DEV" = madcm ]; then
 		base=$LA_NEXT
 		LA_NEXT=$((base + 1))
 		check "LA.$base: established" rt_wait LA.$base ESTABLISHED 120
+	fi
+	if [ "${MADCM_HOST_TCP:-0}" = 1 ]; then
+		# The live connection is a socket of the host's TCP: ss
+		# shows it, with the host's congestion control.
+		/bin/ss -tin "( sport = :$PORT_A or dport = :$PORT_A )" >/tmp/ss.out 2>&1
+		cat /tmp/ss.out
+		check "ss: the connection on port $PORT_A is the host's" grep -q "ESTAB.*:$PORT_A" /tmp/ss.out
+		check "ss: with its cwnd" grep -q 'cwnd:' /tmp/ss.out
 	fi
 	pair_barrier 10
 	if [ $ROLE = a ]; then

@@ -32,7 +32,7 @@ figure() {
 		echo "apps: no figure for $1 (got \"$2\"): see the output above"
 		echo "=== APPS $1 - $3" ;;
 	*) echo "=== APPS $1 $2 $3" ;;
-	esac
+	esac | tee -a /tmp/apps-figures
 }
 
 # cmtime: rows "STEP : total_ms max_ms min_us us_per_conn".
@@ -48,20 +48,38 @@ if [ $SIDE = client ] && [ $RC -eq 0 ] && ! grep -qE 'fail|error' $OUT; then
 fi
 
 # perftest: the results row follows the "#bytes #iterations" header.
-apps_run ib_send_lat a "ib_send_lat -R -F -d $DEV -p 7831 -s 64 -n $LAT_ITERS" \
-	"ib_send_lat -R -F -d $DEV -p 7831 -s 64 -n $LAT_ITERS 192.0.2.1"
-if [ $SIDE = client ] && [ $RC -eq 0 ]; then
-	# bytes iterations t_min t_max t_typical t_avg ...
-	row=$(grep -E "^ *64 +$LAT_ITERS +[0-9]" $OUT | tail -1)
-	figure ib_send_lat-64B-typical "$(echo "$row" | awk '{ print $5 }')" us
-	figure ib_send_lat-64B-avg "$(echo "$row" | awk '{ print $6 }')" us
-fi
-apps_run ib_write_bw a "ib_write_bw -R -F -d $DEV -p 7832 -s 65536 -n $BW_ITERS" \
-	"ib_write_bw -R -F -d $DEV -p 7832 -s 65536 -n $BW_ITERS 192.0.2.1"
-if [ $SIDE = client ] && [ $RC -eq 0 ]; then
-	# bytes iterations BW_peak BW_average MsgRate
-	row=$(grep -E "^ *65536 +$BW_ITERS +[0-9]" $OUT | tail -1)
-	figure ib_write_bw-64KiB "$(echo "$row" | awk '{ print $4 }')" MB/s
+# perftest TAG PORT: ib_send_lat -R, 64 B, and ib_write_bw -R, 64 KiB;
+# figures named with TAG appended.
+perftest() {
+	local tag=$1 port=$2 row
+
+	apps_run ib_send_lat$tag a "ib_send_lat -R -F -d $DEV -p $port -s 64 -n $LAT_ITERS" \
+		"ib_send_lat -R -F -d $DEV -p $port -s 64 -n $LAT_ITERS 192.0.2.1"
+	if [ $SIDE = client ] && [ $RC -eq 0 ]; then
+		# bytes iterations t_min t_max t_typical t_avg ...
+		row=$(grep -E "^ *64 +$LAT_ITERS +[0-9]" $OUT | tail -1)
+		figure ib_send_lat-64B-typical$tag "$(echo "$row" | awk '{ print $5 }')" us
+		figure ib_send_lat-64B-avg$tag "$(echo "$row" | awk '{ print $6 }')" us
+	fi
+	apps_run ib_write_bw$tag a "ib_write_bw -R -F -d $DEV -p $((port + 1)) -s 65536 -n $BW_ITERS" \
+		"ib_write_bw -R -F -d $DEV -p $((port + 1)) -s 65536 -n $BW_ITERS 192.0.2.1"
+	if [ $SIDE = client ] && [ $RC -eq 0 ]; then
+		# bytes iterations BW_peak BW_average MsgRate
+		row=$(grep -E "^ *65536 +$BW_ITERS +[0-9]" $OUT | tail -1)
+		figure ib_write_bw-64KiB$tag "$(echo "$row" | awk '{ print $4 }')" MB/s
+	fi
+}
+perftest "" 7831
+# The same with madcm's streams on the host's own TCP (rnic_host_tcp,
+# Documentation/rnic_tcp.rst), figures "...-host-tcp". siw guests print
+# their figures again under those names, so that the table sets each
+# against siw's.
+if [ "$APPS_DEV" = madcm ]; then
+	echo 1 > /sys/module/madcm/parameters/rnic_host_tcp
+	perftest -host-tcp 7833
+	echo 0 > /sys/module/madcm/parameters/rnic_host_tcp
+elif [ $SIDE = client ]; then
+	sed -n 's/^=== APPS \(ib_[^ ]*\) /=== APPS \1-host-tcp /p' /tmp/apps-figures
 fi
 
 apps_teardown

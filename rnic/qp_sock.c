@@ -1,0 +1,936 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * madcm's software RNIC: a QP's stream carried by the host's own TCP.
+ *
+ * irdma's CM ends a connection by loading its TCP context into the engine
+ * that carries it (irdma_cm_init_tsa_conn()). For a software RNIC the
+ * engine that carries TCP best is the host's, so with rnic_host_tcp set
+ * the QP loads the context the CM hands over (<madcm/cm_offload.h>) into
+ * a kernel TCP socket, with the repair mode CRIU restores connections
+ * with, from a work item (repair needs CAP_NET_ADMIN, which the work's
+ * kernel thread has and a process calling through ucma may not):
+ *
+ *  - TCP_REPAIR on; bound to the connection's local address and port (the
+ *    CM's port reservation and a listener's port are no obstacle in
+ *    repair mode) and to its device;
+ *  - TCP_MAXSEG, and TCP_QUEUE_SEQ for both queues: SND.UNA of the
+ *    hand-off and RCV.NXT after the bytes the CM left to the QP;
+ *  - connect, which in repair mode sends nothing and hashes the socket;
+ *  - TCP_REPAIR_OPTIONS (MSS, window scales) and TCP_REPAIR_WINDOW;
+ *  - the bytes the CM sent and the peer has not acknowledged, written
+ *    into the send queue as sent (TCP retransmits them until acked);
+ *  - TCP_NODELAY, TCP_USER_TIMEOUT (rnic_host_tcp_user_timeout_ms);
+ *  - the QP's callbacks, then TCP_REPAIR off (a window probe leaves).
+ *
+ * Only then does the CM remove the connection's steering entry
+ * (madcm_cm_offload_unsteer()), so no segment of the stream meets the
+ * host's stack without its socket. Until then the CM passes the peer's
+ * segments to the QP (->rx()); they are kept (at most
+ * MADCM_RNIC_KS_EARLY_MAX) and given to the host's stack once the entry
+ * is gone, as are the few that still reach ->rx() afterwards.
+ *
+ * Sending: the send side's records (one FPDU each) are queued here and
+ * written to the socket by the work with MSG_DONTWAIT; a full socket
+ * waits for its write_space. Receiving: the socket's data_ready reads
+ * the stream with tcp_read_sock() and hands the upper layer each piece
+ * of each skb in place (skb_seq_read()). FIN, RST, a retransmission or
+ * user timeout reach the CM as FIN_RCVD, CLOSED and RESET from the work.
+ *
+ * Locking: @ks->lock (IRQ-safe) guards the queues; the engine's rx_lock
+ * serializes the deliveries to the upper layer, as for madcm's own
+ * engine. The socket's callbacks find the engine through sk_user_data
+ * under sk_callback_lock, which detach takes to put the socket's own
+ * callbacks back.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": rnic: " fmt
+
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/moduleparam.h>
+#include <linux/net.h>
+#include <linux/slab.h>
+#include <linux/tcp.h>
+#include <net/ipv6.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+#include "rnic/rnic.h"
+
+bool madcm_rnic_host_tcp;
+module_param_named(rnic_host_tcp, madcm_rnic_host_tcp, bool, 0644);
+MODULE_PARM_DESC(rnic_host_tcp,
+		 "Carry each RNIC connection on a socket of the host's TCP after the CM's hand-off (repair mode), instead of madcm's own TCP engine (read at each hand-off)");
+
+static unsigned int madcm_rnic_host_tcp_user_timeout_ms = 30000;
+module_param_named(rnic_host_tcp_user_timeout_ms,
+		   madcm_rnic_host_tcp_user_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(rnic_host_tcp_user_timeout_ms,
+		 "TCP_USER_TIMEOUT of an RNIC connection on the host's TCP: how long sent data may stay unacknowledged, or the peer's window shut, before the connection is reset (0: the host's retransmission limits only)");
+
+static struct madcm_rnic_tcp *ks_tcp(struct madcm_rnic_ks *ks)
+{
+	return container_of(ks, struct madcm_rnic_tcp, ks);
+}
+
+static struct madcm_rnic_qp *ks_qp(struct madcm_rnic_tcp *t)
+{
+	return container_of(t, struct madcm_rnic_qp, tcp);
+}
+
+static u32 ks_charge(u32 len)
+{
+	return sizeof(struct madcm_rnic_tcp_rec) + len;
+}
+
+static void ks_kick(struct madcm_rnic_ks *ks)
+{
+	queue_work(system_wq, &ks->work);
+}
+
+static int ks_setopt(struct socket *sock, int opt, const void *val,
+		     unsigned int len)
+{
+	return sock->ops->setsockopt(sock, SOL_TCP, opt,
+				     KERNEL_SOCKPTR((void *)val), len);
+}
+
+static int ks_setint(struct socket *sock, int opt, int val)
+{
+	return ks_setopt(sock, opt, &val, sizeof(val));
+}
+
+/*
+ * The stream failed (or the upper layer aborted it): nothing more goes
+ * up or out but a RST. The work moves the QP to ERROR and tells the CM
+ * (RESET, once), out of whatever context this is called from.
+ */
+static void ks_end(struct madcm_rnic_tcp *t, int err)
+{
+	struct madcm_rnic_ks *ks = &t->ks;
+
+	cmpxchg(&ks->err, 0, err);
+	set_bit(MADCM_RNIC_KS_DEAD, &ks->flags);
+	set_bit(MADCM_RNIC_KS_RST_DUE, &ks->flags);
+	ks_kick(ks);
+}
+
+/* From the work: the RESET ks_end() left to report. */
+static void ks_report_end(struct madcm_rnic_tcp *t)
+{
+	struct madcm_rnic_ks *ks = &t->ks;
+
+	if (!test_bit(MADCM_RNIC_KS_DEAD, &ks->flags) ||
+	    test_and_set_bit(MADCM_RNIC_KS_EV_END, &ks->flags))
+		return;
+	t->out->qp_state(t, IB_QPS_ERR);
+	t->out->event(t, MADCM_CM_OFFLOAD_EV_RESET, ks->err ?: -ECONNRESET);
+}
+
+/* The device the connection's frames use: the VLAN device for a VLAN. */
+static int ks_ifindex(struct madcm_rnic_tcp *t)
+{
+	struct net_device *nd = ks_qp(t)->dev->netdev;
+	struct net_device *vdev;
+	int ifindex = 0;
+
+	if (t->addr.vlan_id == MADCM_CM_NO_VLAN)
+		return nd->ifindex;
+	rcu_read_lock();
+	vdev = __vlan_find_dev_deep_rcu(nd, htons(ETH_P_8021Q),
+					t->addr.vlan_id);
+	if (vdev)
+		ifindex = vdev->ifindex;
+	rcu_read_unlock();
+	return ifindex;
+}
+
+static int ks_sockaddr(const struct madcm_cm_addr *a, bool ipv4, int ifindex,
+		       struct sockaddr_storage *ss)
+{
+	struct sockaddr_in6 *sin6;
+
+	memset(ss, 0, sizeof(*ss));
+	if (ipv4) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+
+		sin->sin_family = AF_INET;
+		sin->sin_addr.s_addr = a->ip.s6_addr32[3];
+		sin->sin_port = htons(a->port);
+		return sizeof(*sin);
+	}
+	sin6 = (struct sockaddr_in6 *)ss;
+	sin6->sin6_family = AF_INET6;
+	sin6->sin6_addr = a->ip;
+	sin6->sin6_port = htons(a->port);
+	if (ipv6_addr_type(&a->ip) & IPV6_ADDR_LINKLOCAL)
+		sin6->sin6_scope_id = ifindex;
+	return sizeof(*sin6);
+}
+
+static void ks_data_ready(struct sock *sk);
+static void ks_state_change(struct sock *sk);
+static void ks_write_space(struct sock *sk);
+
+static void ks_install(struct madcm_rnic_tcp *t, struct sock *sk)
+{
+	struct madcm_rnic_ks *ks = &t->ks;
+
+	write_lock_bh(&sk->sk_callback_lock);
+	ks->saved_data_ready = sk->sk_data_ready;
+	ks->saved_state_change = sk->sk_state_change;
+	ks->saved_write_space = sk->sk_write_space;
+	ks->saved_error_report = sk->sk_error_report;
+	sk->sk_user_data = t;
+	sk->sk_data_ready = ks_data_ready;
+	sk->sk_state_change = ks_state_change;
+	sk->sk_write_space = ks_write_space;
+	sk->sk_error_report = ks_state_change;
+	write_unlock_bh(&sk->sk_callback_lock);
+}
+
+static void ks_uninstall(struct madcm_rnic_tcp *t, struct sock *sk)
+{
+	struct madcm_rnic_ks *ks = &t->ks;
+
+	write_lock_bh(&sk->sk_callback_lock);
+	if (sk->sk_user_data == t) {
+		sk->sk_user_data = NULL;
+		sk->sk_data_ready = ks->saved_data_ready;
+		sk->sk_state_change = ks->saved_state_change;
+		sk->sk_write_space = ks->saved_write_space;
+		sk->sk_error_report = ks->saved_error_report;
+	}
+	write_unlock_bh(&sk->sk_callback_lock);
+}
+
+/**
+ * madcm_rnic_ks_repair() - a kernel TCP socket in a connection's state
+ * @net: the namespace the socket lives in
+ * @k: the connection: its addresses and sequence numbers, windows and
+ *	options, and the bytes sent but not acknowledged
+ * @sockp: the socket, on success: ESTABLISHED, hashed, still in repair
+ *	mode (TCP_REPAIR off sends a window probe and starts it)
+ *
+ * The repair steps of the comment at the top, in the order the host's
+ * TCP wants them: the queue sequence numbers before connect, the options
+ * before any byte is queued, the unacknowledged bytes last. Nothing is
+ * sent.
+ *
+ * Context: process context, with CAP_NET_ADMIN in @net (a kernel work).
+ * Return: 0, or a negative errno (no socket then).
+ */
+int madcm_rnic_ks_repair(struct net *net, const struct madcm_rnic_ks_conn *k,
+			 struct socket **sockp)
+{
+	const struct madcm_cm_tcp_ctx *c = k->tcp;
+	struct tcp_repair_window win = {};
+	struct tcp_repair_opt opts[2];
+	struct sockaddr_storage la, ra;
+	struct socket *sock;
+	int ret, alen;
+
+	*sockp = NULL;
+	ret = sock_create_kern(net, c->ipv4 ? AF_INET : AF_INET6, SOCK_STREAM,
+			       IPPROTO_TCP, &sock);
+	if (ret)
+		return ret;
+	ret = ks_setint(sock, TCP_REPAIR, TCP_REPAIR_ON);
+	if (!ret && k->ifindex)
+		ret = sock_bindtoindex(sock->sk, k->ifindex, true);
+	if (ret)
+		goto err;
+	alen = ks_sockaddr(&c->loc, c->ipv4, k->ifindex, &la);
+	ret = kernel_bind(sock, (struct sockaddr *)&la, alen);
+	if (!ret)
+		ret = ks_setint(sock, TCP_MAXSEG, k->mss);
+	if (!ret)
+		ret = ks_setint(sock, TCP_REPAIR_QUEUE, TCP_SEND_QUEUE);
+	if (!ret)
+		ret = ks_setint(sock, TCP_QUEUE_SEQ, c->snd_una);
+	if (!ret)
+		ret = ks_setint(sock, TCP_REPAIR_QUEUE, TCP_RECV_QUEUE);
+	if (!ret)
+		ret = ks_setint(sock, TCP_QUEUE_SEQ, k->rcv_nxt);
+	if (ret)
+		goto err;
+	alen = ks_sockaddr(&c->rem, c->ipv4, k->ifindex, &ra);
+	ret = kernel_connect(sock, (struct sockaddr *)&ra, alen, 0);
+	if (ret)
+		goto err;
+
+	opts[0].opt_code = TCPOPT_MSS;
+	opts[0].opt_val = k->mss;
+	opts[1].opt_code = TCPOPT_WINDOW;
+	opts[1].opt_val = k->snd_wscale | (u32)k->rcv_wscale << 16;
+	ret = ks_setopt(sock, TCP_REPAIR_OPTIONS, opts, sizeof(opts));
+	if (ret)
+		goto err;
+	win.snd_wl1 = c->snd_wl1;
+	win.snd_wnd = c->snd_wnd;
+	win.max_window = max(c->max_snd_wnd, c->snd_wnd);
+	win.rcv_wnd = min_t(u32, c->rcv_wnd, U16_MAX << k->rcv_wscale);
+	win.rcv_wup = k->rcv_nxt;
+	ret = ks_setopt(sock, TCP_REPAIR_WINDOW, &win, sizeof(win));
+	if (ret)
+		goto err;
+	if (k->unacked_len) {
+		struct msghdr msg = { .msg_flags = MSG_DONTWAIT };
+		struct kvec vec = {
+			.iov_base = (void *)k->unacked,
+			.iov_len = k->unacked_len,
+		};
+
+		ret = ks_setint(sock, TCP_REPAIR_QUEUE, TCP_SEND_QUEUE);
+		if (ret)
+			goto err;
+		ret = kernel_sendmsg(sock, &msg, &vec, 1, vec.iov_len);
+		if (ret != (int)k->unacked_len) {
+			ret = ret < 0 ? ret : -ENOBUFS;
+			goto err;
+		}
+	}
+	*sockp = sock;
+	return 0;
+err:
+	/* in repair mode a close is silent: nothing reaches the peer */
+	sock_release(sock);
+	return ret;
+}
+
+/*
+ * Load the stream into a new socket; see the comment at the top. On an
+ * error the caller ends the stream (the socket, if any, is released by
+ * detach).
+ */
+static int ks_load(struct madcm_rnic_tcp *t)
+{
+	struct madcm_rnic_ks *ks = &t->ks;
+	struct madcm_rnic_ks_conn k = {
+		.tcp = &t->addr,
+		.rcv_nxt = ks->rcv_nxt,
+		.mss = t->mss,
+		.snd_wscale = t->snd_wscale,
+		.rcv_wscale = t->rcv_wscale,
+		.unacked = ks->unacked,
+		.unacked_len = ks->unacked_len,
+	};
+	struct socket *sock;
+	int ret;
+
+	k.ifindex = ks_ifindex(t);
+	if (!k.ifindex)
+		return -ENODEV;
+	ret = madcm_rnic_ks_repair(dev_net(ks_qp(t)->dev->netdev), &k, &sock);
+	if (ret)
+		return ret;
+	ks->sock = sock;
+	ret = ks_setint(sock, TCP_NODELAY, 1);
+	if (!ret)
+		ret = ks_setint(sock, TCP_USER_TIMEOUT,
+				READ_ONCE(madcm_rnic_host_tcp_user_timeout_ms));
+	if (ret)
+		return ret;
+	ks_install(t, sock->sk);
+	set_bit(MADCM_RNIC_KS_LIVE, &ks->flags);
+	ret = ks_setint(sock, TCP_REPAIR, TCP_REPAIR_OFF);
+	/*
+	 * Repair off took the forced reuse back: SO_REUSEADDR, so that the
+	 * CM's port reservations (a listener made again on this port) bind
+	 * beside this socket and its TIME-WAIT.
+	 */
+	if (!ret)
+		sock_set_reuseaddr(sock->sk);
+	return ret;
+}
+
+/* One frame the CM passed us, back to the host's stack (any context). */
+static void ks_reinject(struct madcm_rnic_tcp *t, struct sk_buff *skb)
+{
+	madcm_rnic_count(ks_qp(t)->dev, MADCM_RNIC_CNT_HOST_TCP_EARLY);
+	skb->protocol = eth_type_trans(skb, skb->dev);
+	netif_rx(skb);
+}
+
+static struct sk_buff *ks_frame_skb(struct madcm_rnic_tcp *t, const u8 *frame,
+				    u32 len)
+{
+	struct net_device *nd = ks_qp(t)->dev->netdev;
+	struct sk_buff *skb;
+
+	if (len < ETH_HLEN)
+		return NULL;
+	skb = netdev_alloc_skb_ip_align(nd, len);
+	if (skb)
+		skb_put_data(skb, frame, len);
+	return skb;
+}
+
+static int ks_handoff(struct madcm_rnic_tcp *t)
+{
+	struct madcm_rnic_ks *ks = &t->ks;
+	struct madcm_rnic_qp *qp = ks_qp(t);
+	struct sk_buff_head early;
+	struct sk_buff *skb;
+	unsigned long flags;
+	int ret;
+
+	ret = ks_load(t);
+	kfree(ks->unacked);
+	ks->unacked = NULL;
+	if (ret) {
+		pr_debug("QP %u: hand-off to a host socket failed: %d\n",
+			 qp->ibqp.qp_num, ret);
+		return ret;
+	}
+	ret = madcm_cm_offload_unsteer(&qp->oqp);
+	if (ret)
+		return ret;
+	__skb_queue_head_init(&early);
+	spin_lock_irqsave(&ks->lock, flags);
+	set_bit(MADCM_RNIC_KS_UNSTEERED, &ks->flags);
+	skb_queue_splice_init(&ks->early, &early);
+	spin_unlock_irqrestore(&ks->lock, flags);
+	madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_HOST_TCP);
+	while ((skb = __skb_dequeue(&early)))
+		ks_reinject(t, skb);
+	return 0;
+}
+
+/* Receiving: each piece of the skb, in place, to the upper layer. */
+static int ks_recv_actor(read_descriptor_t *desc, struct sk_buff *skb,
+			 unsigned int off, size_t len)
+{
+	struct madcm_rnic_tcp *t = desc->arg.data;
+	struct skb_seq_state st;
+	unsigned int done = 0, n;
+	const u8 *data;
+
+	if (test_bit(MADCM_RNIC_KS_DEAD, &t->ks.flags))
+		return len;
+	skb_prepare_seq_read(skb, off, off + len, &st);
+	while ((n = skb_seq_read(done, &data, &st)) != 0) {
+		if (test_bit(MADCM_RNIC_KS_DEAD, &t->ks.flags)) {
+			skb_abort_seq_read(&st);
+			break;
+		}
+		t->out->rx_data(t, data, n);
+		done += n;
+	}
+	madcm_rnic_count_add(ks_qp(t)->dev, MADCM_RNIC_CNT_RX_BYTES, len);
+	return len;
+}
+
+/* The socket is locked (owned, or bh-locked in its receive path). */
+static void ks_read(struct madcm_rnic_tcp *t, struct sock *sk)
+{
+	read_descriptor_t desc = {
+		.arg.data = t,
+		.count = 1,
+	};
+
+	spin_lock_bh(&t->rx_lock);
+	if (test_bit(MADCM_RNIC_KS_LIVE, &t->ks.flags))
+		tcp_read_sock(sk, &desc, ks_recv_actor);
+	spin_unlock_bh(&t->rx_lock);
+}
+
+static void ks_data_ready(struct sock *sk)
+{
+	struct madcm_rnic_tcp *t;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	t = sk->sk_user_data;
+	if (t)
+		ks_read(t, sk);
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+static void ks_state_change(struct sock *sk)
+{
+	struct madcm_rnic_tcp *t;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	t = sk->sk_user_data;
+	if (t)
+		ks_kick(&t->ks);
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+static void ks_write_space(struct sock *sk)
+{
+	struct madcm_rnic_tcp *t;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	t = sk->sk_user_data;
+	if (t && sk_stream_is_writeable(sk) && !list_empty(&t->ks.txq))
+		ks_kick(&t->ks);
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/* Write what the send side queued, as far as the socket takes it. */
+static void ks_tx(struct madcm_rnic_tcp *t)
+{
+	struct madcm_rnic_ks *ks = &t->ks;
+	struct madcm_rnic_qp *qp = ks_qp(t);
+	struct madcm_rnic_tcp_rec *r;
+	unsigned long flags;
+	bool freed = false;
+
+	for (;;) {
+		struct msghdr msg = {};
+		struct kvec vec;
+		bool more;
+		u32 off;
+		int ret;
+
+		if (test_bit(MADCM_RNIC_KS_DEAD, &ks->flags))
+			break;
+		spin_lock_irqsave(&ks->lock, flags);
+		r = list_first_entry_or_null(&ks->txq, struct madcm_rnic_tcp_rec,
+					     list);
+		off = ks->tx_off;
+		more = r && !list_is_last(&r->list, &ks->txq);
+		spin_unlock_irqrestore(&ks->lock, flags);
+		if (!r)
+			break;
+		vec.iov_base = r->data + off;
+		vec.iov_len = r->len - off;
+		msg.msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL |
+				(more ? MSG_MORE : 0);
+		ret = kernel_sendmsg(ks->sock, &msg, &vec, 1, vec.iov_len);
+		if (ret == -EAGAIN)
+			break;
+		if (ret < 0) {
+			ks_end(t, ret);
+			break;
+		}
+		madcm_rnic_count_add(qp->dev, MADCM_RNIC_CNT_TX_BYTES, ret);
+		spin_lock_irqsave(&ks->lock, flags);
+		ks->tx_off += ret;
+		if (ks->tx_off < r->len) {
+			r = NULL;
+		} else {
+			list_del(&r->list);
+			ks->tx_mem -= ks_charge(r->len);
+			ks->tx_off = 0;
+		}
+		spin_unlock_irqrestore(&ks->lock, flags);
+		if (r) {
+			madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_TX_FRAMES);
+			kfree(r);
+			freed = true;
+		}
+	}
+	if (test_bit(MADCM_RNIC_KS_FIN_DUE, &ks->flags) &&
+	    !test_bit(MADCM_RNIC_KS_DEAD, &ks->flags) &&
+	    list_empty(&ks->txq) &&
+	    !test_and_set_bit(MADCM_RNIC_KS_FIN_SENT, &ks->flags))
+		kernel_sock_shutdown(ks->sock, SHUT_WR);
+	if (freed && !test_bit(MADCM_RNIC_KS_DEAD, &ks->flags) &&
+	    test_and_clear_bit(MADCM_RNIC_KS_ROOM, &ks->flags) &&
+	    t->out->tx_room)
+		t->out->tx_room(t);
+}
+
+/* The socket's state, as the CM's events, once each. */
+static void ks_events(struct madcm_rnic_tcp *t)
+{
+	struct madcm_rnic_ks *ks = &t->ks;
+	struct sock *sk = ks->sock->sk;
+	bool fin, closed;
+	int err;
+
+	lock_sock(sk);
+	/* the bytes before a FIN go up before the FIN is reported */
+	ks_read(t, sk);
+	err = sk->sk_err;
+	closed = sk->sk_state == TCP_CLOSE;
+	fin = (sk->sk_shutdown & RCV_SHUTDOWN) &&
+	      skb_queue_empty(&sk->sk_receive_queue);
+	release_sock(sk);
+
+	if (test_bit(MADCM_RNIC_KS_DEAD, &ks->flags) ||
+	    test_bit(MADCM_RNIC_KS_EV_END, &ks->flags))
+		return;
+	if (err || (closed && !test_bit(MADCM_RNIC_KS_FIN_SENT, &ks->flags))) {
+		/* the socket is closed already: no RST to send */
+		ks_end(t, err ? -err : -ECONNRESET);
+		return;
+	}
+	if (fin && !test_and_set_bit(MADCM_RNIC_KS_EV_FIN, &ks->flags)) {
+		t->out->event(t, MADCM_CM_OFFLOAD_EV_FIN_RCVD, 0);
+		/* CLOSE-WAIT: our FIN follows what the upper layer queued */
+		set_bit(MADCM_RNIC_KS_FIN_DUE, &ks->flags);
+		ks_kick(ks);
+	}
+	if (closed && !test_and_set_bit(MADCM_RNIC_KS_EV_END, &ks->flags)) {
+		t->out->qp_state(t, IB_QPS_ERR);
+		t->out->event(t, MADCM_CM_OFFLOAD_EV_CLOSED, 0);
+	}
+}
+
+/* Reset the socket's connection (the CM asked, or the stream failed). */
+static void ks_rst(struct madcm_rnic_ks *ks)
+{
+	struct sock *sk = ks->sock->sk;
+
+	/* a hand-off that failed half-way leaves the socket in repair mode */
+	ks_setint(ks->sock, TCP_REPAIR, TCP_REPAIR_OFF_NO_WP);
+	lock_sock(sk);
+	if (sk->sk_state != TCP_CLOSE)
+		tcp_disconnect(sk, 0);
+	release_sock(sk);
+}
+
+static void ks_work(struct work_struct *work)
+{
+	struct madcm_rnic_ks *ks = container_of(work, struct madcm_rnic_ks,
+						work);
+	struct madcm_rnic_tcp *t = ks_tcp(ks);
+	int ret;
+
+	if (test_bit(MADCM_RNIC_KS_DETACHED, &ks->flags))
+		return;
+	if (test_and_clear_bit(MADCM_RNIC_KS_HANDOFF, &ks->flags)) {
+		ret = ks_handoff(t);
+		if (ret) {
+			madcm_rnic_count(ks_qp(t)->dev,
+					 MADCM_RNIC_CNT_HOST_TCP_FAIL);
+			ks_end(t, ret);
+		}
+	}
+	ks_report_end(t);
+	if (!ks->sock)
+		return;
+	if (test_and_clear_bit(MADCM_RNIC_KS_RST_DUE, &ks->flags)) {
+		ks_rst(ks);
+		return;
+	}
+	if (!test_bit(MADCM_RNIC_KS_LIVE, &ks->flags) ||
+	    test_bit(MADCM_RNIC_KS_DEAD, &ks->flags))
+		return;
+	ks_tx(t);
+	ks_events(t);
+	ks_report_end(t);
+}
+
+/**
+ * madcm_rnic_ks_init() - set up a QP's host-socket engine
+ * @t: the QP's engine, being initialized
+ */
+void madcm_rnic_ks_init(struct madcm_rnic_tcp *t)
+{
+	struct madcm_rnic_ks *ks = &t->ks;
+
+	INIT_WORK(&ks->work, ks_work);
+	spin_lock_init(&ks->lock);
+	INIT_LIST_HEAD(&ks->txq);
+	skb_queue_head_init(&ks->early);
+}
+
+/**
+ * madcm_rnic_ks_offload() - the CM hands the stream over: load it into a
+ *	host socket
+ * @t: the engine, IDLE
+ * @ctx: the hand-off context
+ *
+ * The upper layer starts at once (its records wait in the queue); the
+ * socket is loaded from the work.
+ *
+ * Context: the CM's ->offload(): any context, must not sleep.
+ * Return: 0, or a negative errno (the QP stays as it was).
+ */
+int madcm_rnic_ks_offload(struct madcm_rnic_tcp *t,
+			  const struct madcm_cm_offload_ctx *ctx)
+{
+	const struct madcm_cm_tcp_ctx *c = &ctx->tcp;
+	struct madcm_rnic_ks *ks = &t->ks;
+	unsigned long flags;
+	u8 *unacked = NULL;
+	int ret;
+
+	if (ctx->unacked_len) {
+		unacked = kmemdup(ctx->unacked, ctx->unacked_len, GFP_ATOMIC);
+		if (!unacked)
+			return -ENOMEM;
+	}
+	ret = t->out->rx_start ? t->out->rx_start(t, ctx) : 0;
+	if (!ret)
+		ret = t->out->qp_state(t, IB_QPS_RTS);
+	if (ret) {
+		kfree(unacked);
+		return ret;
+	}
+
+	spin_lock_bh(&t->rx_lock);
+	spin_lock_irqsave(&t->lock, flags);
+	t->addr = *c;
+	t->mss = max_t(u16, c->snd_mss, MADCM_RNIC_TCP_MSS_FLOOR);
+	t->snd_wscale = min_t(u8, c->snd_wscale, TCP_MAX_WSCALE);
+	t->rcv_wscale = min_t(u8, c->rcv_wscale, TCP_MAX_WSCALE);
+	t->snd_una = c->snd_una;
+	t->snd_nxt = c->snd_nxt;
+	t->rcv_nxt = c->rcv_nxt + ctx->rcvd_len;
+	t->state = MADCM_RNIC_TCP_ESTABLISHED;
+	WRITE_ONCE(t->host, true);
+	spin_unlock_irqrestore(&t->lock, flags);
+	spin_lock_irqsave(&ks->lock, flags);
+	ks->flags = BIT(MADCM_RNIC_KS_HANDOFF);
+	ks->unacked = unacked;
+	ks->unacked_len = ctx->unacked_len;
+	ks->rcv_nxt = t->rcv_nxt;
+	ks->tx_off = 0;
+	ks->tx_mem = 0;
+	ks->err = 0;
+	spin_unlock_irqrestore(&ks->lock, flags);
+	if (t->out->tx_start)
+		t->out->tx_start(t, ctx);
+	if (ctx->rcvd_len && t->out->rx_data)
+		t->out->rx_data(t, ctx->rcvd, ctx->rcvd_len);
+	spin_unlock_bh(&t->rx_lock);
+	ks_kick(ks);
+	return 0;
+}
+
+/**
+ * madcm_rnic_ks_rx() - a frame of the stream the CM still received
+ * @t: the engine
+ * @frame: the frame, from the Ethernet header on
+ * @len: its length
+ *
+ * Kept until the steering entry is gone, then given to the host's stack,
+ * which takes it to the socket.
+ *
+ * Context: the CM's ->rx(): softirq or process context; must not sleep.
+ */
+void madcm_rnic_ks_rx(struct madcm_rnic_tcp *t, const u8 *frame, u32 len)
+{
+	struct madcm_rnic_ks *ks = &t->ks;
+	struct madcm_rnic_dev *dev = ks_qp(t)->dev;
+	struct sk_buff *skb;
+	unsigned long flags;
+	bool now = false;
+
+	madcm_rnic_count(dev, MADCM_RNIC_CNT_RX_FRAMES);
+	if (test_bit(MADCM_RNIC_KS_DEAD, &ks->flags))
+		return;
+	skb = ks_frame_skb(t, frame, len);
+	if (!skb) {
+		madcm_rnic_count(dev, MADCM_RNIC_CNT_HOST_TCP_EARLY_DROP);
+		return;
+	}
+	spin_lock_irqsave(&ks->lock, flags);
+	if (test_bit(MADCM_RNIC_KS_UNSTEERED, &ks->flags)) {
+		now = true;
+	} else if (skb_queue_len(&ks->early) < MADCM_RNIC_KS_EARLY_MAX) {
+		__skb_queue_tail(&ks->early, skb);
+		skb = NULL;
+	}
+	spin_unlock_irqrestore(&ks->lock, flags);
+	if (now) {
+		ks_reinject(t, skb);
+	} else if (skb) {
+		madcm_rnic_count(dev, MADCM_RNIC_CNT_HOST_TCP_EARLY_DROP);
+		kfree_skb(skb);
+	}
+}
+
+/**
+ * madcm_rnic_ks_close() - the CM closes (FIN) or aborts (RST) the stream
+ * @t: the engine
+ * @how: FIN after what is queued, or RST now
+ *
+ * Context: the CM's ->close(): any context, must not sleep.
+ */
+void madcm_rnic_ks_close(struct madcm_rnic_tcp *t,
+			 enum madcm_cm_offload_close how)
+{
+	struct madcm_rnic_ks *ks = &t->ks;
+
+	if (how == MADCM_CM_OFFLOAD_CLOSE_RST) {
+		/* the CM ended the connection: nothing more is reported */
+		set_bit(MADCM_RNIC_KS_EV_END, &ks->flags);
+		set_bit(MADCM_RNIC_KS_DEAD, &ks->flags);
+		set_bit(MADCM_RNIC_KS_RST_DUE, &ks->flags);
+	} else {
+		set_bit(MADCM_RNIC_KS_FIN_DUE, &ks->flags);
+	}
+	ks_kick(ks);
+}
+
+/**
+ * madcm_rnic_ks_detach() - the CM is done with the QP
+ * @t: the engine
+ *
+ * The socket's callbacks go back, the work stops, and the socket is
+ * released: a connection not closed on both sides is reset.
+ *
+ * Context: process context.
+ */
+void madcm_rnic_ks_detach(struct madcm_rnic_tcp *t)
+{
+	struct madcm_rnic_ks *ks = &t->ks;
+	struct madcm_rnic_tcp_rec *r, *n;
+	struct socket *sock;
+	unsigned long flags;
+	LIST_HEAD(txq);
+
+	set_bit(MADCM_RNIC_KS_DETACHED, &ks->flags);
+	sock = ks->sock;
+	if (sock)
+		ks_uninstall(t, sock->sk);
+	cancel_work_sync(&ks->work);
+	/* a hand-off that never ran leaves its socket unmade */
+	sock = ks->sock;
+	ks->sock = NULL;
+	if (sock) {
+		ks_uninstall(t, sock->sk);
+		ks_setint(sock, TCP_REPAIR, TCP_REPAIR_OFF_NO_WP);
+		if (sock->sk->sk_state != TCP_CLOSE)
+			sock_no_linger(sock->sk);
+		sock_release(sock);
+	}
+	spin_lock_irqsave(&ks->lock, flags);
+	list_splice_init(&ks->txq, &txq);
+	ks->tx_mem = 0;
+	ks->tx_off = 0;
+	spin_unlock_irqrestore(&ks->lock, flags);
+	list_for_each_entry_safe(r, n, &txq, list)
+		kfree(r);
+	skb_queue_purge(&ks->early);
+	kfree(ks->unacked);
+	ks->unacked = NULL;
+	ks->flags = 0;
+}
+
+/**
+ * madcm_rnic_ks_send() - queue one record for the socket
+ * @t: the engine
+ * @vec: its bytes
+ * @nvec: how many pieces
+ * @len: its length
+ *
+ * Context: any context.
+ * Return: as madcm_rnic_tcp_send().
+ */
+int madcm_rnic_ks_send(struct madcm_rnic_tcp *t, const struct kvec *vec,
+		       unsigned int nvec, u32 len)
+{
+	struct madcm_rnic_ks *ks = &t->ks;
+	struct madcm_rnic_tcp_rec *r;
+	u32 charge = ks_charge(len), off = 0;
+	unsigned long flags;
+	unsigned int i;
+	int ret = 0;
+
+	if (!len || len > U16_MAX)
+		return -EINVAL;
+	r = kmalloc(charge, GFP_ATOMIC);
+	if (!r)
+		return -ENOMEM;
+	for (i = 0; i < nvec && off < len; i++) {
+		u32 n = min_t(size_t, vec[i].iov_len, len - off);
+
+		memcpy(r->data + off, vec[i].iov_base, n);
+		off += n;
+	}
+	if (off != len) {
+		kfree(r);
+		return -EINVAL;
+	}
+	r->len = len;
+	r->seq = 0;
+
+	spin_lock_irqsave(&ks->lock, flags);
+	if (ks->flags & (BIT(MADCM_RNIC_KS_DEAD) | BIT(MADCM_RNIC_KS_DETACHED) |
+			 BIT(MADCM_RNIC_KS_FIN_DUE))) {
+		ret = -ENOTCONN;
+	} else if (len > READ_ONCE(t->mss)) {
+		ret = -EINVAL;
+	} else if (!list_empty(&ks->txq) &&
+		   ks->tx_mem + charge > MADCM_RNIC_KS_TXQ_MAX) {
+		set_bit(MADCM_RNIC_KS_ROOM, &ks->flags);
+		ret = -EAGAIN;
+	} else {
+		ks->tx_mem += charge;
+		list_add_tail(&r->list, &ks->txq);
+		r = NULL;
+	}
+	spin_unlock_irqrestore(&ks->lock, flags);
+	kfree(r);
+	if (!ret)
+		ks_kick(ks);
+	return ret;
+}
+
+/**
+ * madcm_rnic_ks_max_record() - the largest record the socket's stream
+ *	takes: the MSS of the hand-off, or the socket's own when smaller
+ *	(RFC 5044 5.2 sizes an FPDU to one segment)
+ * @t: the engine
+ *
+ * Return: bytes.
+ */
+u32 madcm_rnic_ks_max_record(struct madcm_rnic_tcp *t)
+{
+	struct socket *sock = READ_ONCE(t->ks.sock);
+	u32 mss = READ_ONCE(t->mss);
+
+	if (sock && test_bit(MADCM_RNIC_KS_LIVE, &t->ks.flags)) {
+		u32 cur = READ_ONCE(tcp_sk(sock->sk)->mss_cache);
+
+		if (cur >= MADCM_RNIC_TCP_MSS_FLOOR && cur < mss)
+			mss = cur;
+	}
+	return mss;
+}
+
+/**
+ * madcm_rnic_ks_send_room() - how much the queue takes now
+ * @t: the engine
+ *
+ * Return: bytes; U32_MAX when the queue is empty (it always takes one
+ * record then).
+ */
+u32 madcm_rnic_ks_send_room(struct madcm_rnic_tcp *t)
+{
+	struct madcm_rnic_ks *ks = &t->ks;
+	unsigned long flags;
+	u32 room = 0;
+
+	spin_lock_irqsave(&ks->lock, flags);
+	if (list_empty(&ks->txq))
+		room = U32_MAX;
+	else if (ks->tx_mem + ks_charge(0) < MADCM_RNIC_KS_TXQ_MAX)
+		room = MADCM_RNIC_KS_TXQ_MAX - ks->tx_mem - ks_charge(0);
+	/* whoever asks may wait: tell it when records leave */
+	if (!list_empty(&ks->txq))
+		set_bit(MADCM_RNIC_KS_ROOM, &ks->flags);
+	spin_unlock_irqrestore(&ks->lock, flags);
+	return room;
+}
+
+/**
+ * madcm_rnic_ks_close_after_queue() - FIN once the queue is written
+ * @t: the engine
+ */
+void madcm_rnic_ks_close_after_queue(struct madcm_rnic_tcp *t)
+{
+	set_bit(MADCM_RNIC_KS_FIN_DUE, &t->ks.flags);
+	ks_kick(&t->ks);
+}
+
+/**
+ * madcm_rnic_ks_abort() - reset the stream now
+ * @t: the engine
+ * @status: the RESET's status (0: -ECONNABORTED)
+ *
+ * Context: any context, the upper layer's rx_data included.
+ */
+void madcm_rnic_ks_abort(struct madcm_rnic_tcp *t, int status)
+{
+	if (test_bit(MADCM_RNIC_KS_DETACHED, &t->ks.flags))
+		return;
+	ks_end(t, status ?: -ECONNABORTED);
+}

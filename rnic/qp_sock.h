@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The software RNIC on the host's own TCP: at the offload boundary a QP
+ * may load its stream into a kernel TCP socket, repaired into the
+ * connection's state (the way CRIU restores a live connection), instead
+ * of carrying it with madcm's own engine (rnic/qp_tcp.c). The choice is
+ * made per hand-off by the rnic_host_tcp module parameter. The upper
+ * layer (rnic/qp_tx.c, rnic/qp_rx.c) sees the same calls either way.
+ * Documentation/rnic_tcp.rst describes the hand-off.
+ */
+#ifndef _MADCM_RNIC_QP_SOCK_H
+#define _MADCM_RNIC_QP_SOCK_H
+
+#include <linux/list.h>
+#include <linux/skbuff.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/uio.h>
+#include <linux/workqueue.h>
+#include <madcm/cm_offload.h>
+
+struct madcm_rnic_tcp;
+struct socket;
+struct sock;
+
+/* The peer's frames kept while the hand-off runs, at most. */
+#define MADCM_RNIC_KS_EARLY_MAX		64
+
+/* What the send side may queue for the socket (records not yet sent). */
+#define MADCM_RNIC_KS_TXQ_MAX		(256 * 1024)
+
+/**
+ * struct madcm_rnic_ks - a QP's stream on a socket of the host's TCP
+ * @sock: the socket, from the hand-off's work on; NULL before
+ * @work: the hand-off, then sending, draining the receive queue and
+ *	reporting the socket's state changes (process context)
+ * @lock: guards @flags changes that pair with the lists, @txq, @tx_off,
+ *	@tx_mem and @early (IRQ-safe)
+ * @flags: MADCM_RNIC_KS_* bits
+ * @txq: records (&struct madcm_rnic_tcp_rec) queued by the send side,
+ *	in stream order, not yet all written to the socket
+ * @tx_off: how much of the first record the socket took already
+ * @tx_mem: what @txq holds, headers included
+ * @early: frames of the peer that reached the CM before its steering
+ *	entry was removed; given to the host's stack once it is
+ * @unacked: the CM's bytes the peer has not acknowledged (the hand-off
+ *	context's), written into the socket's send queue as sent
+ * @unacked_len: how many
+ * @rcv_nxt: the socket's RCV.NXT at the hand-off: the context's, after
+ *	the bytes the CM left to the QP (delivered by the hand-off itself)
+ * @err: the status of the RESET the stream ended with
+ * @saved_data_ready: the socket's own callbacks, put back at detach
+ * @saved_state_change: see @saved_data_ready
+ * @saved_write_space: see @saved_data_ready
+ * @saved_error_report: see @saved_data_ready
+ */
+struct madcm_rnic_ks {
+	struct socket *sock;
+	struct work_struct work;
+	spinlock_t lock;		/* @txq, @early, @tx_off, @tx_mem */
+	unsigned long flags;
+	struct list_head txq;
+	u32 tx_off;
+	u32 tx_mem;
+	struct sk_buff_head early;
+	u8 *unacked;
+	u32 unacked_len;
+	u32 rcv_nxt;
+	int err;
+	void (*saved_data_ready)(struct sock *sk);
+	void (*saved_state_change)(struct sock *sk);
+	void (*saved_write_space)(struct sock *sk);
+	void (*saved_error_report)(struct sock *sk);
+};
+
+/* @flags bits */
+#define MADCM_RNIC_KS_HANDOFF	0	/* the work loads the socket next */
+#define MADCM_RNIC_KS_LIVE	1	/* the socket carries the stream */
+#define MADCM_RNIC_KS_UNSTEERED	2	/* the CM's steering entry is gone */
+#define MADCM_RNIC_KS_FIN_DUE	3	/* FIN once @txq is written */
+#define MADCM_RNIC_KS_FIN_SENT	4	/* shutdown(SHUT_WR) done */
+#define MADCM_RNIC_KS_RST_DUE	5	/* reset the socket */
+#define MADCM_RNIC_KS_DEAD	6	/* reset or failed: nothing more */
+#define MADCM_RNIC_KS_DETACHED	7	/* the CM is done with the QP */
+#define MADCM_RNIC_KS_ROOM	8	/* the send side waits for room */
+#define MADCM_RNIC_KS_EV_FIN	9	/* FIN_RCVD reported */
+#define MADCM_RNIC_KS_EV_END	10	/* CLOSED or RESET reported */
+
+/**
+ * struct madcm_rnic_ks_conn - what madcm_rnic_ks_repair() loads
+ * @tcp: addresses, family, SND.UNA, the peer's window (SND.WND, SND.WL1,
+ *	its largest) and the receive window to offer (the CM's context)
+ * @ifindex: the device the socket is bound to (0: none)
+ * @rcv_nxt: RCV.NXT
+ * @mss: the MSS the peer announced (the most we send in a segment)
+ * @snd_wscale: the peer's window shift
+ * @rcv_wscale: ours, as announced in our SYN
+ * @unacked: bytes from SND.UNA on, sent and not acknowledged
+ * @unacked_len: how many
+ */
+struct madcm_rnic_ks_conn {
+	const struct madcm_cm_tcp_ctx *tcp;
+	int ifindex;
+	u32 rcv_nxt;
+	u16 mss;
+	u8 snd_wscale;
+	u8 rcv_wscale;
+	const u8 *unacked;
+	u32 unacked_len;
+};
+
+struct net;
+
+extern bool madcm_rnic_host_tcp;
+
+int madcm_rnic_ks_repair(struct net *net, const struct madcm_rnic_ks_conn *k,
+			 struct socket **sockp);
+
+void madcm_rnic_ks_init(struct madcm_rnic_tcp *t);
+int madcm_rnic_ks_offload(struct madcm_rnic_tcp *t,
+			  const struct madcm_cm_offload_ctx *ctx);
+void madcm_rnic_ks_rx(struct madcm_rnic_tcp *t, const u8 *frame, u32 len);
+void madcm_rnic_ks_close(struct madcm_rnic_tcp *t,
+			 enum madcm_cm_offload_close how);
+void madcm_rnic_ks_detach(struct madcm_rnic_tcp *t);
+int madcm_rnic_ks_send(struct madcm_rnic_tcp *t, const struct kvec *vec,
+		       unsigned int nvec, u32 len);
+u32 madcm_rnic_ks_max_record(struct madcm_rnic_tcp *t);
+u32 madcm_rnic_ks_send_room(struct madcm_rnic_tcp *t);
+void madcm_rnic_ks_close_after_queue(struct madcm_rnic_tcp *t);
+void madcm_rnic_ks_abort(struct madcm_rnic_tcp *t, int status);
+
+#endif /* _MADCM_RNIC_QP_SOCK_H */

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit: the hand-off of a stream to a socket of the host's TCP
+ * (rnic/qp_sock.c, madcm_rnic_ks_repair()). Two sockets are repaired on
+ * the loopback device into the two ends of one connection that "a CM"
+ * set up: each end has sent bytes the other has not received, which is
+ * what a hand-off leaves behind (an MPA request or reply, an RTR message,
+ * not yet acknowledged). RFC 9293 3.10 (and 3.4, the sequence space) says
+ * what must follow: the bytes each end sent from SND.UNA on reach the
+ * other exactly once, in order, followed by whatever it sends next; and
+ * the sequence numbers may wrap. A load that cannot be done unwinds and
+ * leaves the port free.
+ */
+#include <kunit/test.h>
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/net.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <linux/string.h>
+#include <net/net_namespace.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+#include "rnic/rnic.h"
+
+/* The loopback device up: its addresses (127.0.0.1, ::1) come with it. */
+static int ht_init(struct kunit *test)
+{
+	int ret = 0;
+
+	rtnl_lock();
+	if (!(init_net.loopback_dev->flags & IFF_UP))
+		ret = dev_open(init_net.loopback_dev, NULL);
+	rtnl_unlock();
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	return 0;
+}
+
+static void ht_addr(struct madcm_cm_addr *a, bool ipv4, u16 port)
+{
+	memset(a, 0, sizeof(*a));
+	if (ipv4)
+		ipv6_addr_set_v4mapped(htonl(INADDR_LOOPBACK), &a->ip);
+	else
+		a->ip = in6addr_loopback;
+	a->port = port;
+}
+
+/*
+ * One end: it sent @sent (from @snd_una on) that the other end has not
+ * received, and has received everything the other end sent before
+ * @rcv_nxt.
+ */
+static void ht_ctx(struct madcm_cm_tcp_ctx *c, bool ipv4, u16 lport,
+		   u16 rport, u32 snd_una, u32 sent_len, u32 rcv_nxt)
+{
+	memset(c, 0, sizeof(*c));
+	c->ipv4 = ipv4;
+	c->vlan_id = MADCM_CM_NO_VLAN;
+	ht_addr(&c->loc, ipv4, lport);
+	ht_addr(&c->rem, ipv4, rport);
+	c->snd_una = snd_una;
+	c->snd_nxt = snd_una + sent_len;
+	c->snd_wnd = 65535;
+	c->max_snd_wnd = 65535;
+	c->snd_wl1 = rcv_nxt;
+	c->snd_wl2 = snd_una;
+	c->rcv_nxt = rcv_nxt;
+	c->rcv_wnd = 65535;
+	c->snd_mss = 1460;
+}
+
+static int ht_setint(struct socket *sock, int opt, int val)
+{
+	return sock->ops->setsockopt(sock, SOL_TCP, opt, KERNEL_SOCKPTR(&val),
+				     sizeof(val));
+}
+
+/* Read exactly @len bytes within 10 s (the first retransmission). */
+static int ht_read(struct socket *sock, u8 *buf, size_t len)
+{
+	size_t got = 0;
+
+	sock->sk->sk_rcvtimeo = 10 * HZ;
+	while (got < len) {
+		struct msghdr msg = {};
+		struct kvec vec = { .iov_base = buf + got,
+				    .iov_len = len - got };
+		int n = kernel_recvmsg(sock, &msg, &vec, 1, vec.iov_len, 0);
+
+		if (n <= 0)
+			return n ? n : -ECONNRESET;
+		got += n;
+	}
+	return got;
+}
+
+static int ht_write(struct socket *sock, const void *buf, size_t len)
+{
+	struct msghdr msg = {};
+	struct kvec vec = { .iov_base = (void *)buf, .iov_len = len };
+
+	return kernel_sendmsg(sock, &msg, &vec, 1, len);
+}
+
+static void ht_release(struct socket *sock)
+{
+	if (!sock)
+		return;
+	sock_no_linger(sock->sk);
+	sock_release(sock);
+}
+
+/*
+ * Both ends repaired with bytes in flight both ways; A's sequence
+ * numbers wrap inside its bytes.
+ */
+static void ht_unacked_both_ways(struct kunit *test, bool ipv4, u16 pa,
+				 u16 pb)
+{
+	static const u8 a_sent[] = "MPA request, 0123456789abcdef";
+	static const u8 b_sent[] = "MPA reply+RTR";
+	static const u8 a_next[] = "first FPDU";
+	const u32 a_una = 0xfffffff0, b_una = 5000;
+	struct madcm_cm_tcp_ctx ca, cb;
+	struct madcm_rnic_ks_conn ka = {
+		.tcp = &ca, .mss = 1460, .rcv_nxt = b_una,
+		.unacked = a_sent, .unacked_len = sizeof(a_sent),
+	};
+	struct madcm_rnic_ks_conn kb = {
+		.tcp = &cb, .mss = 1460, .rcv_nxt = a_una,
+		.unacked = b_sent, .unacked_len = sizeof(b_sent),
+	};
+	struct socket *sa = NULL, *sb = NULL;
+	u8 buf[64];
+
+	ht_ctx(&ca, ipv4, pa, pb, a_una, sizeof(a_sent), b_una);
+	ht_ctx(&cb, ipv4, pb, pa, b_una, sizeof(b_sent), a_una);
+	KUNIT_ASSERT_EQ(test, madcm_rnic_ks_repair(&init_net, &ka, &sa), 0);
+	KUNIT_ASSERT_EQ_MSG(test, madcm_rnic_ks_repair(&init_net, &kb, &sb), 0,
+			    "second end");
+	/* hashed and ESTABLISHED before anything was sent */
+	KUNIT_EXPECT_EQ(test, sa->sk->sk_state, TCP_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, sb->sk->sk_state, TCP_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, ht_setint(sa, TCP_REPAIR, TCP_REPAIR_OFF), 0);
+	KUNIT_EXPECT_EQ(test, ht_setint(sb, TCP_REPAIR, TCP_REPAIR_OFF), 0);
+
+	/* what each end had in flight reaches the other, once, in order */
+	KUNIT_ASSERT_EQ(test, ht_read(sb, buf, sizeof(a_sent)),
+			(int)sizeof(a_sent));
+	KUNIT_EXPECT_EQ(test, memcmp(buf, a_sent, sizeof(a_sent)), 0);
+	KUNIT_ASSERT_EQ(test, ht_read(sa, buf, sizeof(b_sent)),
+			(int)sizeof(b_sent));
+	KUNIT_EXPECT_EQ(test, memcmp(buf, b_sent, sizeof(b_sent)), 0);
+	/* and the stream goes on right after them */
+	KUNIT_ASSERT_EQ(test, ht_write(sa, a_next, sizeof(a_next)),
+			(int)sizeof(a_next));
+	KUNIT_ASSERT_EQ(test, ht_read(sb, buf, sizeof(a_next)),
+			(int)sizeof(a_next));
+	KUNIT_EXPECT_EQ(test, memcmp(buf, a_next, sizeof(a_next)), 0);
+	/* B took A's bytes across the wrap: RCV.NXT = ISS + all of them */
+	KUNIT_EXPECT_EQ(test, READ_ONCE(tcp_sk(sb->sk)->rcv_nxt),
+			a_una + (u32)sizeof(a_sent) + (u32)sizeof(a_next));
+	ht_release(sa);
+	ht_release(sb);
+}
+
+static void ht_unacked_ipv4(struct kunit *test)
+{
+	ht_unacked_both_ways(test, true, 41001, 41002);
+}
+
+static void ht_unacked_ipv6(struct kunit *test)
+{
+	ht_unacked_both_ways(test, false, 41003, 41004);
+}
+
+/*
+ * A context the host's TCP refuses (RFC 9293 3.10.7.4: the window the
+ * peer last sent was in a segment at or before RCV.NXT; here SND.WL1 lies
+ * beyond RCV.NXT + RCV.WND) fails the load with no socket left: the same
+ * port loads at once with a sound context.
+ */
+static void ht_bad_context_unwinds(struct kunit *test)
+{
+	struct madcm_cm_tcp_ctx c;
+	struct madcm_rnic_ks_conn k = { .tcp = &c, .mss = 1460 };
+	struct socket *sock = (struct socket *)1;
+
+	ht_ctx(&c, true, 41005, 41006, 100, 0, 200);
+	c.snd_wl1 = 200 + 65535 + 1;
+	k.rcv_nxt = 200;
+	KUNIT_EXPECT_EQ(test, madcm_rnic_ks_repair(&init_net, &k, &sock),
+			-EINVAL);
+	KUNIT_EXPECT_NULL(test, sock);
+
+	c.snd_wl1 = 200;
+	KUNIT_ASSERT_EQ(test, madcm_rnic_ks_repair(&init_net, &k, &sock), 0);
+	KUNIT_EXPECT_EQ(test, sock->sk->sk_state, TCP_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(tcp_sk(sock->sk)->rcv_nxt), 200U);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(tcp_sk(sock->sk)->snd_nxt), 100U);
+	/* still in repair mode: released without a word to the peer */
+	sock_release(sock);
+}
+
+static struct kunit_case ht_cases[] = {
+	KUNIT_CASE(ht_unacked_ipv4),
+	KUNIT_CASE(ht_unacked_ipv6),
+	KUNIT_CASE(ht_bad_context_unwinds),
+	{}
+};
+
+static struct kunit_suite ht_suite = {
+	.name = "madcm_rnic_host_tcp",
+	.init = ht_init,
+	.test_cases = ht_cases,
+};
+
+kunit_test_suite(ht_suite);
