@@ -43,7 +43,8 @@
  *
  * Address handles are in ib_ah.c.
  *
- * Removal (the device goes, or madcm is unloaded): the port stops taking
+ * Removal (the device goes, or madcm is unloaded, or the port's QP does
+ * not start, when MADs may have come in already): the port stops taking
  * sends, its QP goes to the error state and every send it held completes
  * with IB_WC_WR_FLUSH_ERR; every agent's other outstanding sends are
  * flushed through their send handlers; every ib_core object is released.
@@ -987,6 +988,70 @@ static unsigned int madcm_ib_max_qps(struct ib_device *device, u16 nr_pkeys,
 	return 1 + n;
 }
 
+static bool madcm_ib_tx_idle(struct madcm_ib_port *ip)
+{
+	bool idle;
+
+	spin_lock_bh(&ip->lock);
+	idle = !ip->tx_busy;
+	spin_unlock_bh(&ip->lock);
+	return idle;
+}
+
+static void madcm_ib_port_close(struct madcm_ib_port *ip)
+{
+	struct madcm_port *port = ip->port;
+	struct madcm_ib_pending *p, *ptmp;
+	LIST_HEAD(pending);
+	int i;
+
+	spin_lock_bh(&ip->lock);
+	ip->dead = true;
+	list_splice_init(&ip->overflow, &pending);
+	ip->n_overflow = 0;
+	spin_unlock_bh(&ip->lock);
+	/* A recovery or a QP being made finishes before the QPs go. */
+	cancel_work_sync(&ip->recover_work);
+	cancel_work_sync(&ip->pkey_work);
+
+	/* The device flushes what it holds; wait for those completions. */
+	mutex_lock(&ip->qp_mutex);
+	madcm_ib_qps_modify(ip, IB_QPS_ERR);
+	mutex_unlock(&ip->qp_mutex);
+	if (!wait_event_timeout(ip->tx_idle, madcm_ib_tx_idle(ip),
+				msecs_to_jiffies(MADCM_IB_DRAIN_MS)))
+		pr_info("%s: device did not flush its sends, completing them here\n",
+			port->name);
+	list_for_each_entry_safe(p, ptmp, &pending, node) {
+		madcm_port_send_complete(port, p->send, IB_WC_WR_FLUSH_ERR);
+		kfree(p);
+	}
+	madcm_port_flush_agents(port);
+
+	for (i = 0; i < ip->nr_qps; i++) {
+		if (ip->qps[i]->qp)
+			ib_destroy_qp(ip->qps[i]->qp);
+		ip->qps[i]->qp = NULL;
+	}
+	ip->qp = NULL;
+	/* Nothing polls once the CQ is gone: the rings can go after it. */
+	ib_free_cq(ip->cq);
+	ip->cq = NULL;
+	/* What the device kept is flushed here. */
+	for (i = 0; i < MADCM_IB_SQ_SIZE; i++) {
+		if (ip->tx[i].send) {
+			madcm_port_send_complete(port, ip->tx[i].send,
+						 IB_WC_WR_FLUSH_ERR);
+			ip->tx[i].send = NULL;
+		}
+	}
+
+	madcm_ib_ahs_release(ip);
+
+	madcm_ib_free_res(ip);
+	madcm_port_remove(port);	/* may free ip */
+}
+
 static struct madcm_ib_port *madcm_ib_port_open(struct ib_device *device,
 						u32 port_num)
 {
@@ -1063,8 +1128,12 @@ static struct madcm_ib_port *madcm_ib_port_open(struct ib_device *device,
 	ip->port = port;
 	ret = madcm_ib_qp_start(&ip->main);
 	if (ret) {
-		madcm_ib_free_res(ip);
-		madcm_port_unregister(port);	/* frees ip */
+		/*
+		 * The port has taken MADs since its receive ring was posted,
+		 * and the core's replies to them wait for the QP: close it
+		 * as a removal does, so that they complete and go.
+		 */
+		madcm_ib_port_close(ip);	/* may free ip */
 		return ERR_PTR(ret);
 	}
 	/* A reply to what arrived while the QP started may be waiting. */
@@ -1082,70 +1151,6 @@ err_res:
 	madcm_ib_free_res(ip);
 	kvfree(ip);
 	return ERR_PTR(ret);
-}
-
-static bool madcm_ib_tx_idle(struct madcm_ib_port *ip)
-{
-	bool idle;
-
-	spin_lock_bh(&ip->lock);
-	idle = !ip->tx_busy;
-	spin_unlock_bh(&ip->lock);
-	return idle;
-}
-
-static void madcm_ib_port_close(struct madcm_ib_port *ip)
-{
-	struct madcm_port *port = ip->port;
-	struct madcm_ib_pending *p, *ptmp;
-	LIST_HEAD(pending);
-	int i;
-
-	spin_lock_bh(&ip->lock);
-	ip->dead = true;
-	list_splice_init(&ip->overflow, &pending);
-	ip->n_overflow = 0;
-	spin_unlock_bh(&ip->lock);
-	/* A recovery or a QP being made finishes before the QPs go. */
-	cancel_work_sync(&ip->recover_work);
-	cancel_work_sync(&ip->pkey_work);
-
-	/* The device flushes what it holds; wait for those completions. */
-	mutex_lock(&ip->qp_mutex);
-	madcm_ib_qps_modify(ip, IB_QPS_ERR);
-	mutex_unlock(&ip->qp_mutex);
-	if (!wait_event_timeout(ip->tx_idle, madcm_ib_tx_idle(ip),
-				msecs_to_jiffies(MADCM_IB_DRAIN_MS)))
-		pr_info("%s: device did not flush its sends, completing them here\n",
-			port->name);
-	list_for_each_entry_safe(p, ptmp, &pending, node) {
-		madcm_port_send_complete(port, p->send, IB_WC_WR_FLUSH_ERR);
-		kfree(p);
-	}
-	madcm_port_flush_agents(port);
-
-	for (i = 0; i < ip->nr_qps; i++) {
-		if (ip->qps[i]->qp)
-			ib_destroy_qp(ip->qps[i]->qp);
-		ip->qps[i]->qp = NULL;
-	}
-	ip->qp = NULL;
-	/* Nothing polls once the CQ is gone: the rings can go after it. */
-	ib_free_cq(ip->cq);
-	ip->cq = NULL;
-	/* What the device kept is flushed here. */
-	for (i = 0; i < MADCM_IB_SQ_SIZE; i++) {
-		if (ip->tx[i].send) {
-			madcm_port_send_complete(port, ip->tx[i].send,
-						 IB_WC_WR_FLUSH_ERR);
-			ip->tx[i].send = NULL;
-		}
-	}
-
-	madcm_ib_ahs_release(ip);
-
-	madcm_ib_free_res(ip);
-	madcm_port_remove(port);	/* may free ip */
 }
 
 static int madcm_ib_add_one(struct ib_device *device)

@@ -225,7 +225,13 @@ static int mock_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	struct mock_dev *md = to_mock_dev(ibqp->device);
 	struct mock_qp *qp = to_mock_qp(ibqp);
 	unsigned long flags;
+	int ret;
 
+	if ((mask & IB_QP_STATE) && md->modify_hook) {
+		ret = md->modify_hook(md, ibqp, attr->qp_state);
+		if (ret)
+			return ret;
+	}
 	if ((mask & IB_QP_PKEY_INDEX) && attr->pkey_index >= md->nr_pkeys)
 		return -EINVAL;
 	spin_lock_irqsave(&qp->lock, flags);
@@ -310,7 +316,7 @@ static void mock_scatter(const struct mock_rwqe *e, size_t skip,
 }
 
 /* One UD packet, gathered from @sg, to the QP @dqpn of the device. */
-static void mock_deliver(struct mock_dev *md, struct mock_qp *src, u16 pkey,
+static void mock_deliver(struct mock_dev *md, u32 src_qpn, u16 pkey,
 			 u32 qkey, u32 dqpn, u8 sl, const struct ib_sge *sg,
 			 int num_sge)
 {
@@ -354,7 +360,7 @@ static void mock_deliver(struct mock_dev *md, struct mock_qp *src, u16 pkey,
 		wc.opcode = IB_WC_RECV;
 		wc.byte_len = MOCK_GRH + len;
 		wc.qp = &dst->ibqp;
-		wc.src_qp = src->ibqp.qp_num;
+		wc.src_qp = src_qpn;
 		wc.slid = MOCK_LID;
 		wc.sl = sl;
 		wc.pkey_index = 0;	/* defined for the GSI only */
@@ -401,7 +407,7 @@ static int mock_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 			pkey_index = ud->pkey_index;
 		ah = to_mock_ah(ud->ah);
 		if (ah->dlid == MOCK_LID)
-			mock_deliver(md, qp, md->pkeys[pkey_index],
+			mock_deliver(md, ibqp->qp_num, md->pkeys[pkey_index],
 				     ud->remote_qkey & 0x80000000 ?
 				     qkey : ud->remote_qkey,
 				     ud->remote_qpn, ah->sl, wr->sg_list,
@@ -472,11 +478,13 @@ static int mock_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 
 	ah->dlid = rdma_ah_get_dlid(init->ah_attr);
 	ah->sl = rdma_ah_get_sl(init->ah_attr);
+	atomic_inc(&to_mock_dev(ibah->device)->live_ahs);
 	return 0;
 }
 
 static int mock_destroy_ah(struct ib_ah *ah, u32 flags)
 {
+	atomic_dec(&to_mock_dev(ah->device)->live_ahs);
 	return 0;
 }
 
@@ -638,6 +646,13 @@ static bool mock_dev_match(struct kunit *test, struct kunit_resource *res,
 
 struct mock_dev *mock_dev_add(struct kunit *test, const u16 *pkeys, int n)
 {
+	return mock_dev_add_hooked(test, pkeys, n, NULL, NULL);
+}
+
+struct mock_dev *mock_dev_add_hooked(struct kunit *test, const u16 *pkeys,
+				     int n, mock_modify_hook_t hook,
+				     void *data)
+{
 	struct mock_dev_res *r;
 	struct mock_dev *md;
 	int ret;
@@ -649,6 +664,8 @@ struct mock_dev *mock_dev_add(struct kunit *test, const u16 *pkeys, int n)
 	md->nr_pkeys = n;
 	xa_init_flags(&md->qps, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_BH);
 	spin_lock_init(&md->held_lock);
+	md->modify_hook = hook;
+	md->hook_data = data;
 	md->ibdev.node_type = RDMA_NODE_IB_CA;
 	md->ibdev.phys_port_cnt = 1;
 	md->ibdev.num_comp_vectors = 1;
@@ -856,4 +873,24 @@ u16 mock_last_pkey(struct mock_dev *md, u32 qpn)
 	}
 	xa_unlock_bh(&md->qps);
 	return pkey;
+}
+
+void mock_dev_inject(struct mock_dev *md, u32 dqpn, u32 src_qpn, u32 qkey,
+		     const void *mad, u32 len)
+{
+	struct ib_sge sge = { .addr = (uintptr_t)mad, .length = len };
+
+	mock_deliver(md, src_qpn, md->pkeys[0], qkey, dqpn, 0, &sge, 1);
+}
+
+int mock_qp_rq_count(struct ib_qp *ibqp)
+{
+	struct mock_qp *qp = to_mock_qp(ibqp);
+	unsigned long flags;
+	int n;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	n = qp->rq_count;
+	spin_unlock_irqrestore(&qp->lock, flags);
+	return n;
 }

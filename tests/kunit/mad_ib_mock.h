@@ -28,12 +28,25 @@
 #define MOCK_LID	1
 #define MOCK_MAX_PKEYS	32
 
+struct mock_dev;
+
+/*
+ * Asked before a QP of the device changes state (ib_modify_qp() with
+ * IB_QP_STATE), before anything changes: a nonzero return fails the call
+ * with that error and leaves the QP as it was. Process context.
+ */
+typedef int (*mock_modify_hook_t)(struct mock_dev *md, struct ib_qp *qp,
+				  enum ib_qp_state to);
+
 struct mock_dev {
 	struct ib_device ibdev;
 	u16 pkeys[MOCK_MAX_PKEYS];
 	u16 nr_pkeys;
 	struct xarray qps;
 	atomic_t live_qps;
+	atomic_t live_ahs;
+	mock_modify_hook_t modify_hook;
+	void *hook_data;
 	atomic_t drop_pkey;
 	atomic_t drop_qkey;
 	atomic_t drop_no_qp;
@@ -53,6 +66,13 @@ struct mock_qp;
  * ends, or earlier with mock_dev_remove_now().
  */
 struct mock_dev *mock_dev_add(struct kunit *test, const u16 *pkeys, int n);
+/*
+ * The same, with @hook asked at every change of a QP's state from the
+ * start, madcm's port opening included; @data goes to md->hook_data.
+ */
+struct mock_dev *mock_dev_add_hooked(struct kunit *test, const u16 *pkeys,
+				     int n, mock_modify_hook_t hook,
+				     void *data);
 /* Unregister the device now (madcm's port goes); every peer is gone. */
 void mock_dev_remove_now(struct kunit *test, struct mock_dev *md);
 
@@ -89,5 +109,14 @@ bool mock_peer_wait(struct mock_peer *p, int n);
 int mock_peer_send(struct mock_peer *p, const void *mad, u32 qpn);
 /* The P_Key of the last packet the QP numbered @qpn took, or 0. */
 u16 mock_last_pkey(struct mock_dev *md, u32 qpn);
+/*
+ * A UD packet of P_Key index 0 carrying @len bytes of @mad, from QP
+ * @src_qpn at MOCK_LID with Q_Key @qkey, to the QP numbered @dqpn; it
+ * arrives as any packet does (or is dropped and counted).
+ */
+void mock_dev_inject(struct mock_dev *md, u32 dqpn, u32 src_qpn, u32 qkey,
+		     const void *mad, u32 len);
+/* The receive work requests a QP of the device holds. */
+int mock_qp_rq_count(struct ib_qp *ibqp);
 
 #endif /* _MADCM_MAD_IB_MOCK_H */

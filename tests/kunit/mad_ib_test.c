@@ -704,6 +704,95 @@ static void overflow_allocation_failure_refuses_post(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&w->done), posted);
 }
 
+/* What ibt_fail_first_rts() saw while the port started. */
+struct ibt_start_fail {
+	struct madcm_port *port;	/* a reference of the test's */
+	int rts_asked;
+	bool answered;
+	int replies_waiting;
+	long overflowed;
+};
+
+/*
+ * The first move of a QP of the device to RTS is madcm's port starting
+ * (the mock makes no QP0 or QP1 for ib_core). In RTR, with the receive
+ * ring posted, a Get that no agent takes arrives; once the port has
+ * answered it (its receive buffer is back on the ring), the move fails.
+ */
+static int ibt_fail_first_rts(struct mock_dev *md, struct ib_qp *qp,
+			      enum ib_qp_state to)
+{
+	struct ibt_start_fail *f = md->hook_data;
+	struct madcm_ib_port *ip;
+	struct ib_mad *mad;
+	int posted, i;
+
+	if (to != IB_QPS_RTS || f->rts_asked++)
+		return 0;
+	/* The port is not published yet: its CQ's context is its data. */
+	ip = qp->recv_cq->cq_context;
+	f->port = ip->port;
+	madcm_port_get(f->port);
+	mad = kzalloc(sizeof(*mad), GFP_KERNEL);
+	if (!mad)
+		return -ENOMEM;
+	mad->mad_hdr.base_version = IB_MGMT_BASE_VERSION;
+	mad->mad_hdr.mgmt_class = MT_CLASS;
+	mad->mad_hdr.class_version = MT_VERSION;
+	mad->mad_hdr.method = IB_MGMT_METHOD_GET;
+	mad->mad_hdr.tid = cpu_to_be64(IBT_TID_LO);
+	posted = mock_qp_rq_count(qp);
+	mock_dev_inject(md, qp->qp_num, 1, IB_QP1_QKEY, mad, sizeof(*mad));
+	kfree(mad);
+	for (i = 0; i < 250 && mock_qp_rq_count(qp) < posted; i++)
+		msleep(20);
+	f->answered = mock_qp_rq_count(qp) == posted;
+	f->replies_waiting = atomic_read(&f->port->live_replies);
+	f->overflowed = atomic_long_read(&ip->counters[MADCM_IB_TX_OVERFLOW]);
+	return -EIO;
+}
+
+/*
+ * A port takes MADs from the moment its receive ring is posted, before
+ * its QP is in RTS, and the core answers a Get nobody takes with a
+ * GetResp "unsupported method/attribute" (IBTA vol. 1 13.4.7): that
+ * answer waits for the QP on the overflow list. When the QP does not
+ * reach RTS, no port opens, and the waiting answer ends as a reply that
+ * could not be sent; its address handle, and the port with it, are
+ * released: the test's reference is the last.
+ */
+static void failed_start_releases_waiting_replies(struct kunit *test)
+{
+	static const u16 one[] = { 0xffff };
+	struct ibt_start_fail *f;
+	struct madcm_port *port;
+	struct mock_dev *md;
+
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	md = mock_dev_add_hooked(test, one, 1, ibt_fail_first_rts, f);
+	KUNIT_ASSERT_EQ(test, f->rts_asked, 1);
+	KUNIT_ASSERT_NOT_NULL(test, f->port);
+	port = f->port;
+	KUNIT_EXPECT_NULL(test, madcm_ib_get_port(&md->ibdev, 1));
+
+	/* The answer was made, and waited for the QP. */
+	KUNIT_EXPECT_TRUE(test, f->answered);
+	KUNIT_EXPECT_EQ(test, f->replies_waiting, 1);
+	KUNIT_EXPECT_EQ(test, f->overflowed, 1);
+
+	/* It is gone, and nothing of the port is left. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&port->live_replies), 0);
+	KUNIT_EXPECT_EQ(test,
+			atomic_long_read(&port->counters[MADCM_CNT_TX_REPLY_FAIL]),
+			1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&port->live_ahs), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&md->live_ahs), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&md->live_qps), 0);
+	KUNIT_EXPECT_EQ(test, refcount_read(&port->refs), 1);
+	madcm_port_put(port);
+}
+
 static int ibt_init(struct kunit *test)
 {
 	/* Without it, the mock device would need a DMA device. */
@@ -721,6 +810,7 @@ static struct kunit_case mad_ib_cases[] = {
 	KUNIT_CASE(post_modify_cancel_under_irqsave_lock),
 	KUNIT_CASE(failed_recovery_strands_no_send),
 	KUNIT_CASE(overflow_allocation_failure_refuses_post),
+	KUNIT_CASE(failed_start_releases_waiting_replies),
 	{}
 };
 
