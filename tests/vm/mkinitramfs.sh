@@ -65,10 +65,10 @@ copy_prog "$(command -v kmod)" /bin/kmod
 command -v nft >/dev/null && copy_prog "$(command -v nft)" /bin/nft
 # rdma-core's applications (rdmacm-utils, perftest, ibverbs-utils): rping,
 # the data path's reference peer, and the programs tests/vm/pair/3x-apps-*
-# run on the RNICs. rping's threads end with pthread_exit, for which glibc
-# loads libgcc_s.
+# run on the RNICs, and iperf3, the link's TCP limit in make bench.
+# rping's threads end with pthread_exit, for which glibc loads libgcc_s.
 for p in rping ucmatose rdma_server rdma_client cmtime \
-	ib_send_bw ib_write_bw ib_read_bw ib_send_lat ibv_devinfo; do
+	ib_send_bw ib_write_bw ib_read_bw ib_send_lat ibv_devinfo iperf3; do
 	if command -v $p >/dev/null; then
 		copy_prog "$(command -v $p)" /bin/$p
 	fi

@@ -11,7 +11,11 @@
 #     step's total time), and through the whole cycle (every step, from
 #     create id to destroy);
 #   ib_send_lat -R, 64 B Sends: perftest's typical and average latency;
-#   ib_write_bw -R, 64 KiB Writes: perftest's average bandwidth.
+#   ib_write_bw -R, 64 KiB Writes: perftest's average bandwidth;
+#   tcp-limit-1MiB: the kernel's TCP on the same wire (iperf3), the
+#     link's limit, in each pair's boot;
+#   the perftest figures again with madcm on the host's TCP
+#     (rnic_host_tcp, "-host-tcp").
 # Guest a serves, guest b is the client and prints each figure as
 #   === APPS NAME VALUE UNIT
 . /tests/common.sh
@@ -34,6 +38,29 @@ figure() {
 	*) echo "=== APPS $1 $2 $3" ;;
 	esac | tee -a /tmp/apps-figures
 }
+
+# The link's limit: the kernel's own TCP between the same two guests,
+# iperf3 moving 64 MiB in 1 MiB writes from guest b to guest a (its
+# receiver's rate, Mbit/s over 8: MB/s).
+if [ -x /bin/iperf3 ]; then
+	APPS_N=$((APPS_N + 2))
+	if [ $ROLE = a ]; then
+		SIDE=server
+		timeout 300 /bin/iperf3 -s -1 -p 7840 >/tmp/iperf3.out 2>&1 &
+		sleep 1
+		pair_barrier $((APPS_N - 1))
+		wait
+	else
+		SIDE=client
+		pair_barrier $((APPS_N - 1))
+		timeout 300 /bin/iperf3 -c 192.0.2.1 -p 7840 -n 64M -l 1M -f m >/tmp/iperf3.out 2>&1
+		sed 's/^/iperf3: /' /tmp/iperf3.out
+		figure tcp-limit-1MiB "$(awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i + 1) ~ /^Mbits/) v = $i }
+			END { if (v != "") printf "%.2f", v / 8 }' /tmp/iperf3.out)" MB/s
+	fi
+else
+	echo "=== APPS tcp-limit-1MiB MB/s"
+fi
 
 # cmtime: rows "STEP : total_ms max_ms min_us us_per_conn".
 apps_run cmtime a "cmtime -b 192.0.2.1 -p 7830 -c $CONNS" "cmtime -s 192.0.2.1 -p 7830 -c $CONNS" stays
