@@ -151,6 +151,27 @@ static bool qhash_has(struct irdma_qhash_table *tbl,
 }
 
 /**
+ * irdma_qhash_has() - is this steering entry in the table?
+ * @tbl: the table
+ * @qh: the entry, as it would be inserted
+ *
+ * Context: Any context; takes the RCU read lock.
+ * Return: true when it is.
+ */
+bool irdma_qhash_has(struct irdma_qhash_table *tbl,
+		     const struct irdma_cm_qhash *qh)
+{
+	struct irdma_qhash_key k;
+	bool hit;
+
+	qhash_key(&k, qh->type, &qh->loc, &qh->rem, qh->vlan_id);
+	rcu_read_lock();
+	hit = qhash_has(tbl, &k);
+	rcu_read_unlock();
+	return hit;
+}
+
+/**
  * irdma_qhash_match() - does a received segment belong to the CM?
  * @tbl: the table
  * @loc: the segment's destination (our side)

@@ -337,6 +337,28 @@ static int nd_qhash_retarget(struct irdma_cm_netdev *nd,
 	return ret;
 }
 
+/*
+ * An entry retargeted (or taken over by a new connection of its 4-tuple,
+ * irdma_cm_conn_qhash_add()) that the host's TCP had (nd_qhash_host()):
+ * it steers to the core again.
+ */
+static int nd_qhash_unhost(struct irdma_cm_netdev *nd,
+			   const struct irdma_cm_qhash *qh)
+{
+	struct irdma_cm_qhash host = *qh;
+	int ret = 0;
+
+	host.type = IRDMA_QHASH_HOST;
+	mutex_lock(&nd->resv_lock);
+	if (irdma_qhash_has(&nd->qhash, &host)) {
+		ret = irdma_qhash_insert(&nd->qhash, qh, GFP_KERNEL);
+		if (!ret)
+			irdma_qhash_remove(&nd->qhash, &host);
+	}
+	mutex_unlock(&nd->resv_lock);
+	return ret;
+}
+
 static int nd_qhash_add(struct irdma_cm_core *core,
 			const struct irdma_cm_qhash *qh)
 {
@@ -346,7 +368,7 @@ static int nd_qhash_add(struct irdma_cm_core *core,
 	int ret;
 
 	if (qh->type == IRDMA_QHASH_CONN && !nd_qhash_retarget(nd, qh))
-		return 0;
+		return nd_qhash_unhost(nd, qh);
 	if (qh->target)
 		return -ENOENT;
 	r = kzalloc(sizeof(*r), GFP_KERNEL);

@@ -62,7 +62,7 @@ module_param_named(rnic_host_tcp, madcm_rnic_host_tcp, bool, 0644);
 MODULE_PARM_DESC(rnic_host_tcp,
 		 "Carry each RNIC connection on a socket of the host's TCP after the CM's hand-off (repair mode), instead of madcm's own TCP engine (read at each hand-off)");
 
-static unsigned int madcm_rnic_host_tcp_user_timeout_ms = 30000;
+static unsigned int madcm_rnic_host_tcp_user_timeout_ms = 60000;
 module_param_named(rnic_host_tcp_user_timeout_ms,
 		   madcm_rnic_host_tcp_user_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(rnic_host_tcp_user_timeout_ms,

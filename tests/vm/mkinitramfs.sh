@@ -23,7 +23,7 @@ kos=("$@")
 # Stock modules the VM scripts use.
 MODS="ib_core ib_uverbs ib_umad ib_cm iw_cm rdma_cm rdma_ucm rdma_rxe
 crc32_generic veth sch_netem virtio_pci virtio_net af_packet ipv6 8021q
-nf_tables crc32c_generic libcrc32c nvmet nvmet-rdma nvme-rdma null_blk
+nf_tables nft_ct crc32c_generic libcrc32c nvmet nvmet-rdma nvme-rdma null_blk
 ${MADCM_VM_MODS:-}"
 modroot=$STOCK_ROOT
 if [ -n "${MADCM_VM_KERNEL_DIR:-}" ]; then

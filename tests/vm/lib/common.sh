@@ -226,10 +226,16 @@ madcm_host_tcp_setup() {
 	check "rnic_host_tcp=1" sh -c 'echo 1 > /sys/module/madcm/parameters/rnic_host_tcp'
 }
 
-# madcm_host_tcp_check DEV: with MADCM_HOST_TCP=1, the connections so far
-# went to the host's TCP (host_tcp counted), and no hand-off failed.
+# madcm_host_tcp_on: madcm hands its RNIC connections to the host's TCP
+# (rnic_host_tcp set here, or on the kernel command line).
+madcm_host_tcp_on() {
+	[ "$(cat /sys/module/madcm/parameters/rnic_host_tcp 2>/dev/null)" = Y ]
+}
+
+# madcm_host_tcp_check DEV: on the host's TCP, the connections so far
+# went to it (host_tcp counted), and no hand-off failed.
 madcm_host_tcp_check() {
-	[ "${MADCM_HOST_TCP:-0}" = 1 ] || return 0
+	madcm_host_tcp_on || return 0
 	echo "$1: host_tcp $(rnic_stat "$1" host_tcp) host_tcp_fail $(rnic_stat "$1" host_tcp_fail) host_tcp_early $(rnic_stat "$1" host_tcp_early) host_tcp_early_drop $(rnic_stat "$1" host_tcp_early_drop)"
 	check "$1: streams on the host's TCP" [ "$(rnic_stat "$1" host_tcp)" -gt 0 ]
 	check "$1: no hand-off to the host's TCP failed" [ "$(rnic_stat "$1" host_tcp_fail)" = 0 ]

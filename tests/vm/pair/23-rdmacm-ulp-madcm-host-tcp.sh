@@ -6,8 +6,9 @@
 # entry goes once the socket is hashed. The same scenarios, clean and
 # under 5% netem loss, then the device deleted with a connection live;
 # host_tcp counts the streams the host's TCP carried, host_tcp_fail
-# stays 0. Scenario 4b (madcm's CM taking its own TIME-WAIT over) does not
-# apply: the host keeps the TIME-WAIT.
+# stays 0. In scenario 4b the host keeps the first connection's
+# TIME-WAIT; the second connection from the same port takes its steering
+# entry over.
 RDMACM_DEV=madcm
 MADCM_HOST_TCP=1
 . /tests/rdmacm-ulp-pair.sh

@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: GPL-2.0
+# vm-timeout: 600
+# A madcm RNIC's streams on the host's own TCP (rnic_host_tcp=1) are the
+# host's connections for its firewall too (issue 31, item 8). rping -V
+# runs for good, guest a serving on madcm, guest b the client (madcm in
+# make vmpair, siw in make vmpair-mixed). On guest a, once pings flow:
+#   - conntrack sees the connection, both directions: nftables chains
+#     on input and output count its segments as "ct state established"
+#     (which conntrack gives a connection once it saw both directions).
+#     It picks the connection up in mid-stream: the CM's handshake never
+#     reached it, so its "original" direction is whichever segment it
+#     saw first after the hand-off, not the SYN's;
+#   - a rule added now that drops the peer's segments stops the data
+#     path: the server's rping ends (rping exits 0 on a disconnect: the
+#     proof is that it ended, a million pings early) within the user
+#     timeout (rnic_host_tcp_user_timeout_ms, set to 10 s here), and the
+#     RNIC counts
+#     the reset stream (conn_reset).
+# Then a takes the rule away: the client's next retransmission meets a
+# closed port, a RST ends it, and its rping fails too. madcm's own TCP
+# engine fails the second check: its frames never reach the host's
+# filter after the CM's steering hook.
+. /tests/common.sh
+. /tests/ib.sh
+MADCM_HOST_TCP=1
+. /tests/apps.sh
+
+check "rping is there" [ -x /bin/rping ]
+check "nft is there" [ -x /bin/nft ]
+apps_setup
+PORT=7720
+APPS_N=$((APPS_N + 2))
+
+# nft_count CHAIN COMMENT: the packets of the rule with that comment.
+nft_count() {
+	/bin/nft list chain inet madcm_ht "$1" |
+		sed -n "s/.*counter packets \([0-9]*\) .*comment \"$2\".*/\1/p"
+}
+
+if [ $ROLE = a ]; then
+	SIDE=server
+	# nft's ct expression: its module, and conntrack with it (no
+	# request_module in these guests)
+	load_modules crc32c_generic nft_ct
+	check "user timeout 10 s" sh -c 'echo 10000 > /sys/module/madcm/parameters/rnic_host_tcp_user_timeout_ms'
+	check "nft: table and chains with conntrack" sh -c '
+		/bin/nft add table inet madcm_ht &&
+		/bin/nft add chain inet madcm_ht in "{ type filter hook input priority 0; }" &&
+		/bin/nft add chain inet madcm_ht out "{ type filter hook output priority 0; }" &&
+		/bin/nft add rule inet madcm_ht in tcp dport '$PORT' ct state established counter comment \"in-est\" &&
+		/bin/nft add rule inet madcm_ht out tcp sport '$PORT' ct state established counter comment \"out-est\"'
+	timeout 300 rping -s -v -V -a 192.0.2.1 -p $PORT -S 64 -C 1000000 >/tmp/rping.out 2>&1 &
+	pid=$!
+	apps_wait_listen "rping -p $PORT" $pid
+	pair_barrier $((APPS_N - 1))
+	for i in $(seq 120); do
+		[ "$(grep -c '^server ping data' /tmp/rping.out)" -ge 20 ] && break
+		sleep 0.5
+	done
+	check "pings flow" [ "$(grep -c '^server ping data' /tmp/rping.out)" -ge 20 ]
+	/bin/ss -tin "( sport = :$PORT )" | sed 's/^/ss: /'
+	/bin/nft list table inet madcm_ht | sed 's/^/nft: /'
+	check "conntrack: the peer's segments, established" [ "$(nft_count in in-est)" -gt 0 ]
+	check "conntrack: ours, established" [ "$(nft_count out out-est)" -gt 0 ]
+	resets=$(rnic_stat m0 conn_reset)
+	check "nft: drop the peer's segments" /bin/nft add rule inet madcm_ht in tcp dport $PORT drop
+	t0=$(date +%s)
+	for i in $(seq 120); do
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.5
+	done
+	if kill -0 $pid 2>/dev/null; then
+		kill $pid
+		RC=running
+	else
+		wait $pid
+		RC=$?
+	fi
+	echo "rping -s ended after $(($(date +%s) - t0)) s: $RC"
+	tail -5 /tmp/rping.out | sed 's/^/rping -s: /'
+	check "the rule stopped the data path: rping -s ended" [ "$RC" != running ]
+	check "the stream was reset (conn_reset)" [ "$(rnic_stat m0 conn_reset)" -gt "$resets" ]
+	check "nft: table gone" /bin/nft delete table inet madcm_ht
+	pair_barrier $APPS_N
+else
+	SIDE=client
+	pair_barrier $((APPS_N - 1))
+	timeout 300 rping -c -v -V -a 192.0.2.1 -p $PORT -S 64 -C 1000000 >/tmp/rping.out 2>&1 &
+	pid=$!
+	pair_barrier $APPS_N
+	for i in $(seq 400); do
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.5
+	done
+	if kill -0 $pid 2>/dev/null; then
+		kill $pid
+		RC=running
+	else
+		wait $pid
+		RC=$?
+	fi
+	tail -5 /tmp/rping.out | sed 's/^/rping -c: /'
+	check "rping -c ended once the server's stream was gone" [ "$RC" != running ]
+	check "rping -c pinged first" [ "$(grep -c '^ping data' /tmp/rping.out)" -ge 20 ]
+fi
+[ "$APPS_DEV" = madcm ] && madcm_host_tcp_check m0
+
+apps_teardown
+finish
