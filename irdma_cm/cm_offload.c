@@ -464,6 +464,26 @@ int madcm_cm_offload_xmit(struct madcm_cm_offload_qp *qp, const u8 *frame,
 EXPORT_SYMBOL_GPL(madcm_cm_offload_xmit);
 
 /**
+ * madcm_cm_offload_can_host() - can the host's TCP take this stream?
+ * @qp: the QP, attached to a connection (from its ->offload())
+ *
+ * Whether the connection's backend can pass its segments to the host's
+ * stack (madcm_cm_offload_unsteer()): the netdev backend can; a test
+ * wire or an external backend steers to the CM only, and a QP there
+ * carries the stream itself.
+ *
+ * Context: Any context; from ->offload(), with the CM's lock held.
+ * Return: true when it can.
+ */
+bool madcm_cm_offload_can_host(struct madcm_cm_offload_qp *qp)
+{
+	struct irdma_cm_node *node = READ_ONCE(qp->cm_priv);
+
+	return node && node->core->ops->qhash_host;
+}
+EXPORT_SYMBOL_GPL(madcm_cm_offload_can_host);
+
+/**
  * madcm_cm_offload_unsteer() - let the host's TCP have the stream
  * @qp: the QP, handed a stream by the CM and not yet detached
  *

@@ -52,15 +52,19 @@
 #include <linux/net.h>
 #include <linux/slab.h>
 #include <linux/tcp.h>
+#include <net/inet6_hashtables.h>
+#include <net/inet_hashtables.h>
+#include <net/inet_timewait_sock.h>
 #include <net/ipv6.h>
 #include <net/sock.h>
 #include <net/tcp.h>
+#include "irdma_cm/tcp_seg.h"
 #include "rnic/rnic.h"
 
-bool madcm_rnic_host_tcp;
+bool madcm_rnic_host_tcp = true;
 module_param_named(rnic_host_tcp, madcm_rnic_host_tcp, bool, 0644);
 MODULE_PARM_DESC(rnic_host_tcp,
-		 "Carry each RNIC connection on a socket of the host's TCP after the CM's hand-off (repair mode), instead of madcm's own TCP engine (read at each hand-off)");
+		 "Carry each RNIC connection on a socket of the host's TCP after the CM's hand-off (repair mode; default Y); N: madcm's own TCP engine (read at each hand-off)");
 
 static unsigned int madcm_rnic_host_tcp_user_timeout_ms = 60000;
 module_param_named(rnic_host_tcp_user_timeout_ms,
@@ -204,6 +208,41 @@ static void ks_uninstall(struct madcm_rnic_tcp *t, struct sock *sk)
 	write_unlock_bh(&sk->sk_callback_lock);
 }
 
+/*
+ * The host keeps a TIME-WAIT of the 4-tuple (a connection of it closed
+ * here a moment ago, from the same port): the CM judged the new
+ * connection acceptable (RFC 9293 3.4.1, RFC 6191) and set it up on its
+ * own steering, so the host's TIME-WAIT goes, as one a new SYN takes
+ * over does. Without timestamps the host's connect would refuse it
+ * (tcp_twsk_unique()). Return: true when one went.
+ */
+static bool ks_end_time_wait(struct net *net, const struct madcm_cm_tcp_ctx *c,
+			     int ifindex)
+{
+	struct inet_hashinfo *h = net->ipv4.tcp_death_row.hashinfo;
+	struct sock *sk;
+
+	rcu_read_lock();
+	if (c->ipv4)
+		sk = __inet_lookup_established(net, h, c->rem.ip.s6_addr32[3],
+					       htons(c->rem.port),
+					       c->loc.ip.s6_addr32[3],
+					       c->loc.port, ifindex, 0);
+	else
+		sk = __inet6_lookup_established(net, h, &c->rem.ip,
+						htons(c->rem.port), &c->loc.ip,
+						c->loc.port, ifindex, 0);
+	rcu_read_unlock();
+	if (!sk)
+		return false;
+	if (sk->sk_state != TCP_TIME_WAIT) {
+		sock_gen_put(sk);
+		return false;
+	}
+	inet_twsk_deschedule_put(inet_twsk(sk));
+	return true;
+}
+
 /**
  * madcm_rnic_ks_repair() - a kernel TCP socket in a connection's state
  * @net: the namespace the socket lives in
@@ -256,6 +295,8 @@ int madcm_rnic_ks_repair(struct net *net, const struct madcm_rnic_ks_conn *k,
 		goto err;
 	alen = ks_sockaddr(&c->rem, c->ipv4, k->ifindex, &ra);
 	ret = kernel_connect(sock, (struct sockaddr *)&ra, alen, 0);
+	if (ret == -EADDRNOTAVAIL && ks_end_time_wait(net, c, k->ifindex))
+		ret = kernel_connect(sock, (struct sockaddr *)&ra, alen, 0);
 	if (ret)
 		goto err;
 
@@ -583,6 +624,39 @@ static void ks_rst(struct madcm_rnic_ks *ks)
 	release_sock(sk);
 }
 
+/*
+ * A hand-off that made no socket: the peer's side is ESTABLISHED, and no
+ * socket will answer it. A RST (RFC 9293 3.10.7.4: at SND.NXT, with an
+ * ACK of RCV.NXT) leaves on the CM's path, whose steering still holds
+ * the 4-tuple.
+ */
+static void ks_rst_frame(struct madcm_rnic_tcp *t)
+{
+	const struct madcm_cm_tcp_ctx *a = &t->addr;
+	struct irdma_cm_seg seg = {};
+	u8 buf[IRDMA_CM_MAX_HDR];
+	int len;
+
+	memcpy(seg.dst_mac, a->rem_mac, ETH_ALEN);
+	memcpy(seg.src_mac, a->loc_mac, ETH_ALEN);
+	seg.ipv4 = a->ipv4;
+	seg.vlan = a->vlan_id != MADCM_CM_NO_VLAN;
+	seg.vlan_tci = seg.vlan ? a->vlan_id : 0;
+	seg.tos = a->tos;
+	seg.ttl = a->ttl ?: 64;
+	seg.flow_label = a->flow_label;
+	seg.src.ip = a->loc.ip;
+	seg.src.port = a->loc.port;
+	seg.dst.ip = a->rem.ip;
+	seg.dst.port = a->rem.port;
+	seg.seq = t->snd_nxt;
+	seg.ack = t->ks.rcv_nxt;
+	seg.flags = IRDMA_TCP_RST | IRDMA_TCP_ACK;
+	len = irdma_cm_build_seg(&seg, buf, sizeof(buf));
+	if (len > 0 && !madcm_cm_offload_xmit(&ks_qp(t)->oqp, buf, len))
+		madcm_rnic_count(ks_qp(t)->dev, MADCM_RNIC_CNT_TX_FRAMES);
+}
+
 static void ks_work(struct work_struct *work)
 {
 	struct madcm_rnic_ks *ks = container_of(work, struct madcm_rnic_ks,
@@ -597,6 +671,8 @@ static void ks_work(struct work_struct *work)
 		if (ret) {
 			madcm_rnic_count(ks_qp(t)->dev,
 					 MADCM_RNIC_CNT_HOST_TCP_FAIL);
+			if (!ks->sock)
+				ks_rst_frame(t);
 			ks_end(t, ret);
 		}
 	}

@@ -155,6 +155,7 @@ void madcm_cm_offload_closed(struct madcm_cm_offload_qp *qp, u32 snd_nxt,
 			     u32 rcv_nxt);
 int madcm_cm_offload_xmit(struct madcm_cm_offload_qp *qp, const u8 *frame,
 			  u32 len);
+bool madcm_cm_offload_can_host(struct madcm_cm_offload_qp *qp);
 int madcm_cm_offload_unsteer(struct madcm_cm_offload_qp *qp);
 
 #endif /* _MADCM_CM_OFFLOAD_H */

@@ -24,7 +24,7 @@
 #          siw on the very kernel madcm runs on, for fair benchmarks.
 # A madcm device with the user ABI never shares a kernel with siw, hence
 # no madcm.ko beside siw. A guest's scripts find its kernel's name in
-# MADCM_PAIR_KERNEL. A pair with a siw guest is named after its kernels
+# MADCM_PAIR_KERNEL, and the other guest's in MADCM_PAIR_PEER_KERNEL. A pair with a siw guest is named after its kernels
 # (vmpair-stock-siw for a stock guest a and a siw guest b).
 #
 # Usage: tests/vm/run2.sh [--run] [SCRIPT...]
@@ -151,7 +151,8 @@ fi
 base=$((20000 + ($$ % 10000) * 2))
 port_a=$base port_b=$((base + 1))
 guest() {
-	local role=$1 kern=$2 mac=$3 lport=$4 rport=$5 kernel=$STOCK_VMLINUZ
+	local role=$1 kern=$2 mac=$3 lport=$4 rport=$5 kernel=$STOCK_VMLINUZ peer=$kern_a
+	[ "$role" = b ] || peer=$kern_b
 	local initrd=$initrd_stock mem=1024 smp=1
 	# The KASAN kernel: its shadow needs the room, and with one CPU its
 	# boot stopped in lockdep's RCU-tasks self-test ("Running RCU-tasks
@@ -167,7 +168,7 @@ guest() {
 		-netdev "socket,id=n0,udp=127.0.0.1:$rport,localaddr=127.0.0.1:$lport" \
 		-device "virtio-net-pci,netdev=n0,mac=$mac" \
 		-kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 loglevel=3 panic=-1 oops=panic rdinit=/init madcm_pair=$role MADCM_PAIR_KERNEL=$kern${MADCM_VM_APPEND:+ $MADCM_VM_APPEND}" \
+		-append "console=ttyS0 loglevel=3 panic=-1 oops=panic rdinit=/init madcm_pair=$role MADCM_PAIR_KERNEL=$kern MADCM_PAIR_PEER_KERNEL=$peer${MADCM_VM_APPEND:+ $MADCM_VM_APPEND}" \
 		</dev/null >"$vmdir/$role.log" 2>&1
 }
 say "booting two guests (TCG), a: $kern_a, b: $kern_b ($KVER for stock), UDP $port_a <-> $port_b; logs: $vmdir/{a,b}.log"

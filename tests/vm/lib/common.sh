@@ -218,12 +218,14 @@ rnic_stat() {
 		awk -v n="$2" '{ for (i = 1; i < NF; i++) if ($i == n) print $(i + 1) }'
 }
 
-# madcm_host_tcp_setup: with MADCM_HOST_TCP=1, madcm's RNIC hands each
-# connection to a socket of the host's TCP (rnic_host_tcp, rnic/qp_sock.c)
-# instead of its own engine; the module parameter is read at each hand-off.
+# madcm_host_tcp_setup: MADCM_HOST_TCP=1 or 0 chooses the engine of
+# madcm's RNIC streams: a socket of the host's TCP (rnic_host_tcp=1, the
+# default, rnic/qp_sock.c) or madcm's own (0, rnic/qp_tcp.c); unset, the
+# module's setting stays. The parameter is read at each hand-off.
 madcm_host_tcp_setup() {
-	[ "${MADCM_HOST_TCP:-0}" = 1 ] || return 0
-	check "rnic_host_tcp=1" sh -c 'echo 1 > /sys/module/madcm/parameters/rnic_host_tcp'
+	case ${MADCM_HOST_TCP:-} in
+	0 | 1) check "rnic_host_tcp=$MADCM_HOST_TCP" sh -c "echo $MADCM_HOST_TCP > /sys/module/madcm/parameters/rnic_host_tcp" ;;
+	esac
 }
 
 # madcm_host_tcp_on: madcm hands its RNIC connections to the host's TCP

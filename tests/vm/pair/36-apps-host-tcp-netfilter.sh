@@ -2,8 +2,9 @@
 # vm-timeout: 600
 # A madcm RNIC's streams on the host's own TCP (rnic_host_tcp=1) are the
 # host's connections for its firewall too (issue 31, item 8). rping -V
-# runs for good, guest a serving on madcm, guest b the client (madcm in
-# make vmpair, siw in make vmpair-mixed). On guest a, once pings flow:
+# runs for good, a madcm guest serving (guest a, or b when a is siw's),
+# the other the client (madcm in make vmpair, siw in make vmpair-mixed).
+# On the server, once pings flow:
 #   - conntrack sees the connection, both directions: nftables chains
 #     on input and output count its segments as "ct state established"
 #     (which conntrack gives a connection once it saw both directions).
@@ -16,8 +17,8 @@
 #     timeout (rnic_host_tcp_user_timeout_ms, set to 10 s here), and the
 #     RNIC counts
 #     the reset stream (conn_reset).
-# Then a takes the rule away: the client's next retransmission meets a
-# closed port, a RST ends it, and its rping fails too. madcm's own TCP
+# Then the server takes the rule away: the client's next retransmission
+# meets a closed port, a RST ends it, and its rping ends too. madcm's own TCP
 # engine fails the second check: its frames never reach the host's
 # filter after the CM's steering hook.
 . /tests/common.sh
@@ -30,6 +31,12 @@ check "nft is there" [ -x /bin/nft ]
 apps_setup
 PORT=7720
 APPS_N=$((APPS_N + 2))
+# The server: guest a, unless a runs siw (its peer's kernel, or its own).
+SROLE=a
+case $ROLE:$MADCM_PAIR_KERNEL:${MADCM_PAIR_PEER_KERNEL:-stock} in
+a:siw*:* | b:*:siw*) SROLE=b ;;
+esac
+SRV=$(apps_ip $SROLE)
 
 # nft_count CHAIN COMMENT: the packets of the rule with that comment.
 nft_count() {
@@ -37,7 +44,7 @@ nft_count() {
 		sed -n "s/.*counter packets \([0-9]*\) .*comment \"$2\".*/\1/p"
 }
 
-if [ $ROLE = a ]; then
+if [ $ROLE = $SROLE ]; then
 	SIDE=server
 	# nft's ct expression: its module, and conntrack with it (no
 	# request_module in these guests)
@@ -49,7 +56,7 @@ if [ $ROLE = a ]; then
 		/bin/nft add chain inet madcm_ht out "{ type filter hook output priority 0; }" &&
 		/bin/nft add rule inet madcm_ht in tcp dport '$PORT' ct state established counter comment \"in-est\" &&
 		/bin/nft add rule inet madcm_ht out tcp sport '$PORT' ct state established counter comment \"out-est\"'
-	timeout 300 rping -s -v -V -a 192.0.2.1 -p $PORT -S 64 -C 1000000 >/tmp/rping.out 2>&1 &
+	timeout 300 rping -s -v -V -a $SRV -p $PORT -S 64 -C 1000000 >/tmp/rping.out 2>&1 &
 	pid=$!
 	apps_wait_listen "rping -p $PORT" $pid
 	pair_barrier $((APPS_N - 1))
@@ -85,7 +92,7 @@ if [ $ROLE = a ]; then
 else
 	SIDE=client
 	pair_barrier $((APPS_N - 1))
-	timeout 300 rping -c -v -V -a 192.0.2.1 -p $PORT -S 64 -C 1000000 >/tmp/rping.out 2>&1 &
+	timeout 300 rping -c -v -V -a $SRV -p $PORT -S 64 -C 1000000 >/tmp/rping.out 2>&1 &
 	pid=$!
 	pair_barrier $APPS_N
 	for i in $(seq 400); do

@@ -1,14 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-timeout: 600
-# 30-apps-rping.sh with madcm's streams on the host's own TCP
-# (rnic_host_tcp=1, rnic/qp_sock.c): rping -V in both roles, against
-# madcm (make vmpair) or siw (make vmpair-mixed), each ping's Read and
-# Write carried by a repaired kernel socket. A madcm guest then shows
-# that its streams went to the host's TCP (host_tcp) and that no
-# hand-off failed.
+# 30-apps-rping.sh with madcm's streams on its own TCP engine
+# (rnic_host_tcp=0, rnic/qp_tcp.c) instead of the host's TCP, the
+# default: rping -V in both roles, against madcm (make vmpair) or siw
+# (make vmpair-mixed). Kept while the engine is (issue 31 retires it).
 . /tests/common.sh
 . /tests/ib.sh
-MADCM_HOST_TCP=1
+MADCM_HOST_TCP=0
 . /tests/apps.sh
 
 check "rping is there" [ -x /bin/rping ]
@@ -29,9 +27,11 @@ rping_run() {
 	apps_expect "no data mismatch" 'mismatch' 0
 }
 
-rping_run a 7710 64 10
-rping_run b 7711 32768 5
-[ "$APPS_DEV" = madcm ] && madcm_host_tcp_check m0
+rping_run a 7712 64 10
+rping_run b 7713 32768 5
+if [ "$APPS_DEV" = madcm ]; then
+	check "m0: no stream went to the host's TCP" [ "$(rnic_stat m0 host_tcp)" = 0 ]
+fi
 
 apps_teardown
 finish
