@@ -239,7 +239,10 @@ static bool ks_end_time_wait(struct net *net, const struct madcm_cm_tcp_ctx *c,
 		sock_gen_put(sk);
 		return false;
 	}
+	/* as the host's own callers (softirq, connect) do: BH off */
+	local_bh_disable();
 	inet_twsk_deschedule_put(inet_twsk(sk));
+	local_bh_enable();
 	return true;
 }
 

@@ -9,7 +9,8 @@
  * what must follow: the bytes each end sent from SND.UNA on reach the
  * other exactly once, in order, followed by whatever it sends next; and
  * the sequence numbers may wrap. A load that cannot be done unwinds and
- * leaves the port free.
+ * leaves the port free. A TIME-WAIT the host keeps of the 4-tuple does
+ * not stop a load.
  */
 #include <kunit/test.h>
 #include <linux/in.h>
@@ -17,7 +18,9 @@
 #include <linux/net.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
+#include <linux/delay.h>
 #include <linux/string.h>
+#include <net/inet_hashtables.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
 #include <net/tcp.h>
@@ -203,10 +206,92 @@ static void ht_bad_context_unwinds(struct kunit *test)
 	sock_release(sock);
 }
 
+static struct socket *ht_sock(struct kunit *test, u16 port)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+		.sin_port = htons(port),
+	};
+	struct socket *sock;
+
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_INET, SOCK_STREAM,
+					       IPPROTO_TCP, &sock), 0);
+	KUNIT_ASSERT_EQ(test, kernel_bind(sock, (struct sockaddr *)&sin,
+					  sizeof(sin)), 0);
+	return sock;
+}
+
+/* The state of the host's socket for 127.0.0.1:@lport - 127.0.0.1:@rport. */
+static int ht_tuple_state(u16 lport, u16 rport)
+{
+	struct inet_hashinfo *h = init_net.ipv4.tcp_death_row.hashinfo;
+	struct sock *sk;
+	int state;
+
+	rcu_read_lock();
+	sk = __inet_lookup_established(&init_net, h, htonl(INADDR_LOOPBACK),
+				       htons(rport), htonl(INADDR_LOOPBACK),
+				       lport, 0, 0);
+	rcu_read_unlock();
+	if (!sk)
+		return -1;
+	state = sk->sk_state;
+	sock_gen_put(sk);
+	return state;
+}
+
+/*
+ * The host keeps a TIME-WAIT of the 4-tuple (a connection closed from
+ * this side a moment ago, no timestamps: the host's connect would refuse
+ * it, tcp_twsk_unique()). A CM connection set up again on that 4-tuple
+ * (RFC 9293 3.4.1 lets it: the CM checked its ISS) is loaded all the
+ * same, and the TIME-WAIT is gone.
+ */
+static void ht_time_wait_taken(struct kunit *test)
+{
+	const u16 lport = 41011, rport = 41010;
+	u8 ts = READ_ONCE(init_net.ipv4.sysctl_tcp_timestamps);
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+		.sin_port = htons(rport),
+	};
+	struct socket *l, *c, *a = NULL, *sock;
+	struct madcm_cm_tcp_ctx ctx;
+	struct madcm_rnic_ks_conn k = { .tcp = &ctx, .mss = 1460 };
+	int i;
+
+	WRITE_ONCE(init_net.ipv4.sysctl_tcp_timestamps, 0);
+	l = ht_sock(test, rport);
+	KUNIT_ASSERT_EQ(test, kernel_listen(l, 1), 0);
+	c = ht_sock(test, lport);
+	KUNIT_ASSERT_EQ(test, kernel_connect(c, (struct sockaddr *)&sin,
+					     sizeof(sin), 0), 0);
+	KUNIT_ASSERT_EQ(test, kernel_accept(l, &a, 0), 0);
+	/* our side closes first: its end goes to TIME-WAIT */
+	sock_release(c);
+	for (i = 0; i < 50 && ht_tuple_state(lport, rport) != TCP_FIN_WAIT2; i++)
+		msleep(20);
+	sock_release(a);
+	sock_release(l);
+	for (i = 0; i < 50 && ht_tuple_state(lport, rport) != TCP_TIME_WAIT; i++)
+		msleep(20);
+	WRITE_ONCE(init_net.ipv4.sysctl_tcp_timestamps, ts);
+	KUNIT_ASSERT_EQ(test, ht_tuple_state(lport, rport), TCP_TIME_WAIT);
+
+	ht_ctx(&ctx, true, lport, rport, 7000, 0, 9000);
+	k.rcv_nxt = 9000;
+	KUNIT_ASSERT_EQ(test, madcm_rnic_ks_repair(&init_net, &k, &sock), 0);
+	KUNIT_EXPECT_EQ(test, ht_tuple_state(lport, rport), TCP_ESTABLISHED);
+	sock_release(sock);
+}
+
 static struct kunit_case ht_cases[] = {
 	KUNIT_CASE(ht_unacked_ipv4),
 	KUNIT_CASE(ht_unacked_ipv6),
 	KUNIT_CASE(ht_bad_context_unwinds),
+	KUNIT_CASE(ht_time_wait_taken),
 	{}
 };
 
