@@ -216,7 +216,9 @@ if [ "$RDMACM_DEV" = madcm ]; then
 fi
 pair_barrier 9
 
-madcm_host_tcp_check m0
+if [ "$RDMACM_DEV" = madcm ]; then
+	madcm_host_tcp_check m0
+fi
 
 # 4b. madcm only: two connections in a row from one source port, each
 # closed by the client. The first leaves its 4-tuple in madcm's TIME-WAIT

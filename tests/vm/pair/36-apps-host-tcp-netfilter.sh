@@ -110,7 +110,9 @@ else
 	check "rping -c ended once the server's stream was gone" [ "$RC" != running ]
 	check "rping -c pinged first" [ "$(grep -c '^ping data' /tmp/rping.out)" -ge 20 ]
 fi
-[ "$APPS_DEV" = madcm ] && madcm_host_tcp_check m0
+if [ "$APPS_DEV" = madcm ]; then
+	madcm_host_tcp_check m0
+fi
 
 apps_teardown
 finish
