@@ -521,6 +521,9 @@ static void ks_tx(struct madcm_rnic_tcp *t)
 	unsigned long flags;
 	bool freed = false;
 
+	/* for madcm_rnic_ks_max_record(), which may not touch the socket */
+	WRITE_ONCE(ks->mss_cache, READ_ONCE(tcp_sk(ks->sock->sk)->mss_cache));
+
 	for (;;) {
 		struct msghdr msg = {};
 		struct kvec vec;
@@ -762,6 +765,7 @@ int madcm_rnic_ks_offload(struct madcm_rnic_tcp *t,
 	ks->tx_off = 0;
 	ks->tx_mem = 0;
 	ks->err = 0;
+	ks->mss_cache = 0;
 	spin_unlock_irqrestore(&ks->lock, flags);
 	if (t->out->tx_start)
 		t->out->tx_start(t, ctx);
@@ -953,15 +957,11 @@ int madcm_rnic_ks_send(struct madcm_rnic_tcp *t, const struct kvec *vec,
  */
 u32 madcm_rnic_ks_max_record(struct madcm_rnic_tcp *t)
 {
-	struct socket *sock = READ_ONCE(t->ks.sock);
-	u32 mss = READ_ONCE(t->mss);
+	u32 cur = READ_ONCE(t->ks.mss_cache), mss = READ_ONCE(t->mss);
 
-	if (sock && test_bit(MADCM_RNIC_KS_LIVE, &t->ks.flags)) {
-		u32 cur = READ_ONCE(tcp_sk(sock->sk)->mss_cache);
-
-		if (cur >= MADCM_RNIC_TCP_MSS_FLOOR && cur < mss)
-			mss = cur;
-	}
+	/* the socket's, as the work last saw it: never the socket itself */
+	if (cur >= MADCM_RNIC_TCP_MSS_FLOOR && cur < mss)
+		mss = cur;
 	return mss;
 }
 

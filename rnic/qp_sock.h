@@ -49,6 +49,9 @@ struct sock;
  * @rcv_nxt: the socket's RCV.NXT at the hand-off: the context's, after
  *	the bytes the CM left to the QP (delivered by the hand-off itself)
  * @err: the status of the RESET the stream ended with
+ * @mss_cache: the socket's MSS as the work last read it (0 before), for
+ *	madcm_rnic_ks_max_record(), which runs under the QP's lock and may
+ *	race with detach releasing the socket
  * @saved_data_ready: the socket's own callbacks, put back at detach
  * @saved_state_change: see @saved_data_ready
  * @saved_write_space: see @saved_data_ready
@@ -67,6 +70,7 @@ struct madcm_rnic_ks {
 	u32 unacked_len;
 	u32 rcv_nxt;
 	int err;
+	u32 mss_cache;
 	void (*saved_data_ready)(struct sock *sk);
 	void (*saved_state_change)(struct sock *sk);
 	void (*saved_write_space)(struct sock *sk);
