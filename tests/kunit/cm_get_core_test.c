@@ -6,15 +6,20 @@
  * stays a valid handle whose calls fail, until its last holder puts it.
  * The devices are Ethernet devices of the test's own, registered in
  * init_net, that drop what they are asked to send.
+ *
+ * madcm_cm_netdev_steer: what the netdev backend's steering entries give
+ * the CM once a stream is the host's TCP's (madcm_cm_offload_unsteer()).
  */
 #include <kunit/test.h>
 #include <linux/etherdevice.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
+#include <linux/slab.h>
 #include <net/ipv6.h>
 #include <madcm/cm.h>
 #include <madcm/cm_backend.h>
 #include "irdma_cm/cm_core.h"
+#include "irdma_cm/wire_netdev_priv.h"
 
 static netdev_tx_t get_core_xmit(struct sk_buff *skb, struct net_device *dev)
 {
@@ -199,4 +204,136 @@ static struct kunit_suite cm_get_core_suite = {
 	.test_cases = cm_get_core_cases,
 };
 
-kunit_test_suite(cm_get_core_suite);
+/* ---- the netdev backend's steering of a stream the host's TCP carries ---- */
+
+/*
+ * A listener's entry and its port reservation, made by hand: the KUnit
+ * kernel has no SO_BINDTODEVICE (CONFIG_NETDEVICES is off), which the
+ * backend's reservation socket needs. A reservation without a socket is
+ * what nd_qhash_del() takes away like any other.
+ */
+static int steer_listener(struct irdma_cm_netdev *nd,
+			  const struct irdma_cm_qhash *lis)
+{
+	struct nd_reservation *r = kzalloc(sizeof(*r), GFP_KERNEL);
+	int ret;
+
+	if (!r)
+		return -ENOMEM;
+	r->qh = *lis;
+	mutex_lock(&nd->resv_lock);
+	ret = irdma_qhash_insert(&nd->qhash, lis, GFP_KERNEL);
+	if (!ret)
+		list_add(&r->list, &nd->resv);
+	mutex_unlock(&nd->resv_lock);
+	if (ret)
+		kfree(r);
+	return ret;
+}
+
+/* Whether the receive hook would give a segment of @qh's 4-tuple to the CM. */
+static bool steer_to_cm(struct irdma_cm_netdev *nd,
+			const struct irdma_cm_qhash *qh,
+			enum irdma_qhash_type *type)
+{
+	return irdma_qhash_match(&nd->qhash, &qh->loc, &qh->rem, qh->vlan_id,
+				 type);
+}
+
+/*
+ * A passive stream under a wildcard listener, handed to the host's TCP
+ * (->qhash_host()): from then on its segments are the host's, since
+ * the CM would only give them back to the QP, which gives them to the
+ * host again. The CM aims the entry at the QP from a work item of its
+ * own, which may run after the hand-off: that retarget must leave the
+ * stream with the host. Only a new connection of the 4-tuple (an add
+ * without a target, after the old node closed) takes it back.
+ */
+static void cm_netdev_retarget_keeps_host_stream(struct kunit *test)
+{
+	struct net_device *dev = get_core_netdev(test);
+	struct irdma_cm_qhash lis = {
+		.type = IRDMA_QHASH_LISTEN,
+		.loc.port = 7471,
+		.vlan_id = IRDMA_NO_VLAN,
+	};
+	struct irdma_cm_qhash conn = {
+		.type = IRDMA_QHASH_CONN,
+		.loc.port = 7471,
+		.rem.port = 45071,
+		.vlan_id = IRDMA_NO_VLAN,
+	};
+	struct irdma_cm_qhash aimed;
+	struct madcm_cm_offload_qp *qp;
+	enum irdma_qhash_type type;
+	struct irdma_cm_netdev *nd;
+	struct irdma_cm_core *core;
+	struct madcm_cm_core *h;
+
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	qp = kunit_kzalloc(test, 64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	ipv6_addr_set_v4mapped(htonl(INADDR_ANY), &lis.loc.ip);
+	ipv6_addr_set_v4mapped(htonl(0xc0000201), &conn.loc.ip);
+	ipv6_addr_set_v4mapped(htonl(0xc0000202), &conn.rem.ip);
+	aimed = conn;
+	aimed.target = qp;
+
+	KUNIT_ASSERT_EQ(test, madcm_cm_netdev_attach(dev, NULL), 0);
+	h = madcm_cm_get_core(dev);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(h));
+	core = irdma_cm_core_of(h);
+	nd = nd_of(core);
+	KUNIT_ASSERT_NOT_NULL(test, core->ops->qhash_host);
+
+	KUNIT_ASSERT_EQ(test, steer_listener(nd, &lis), 0);
+	/* Under the listener: its port is held already, no socket of its own. */
+	mutex_lock(&core->qh_mutex);
+	KUNIT_EXPECT_EQ(test, core->ops->qhash_add(core, &conn), 0);
+	mutex_unlock(&core->qh_mutex);
+	KUNIT_EXPECT_TRUE(test, steer_to_cm(nd, &conn, &type));
+	KUNIT_EXPECT_EQ(test, type, IRDMA_QHASH_CONN);
+
+	/* The hand-off: the host's socket is hashed, the stream is its. */
+	mutex_lock(&core->qh_mutex);
+	KUNIT_EXPECT_EQ(test, core->ops->qhash_host(core, &conn), 0);
+	mutex_unlock(&core->qh_mutex);
+	KUNIT_EXPECT_FALSE(test, steer_to_cm(nd, &conn, &type));
+	KUNIT_EXPECT_EQ(test, type, IRDMA_QHASH_HOST);
+
+	/* The CM's late retarget at the QP. */
+	mutex_lock(&core->qh_mutex);
+	KUNIT_EXPECT_EQ(test, core->ops->qhash_add(core, &aimed), 0);
+	mutex_unlock(&core->qh_mutex);
+	KUNIT_EXPECT_FALSE(test, steer_to_cm(nd, &conn, &type));
+	KUNIT_EXPECT_EQ(test, type, IRDMA_QHASH_HOST);
+
+	/* A new connection of the 4-tuple takes the entry over. */
+	mutex_lock(&core->qh_mutex);
+	KUNIT_EXPECT_EQ(test, core->ops->qhash_add(core, &conn), 0);
+	mutex_unlock(&core->qh_mutex);
+	KUNIT_EXPECT_TRUE(test, steer_to_cm(nd, &conn, &type));
+	KUNIT_EXPECT_EQ(test, type, IRDMA_QHASH_CONN);
+
+	mutex_lock(&core->qh_mutex);
+	core->ops->qhash_del(core, &conn);
+	core->ops->qhash_del(core, &lis);
+	mutex_unlock(&core->qh_mutex);
+	/* Both entries are gone: nothing steers. */
+	KUNIT_EXPECT_FALSE(test, steer_to_cm(nd, &conn, &type));
+	madcm_cm_put_core(h);
+	KUNIT_EXPECT_EQ(test, madcm_cm_netdev_detach(dev), 0);
+	get_core_netdev_free(dev);
+}
+
+static struct kunit_case cm_netdev_steer_cases[] = {
+	KUNIT_CASE(cm_netdev_retarget_keeps_host_stream),
+	{}
+};
+
+static struct kunit_suite cm_netdev_steer_suite = {
+	.name = "madcm_cm_netdev_steer",
+	.test_cases = cm_netdev_steer_cases,
+};
+
+kunit_test_suites(&cm_get_core_suite, &cm_netdev_steer_suite);
