@@ -120,6 +120,11 @@ static void irdma_cm_steer_work(struct work_struct *work)
 	bool aim;
 
 	irdma_cm_node_qhash(node, &qh);
+	/*
+	 * Under qh_mutex, which madcm_cm_offload_unsteer() takes after it
+	 * sets OFF_HOST: a stream the host's TCP took stays the host's.
+	 */
+	mutex_lock(&core->qh_mutex);
 	irdma_cm_node_lock(node);
 	/* The entry exists until the node closes (its removal comes later). */
 	aim = test_bit(IRDMA_CM_F_QH_ADDED, &node->flags) &&
@@ -127,7 +132,6 @@ static void irdma_cm_steer_work(struct work_struct *work)
 	      !test_bit(IRDMA_CM_F_OFF_HOST, &node->flags);
 	qh.target = node->steer_target;
 	irdma_cm_node_unlock(node);
-	mutex_lock(&core->qh_mutex);
 	if (aim && !core->wire_gone && core->ops->qhash_add(core, &qh))
 		irdma_cm_dbg(node, "steering entry not retargeted\n");
 	mutex_unlock(&core->qh_mutex);

@@ -338,8 +338,8 @@ static int nd_qhash_retarget(struct irdma_cm_netdev *nd,
 }
 
 /*
- * An entry retargeted (or taken over by a new connection of its 4-tuple,
- * irdma_cm_conn_qhash_add()) that the host's TCP had (nd_qhash_host()):
+ * An entry taken over by a new connection of its 4-tuple
+ * (irdma_cm_conn_qhash_add()) that the host's TCP had (nd_qhash_host()):
  * it steers to the core again.
  */
 static int nd_qhash_unhost(struct irdma_cm_netdev *nd,
@@ -367,8 +367,13 @@ static int nd_qhash_add(struct irdma_cm_core *core,
 	struct nd_reservation *r;
 	int ret;
 
+	/*
+	 * Aimed at a QP, the entry stays as it is, a pass entry too: the
+	 * CM's retarget may come after the host's TCP took the stream.
+	 * Without a target, a new connection of the 4-tuple takes it over.
+	 */
 	if (qh->type == IRDMA_QHASH_CONN && !nd_qhash_retarget(nd, qh))
-		return nd_qhash_unhost(nd, qh);
+		return qh->target ? 0 : nd_qhash_unhost(nd, qh);
 	if (qh->target)
 		return -ENOENT;
 	r = kzalloc(sizeof(*r), GFP_KERNEL);

@@ -76,6 +76,8 @@ static const struct rdma_stat_desc madcm_rnic_stats[] = {
 	[MADCM_RNIC_CNT_HOST_TCP_FAIL].name = "host_tcp_fail",
 	[MADCM_RNIC_CNT_HOST_TCP_EARLY].name = "host_tcp_early",
 	[MADCM_RNIC_CNT_HOST_TCP_EARLY_DROP].name = "host_tcp_early_drop",
+	[MADCM_RNIC_CNT_HOST_TCP_LATE].name = "host_tcp_late",
+	[MADCM_RNIC_CNT_HOST_TCP_LATE_DROP].name = "host_tcp_late_drop",
 };
 
 static_assert(ARRAY_SIZE(madcm_rnic_stats) == MADCM_RNIC_CNT_MAX);

@@ -27,7 +27,9 @@
  * host's stack without its socket. Until then the CM passes the peer's
  * segments to the QP (->rx()); they are kept (at most
  * MADCM_RNIC_KS_EARLY_MAX) and given to the host's stack once the entry
- * is gone, as are the few that still reach ->rx() afterwards.
+ * is gone, as are the few that still reach ->rx() afterwards (at most
+ * MADCM_RNIC_KS_LATE_MAX: more would be the steering's fault, and giving
+ * them to the host again would send them round the same loop).
  *
  * Sending: the send side's records (one FPDU each) are queued here and
  * written to the socket by the work with MSG_DONTWAIT; a full socket
@@ -389,9 +391,10 @@ static int ks_load(struct madcm_rnic_tcp *t)
 }
 
 /* One frame the CM passed us, back to the host's stack (any context). */
-static void ks_reinject(struct madcm_rnic_tcp *t, struct sk_buff *skb)
+static void ks_reinject(struct madcm_rnic_tcp *t, struct sk_buff *skb,
+			enum madcm_rnic_counter c)
 {
-	madcm_rnic_count(ks_qp(t)->dev, MADCM_RNIC_CNT_HOST_TCP_EARLY);
+	madcm_rnic_count(ks_qp(t)->dev, c);
 	skb->protocol = eth_type_trans(skb, skb->dev);
 	netif_rx(skb);
 }
@@ -437,7 +440,7 @@ static int ks_handoff(struct madcm_rnic_tcp *t)
 	spin_unlock_irqrestore(&ks->lock, flags);
 	madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_HOST_TCP);
 	while ((skb = __skb_dequeue(&early)))
-		ks_reinject(t, skb);
+		ks_reinject(t, skb, MADCM_RNIC_CNT_HOST_TCP_EARLY);
 	return 0;
 }
 
@@ -791,6 +794,7 @@ void madcm_rnic_ks_rx(struct madcm_rnic_tcp *t, const u8 *frame, u32 len)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
 	struct madcm_rnic_dev *dev = ks_qp(t)->dev;
+	enum madcm_rnic_counter drop = MADCM_RNIC_CNT_HOST_TCP_EARLY_DROP;
 	struct sk_buff *skb;
 	unsigned long flags;
 	bool now = false;
@@ -805,16 +809,18 @@ void madcm_rnic_ks_rx(struct madcm_rnic_tcp *t, const u8 *frame, u32 len)
 	}
 	spin_lock_irqsave(&ks->lock, flags);
 	if (test_bit(MADCM_RNIC_KS_UNSTEERED, &ks->flags)) {
-		now = true;
+		drop = MADCM_RNIC_CNT_HOST_TCP_LATE_DROP;
+		now = ks->late < MADCM_RNIC_KS_LATE_MAX;
+		ks->late += now;
 	} else if (skb_queue_len(&ks->early) < MADCM_RNIC_KS_EARLY_MAX) {
 		__skb_queue_tail(&ks->early, skb);
 		skb = NULL;
 	}
 	spin_unlock_irqrestore(&ks->lock, flags);
 	if (now) {
-		ks_reinject(t, skb);
+		ks_reinject(t, skb, MADCM_RNIC_CNT_HOST_TCP_LATE);
 	} else if (skb) {
-		madcm_rnic_count(dev, MADCM_RNIC_CNT_HOST_TCP_EARLY_DROP);
+		madcm_rnic_count(dev, drop);
 		kfree_skb(skb);
 	}
 }

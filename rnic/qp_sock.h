@@ -26,6 +26,13 @@ struct sock;
 /* The peer's frames kept while the hand-off runs, at most. */
 #define MADCM_RNIC_KS_EARLY_MAX		64
 
+/*
+ * Frames the CM may still pass after the hand-off, at most: those its
+ * steering took just before the entry changed. More means the steering
+ * still takes the stream, and reinjecting would loop.
+ */
+#define MADCM_RNIC_KS_LATE_MAX		256
+
 /* What the send side may queue for the socket (records not yet sent). */
 #define MADCM_RNIC_KS_TXQ_MAX		(256 * 1024)
 
@@ -60,12 +67,13 @@ struct sock;
 struct madcm_rnic_ks {
 	struct socket *sock;
 	struct work_struct work;
-	spinlock_t lock;		/* @txq, @early, @tx_off, @tx_mem */
+	spinlock_t lock;		/* @txq, @early, @late, @tx_off, @tx_mem */
 	unsigned long flags;
 	struct list_head txq;
 	u32 tx_off;
 	u32 tx_mem;
 	struct sk_buff_head early;
+	u32 late;
 	u8 *unacked;
 	u32 unacked_len;
 	u32 rcv_nxt;

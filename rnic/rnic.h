@@ -121,6 +121,12 @@ struct madcm_rnic_swqe;
  *	during its hand-off to a host socket, given to the host's stack
  * @MADCM_RNIC_CNT_HOST_TCP_EARLY_DROP: ... dropped instead (more than
  *	MADCM_RNIC_KS_EARLY_MAX waiting, or no memory): the peer resends
+ * @MADCM_RNIC_CNT_HOST_TCP_LATE: frames the CM still passed to a QP after
+ *	its steering entry became a pass entry (taken before the change),
+ *	given to the host's stack at once
+ * @MADCM_RNIC_CNT_HOST_TCP_LATE_DROP: ... dropped instead, past
+ *	MADCM_RNIC_KS_LATE_MAX for the stream: the steering still gives its
+ *	frames to the CM, and giving them to the host again would loop
  * @MADCM_RNIC_CNT_MAX: how many
  */
 enum madcm_rnic_counter {
@@ -153,6 +159,8 @@ enum madcm_rnic_counter {
 	MADCM_RNIC_CNT_HOST_TCP_FAIL,
 	MADCM_RNIC_CNT_HOST_TCP_EARLY,
 	MADCM_RNIC_CNT_HOST_TCP_EARLY_DROP,
+	MADCM_RNIC_CNT_HOST_TCP_LATE,
+	MADCM_RNIC_CNT_HOST_TCP_LATE_DROP,
 	MADCM_RNIC_CNT_MAX
 };
 

@@ -97,6 +97,7 @@ apps_setup() {
 apps_teardown() {
 	[ $APPS_RETRIES -eq 0 ] ||
 		echo "apps: $APPS_RETRIES run(s) retried after perftest's refused data connection"
+	[ "$DEV" != m0 ] || madcm_host_tcp_check $DEV
 	/bin/rdma link delete $DEV || fail "rdma link delete $DEV"
 	pair_teardown
 }

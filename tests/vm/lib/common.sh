@@ -238,9 +238,10 @@ madcm_host_tcp_on() {
 # went to it (host_tcp counted), and no hand-off failed.
 madcm_host_tcp_check() {
 	madcm_host_tcp_on || return 0
-	echo "$1: host_tcp $(rnic_stat "$1" host_tcp) host_tcp_fail $(rnic_stat "$1" host_tcp_fail) host_tcp_early $(rnic_stat "$1" host_tcp_early) host_tcp_early_drop $(rnic_stat "$1" host_tcp_early_drop)"
+	echo "$1: host_tcp $(rnic_stat "$1" host_tcp) host_tcp_fail $(rnic_stat "$1" host_tcp_fail) host_tcp_early $(rnic_stat "$1" host_tcp_early) host_tcp_early_drop $(rnic_stat "$1" host_tcp_early_drop) host_tcp_late $(rnic_stat "$1" host_tcp_late) host_tcp_late_drop $(rnic_stat "$1" host_tcp_late_drop)"
 	check "$1: streams on the host's TCP" [ "$(rnic_stat "$1" host_tcp)" -gt 0 ]
 	check "$1: no hand-off to the host's TCP failed" [ "$(rnic_stat "$1" host_tcp_fail)" = 0 ]
+	check "$1: no stream's frames looped back to the CM" [ "$(rnic_stat "$1" host_tcp_late_drop)" = 0 ]
 }
 
 # uverbs_prereqs PROGRAM: skip without the user-verbs test program or
