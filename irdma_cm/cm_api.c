@@ -566,6 +566,7 @@ static int irdma_connect(struct irdma_cm_core *core,
 		return -ENOMEM;
 	node->mpa_frame_rev = attr->mpa_rev;
 	irdma_cm_set_mpa_opts(node, attr->peer_to_peer, attr->crc);
+	irdma_cm_set_tcp_offer(node, attr->tcp_opts);
 	node->rtr_caps = attr->rtr_caps & IRDMA_RTR_ALL;
 	irdma_record_ird_ord(node, attr->ird, attr->ord);
 	ret = irdma_cm_build_request(node, attr->private_data,

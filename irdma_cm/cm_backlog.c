@@ -127,6 +127,7 @@ irdma_cm_passive_node(struct irdma_cm_listener *listener,
 	set_bit(IRDMA_CM_F_MAC_RESOLVED, &node->flags);
 	node->mpa_frame_rev = attr->mpa_rev;
 	irdma_cm_set_mpa_opts(node, attr->peer_to_peer, attr->crc);
+	irdma_cm_set_tcp_offer(node, attr->tcp_opts);
 	node->rtr_caps = attr->rtr_caps & IRDMA_RTR_ALL;
 	irdma_record_ird_ord(node, attr->ird, attr->ord);
 	node->handler = attr->handler;

@@ -85,6 +85,8 @@ static const char * const irdma_cm_counter_names[IRDMA_CM_CNT_NR] = {
 	[IRDMA_CM_CNT_QHASH_TAKEN_OVER] = "qhash_taken_over",
 	[IRDMA_CM_CNT_OOW_ACK_LIMITED] = "oow_ack_limited",
 	[IRDMA_CM_CNT_OFFLOAD_HOST] = "offload_host_tcp",
+	[IRDMA_CM_CNT_PAWS_DROP] = "paws_drop",
+	[IRDMA_CM_CNT_TS_MISSING] = "ts_missing",
 };
 
 /**
@@ -223,6 +225,7 @@ struct irdma_cm_core *irdma_setup_cm_core(const struct irdma_cm_wire_ops *ops,
 
 	get_random_bytes(&core->syncookie_key, sizeof(core->syncookie_key));
 	get_random_bytes(&core->isn_key, sizeof(core->isn_key));
+	get_random_bytes(&core->ts_key, sizeof(core->ts_key));
 	spin_lock_init(&core->lock);
 	INIT_LIST_HEAD(&core->nodes);
 	INIT_LIST_HEAD(&core->all_nodes);

@@ -97,6 +97,10 @@ struct seq_file;
  *	from a closed one of its 4-tuple before their removal ran
  * @IRDMA_CM_CNT_OOW_ACK_LIMITED: out-of-window segments and ACKs of
  *	unsent data left unanswered, within oow_ack_ms of the last answer
+ * @IRDMA_CM_CNT_PAWS_DROP: segments older than TS.Recent, dropped (and
+ *	acknowledged) by PAWS (RFC 7323 5.3)
+ * @IRDMA_CM_CNT_TS_MISSING: segments but RSTs without the timestamps the
+ *	connection agreed on, dropped (RFC 7323 3.2)
  * @IRDMA_CM_CNT_NR: number of counters
  */
 enum irdma_cm_counter {
@@ -152,6 +156,8 @@ enum irdma_cm_counter {
 	IRDMA_CM_CNT_QHASH_TAKEN_OVER,
 	IRDMA_CM_CNT_OOW_ACK_LIMITED,
 	IRDMA_CM_CNT_OFFLOAD_HOST,
+	IRDMA_CM_CNT_PAWS_DROP,
+	IRDMA_CM_CNT_TS_MISSING,
 	IRDMA_CM_CNT_NR
 };
 
@@ -275,6 +281,7 @@ struct madcm_cm_core {
  * @dying: shutting down; nothing new is created
  * @syncookie_key: the SYN cookies' secret, drawn when the core is set up
  * @isn_key: the secret of the ISS's hash (RFC 6528), drawn likewise
+ * @ts_key: the secret of the timestamp clock's offset, drawn likewise
  * @cnt: enum irdma_cm_counter
  * @seg_stats: frames refused by irdma_cm_parse_seg(), by reason
  */
@@ -318,6 +325,7 @@ struct irdma_cm_core {
 	bool dying;
 	siphash_key_t syncookie_key;
 	siphash_key_t isn_key;
+	siphash_key_t ts_key;
 	atomic64_t cnt[IRDMA_CM_CNT_NR];
 	struct irdma_cm_seg_stats seg_stats;
 };
@@ -482,6 +490,7 @@ void irdma_cm_reply_reset(struct irdma_cm_core *core,
 void irdma_cm_abort_node(struct irdma_cm_node *node, int status);
 void irdma_cm_reset_node(struct irdma_cm_node *node, int status);
 void irdma_cm_init_tcp(struct irdma_cm_node *node);
+u32 irdma_cm_tsval(const struct irdma_cm_node *node);
 void irdma_cm_set_iss(struct irdma_cm_node *node, u32 iss);
 u32 irdma_cm_clock_iss(const struct irdma_cm_node *node);
 void irdma_cm_start_close(struct irdma_cm_node *node);

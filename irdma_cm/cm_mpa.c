@@ -477,4 +477,8 @@ void irdma_init_tcp_ctx(struct irdma_cm_node *node,
 	ctx->crc = irdma_cm_mpa_crc(node);
 	ctx->snd_markers = node->mpa_opts & IRDMA_MPA_OPT_PEER_MARKERS;
 	ctx->rcv_markers = node->mpa_opts & IRDMA_MPA_OPT_MARKERS;
+	ctx->ts = test_bit(IRDMA_CM_F_TS_OK, &node->flags);
+	ctx->sack = test_bit(IRDMA_CM_F_SACK_OK, &node->flags);
+	ctx->tsval = ctx->ts ? irdma_cm_tsval(node) : 0;
+	ctx->ts_recent = ctx->ts ? node->ts_recent : 0;
 }

@@ -165,6 +165,11 @@ enum irdma_cm_mpa_result {
  * @IRDMA_CM_F_OFF_HOST: the QP carries the stream on a socket of the
  *	host's TCP (madcm_cm_offload_unsteer()): the steering entry is gone
  *	and the host keeps the TIME-WAIT
+ * @IRDMA_CM_F_OFFER_TS: our SYN offers timestamps (MADCM_CM_TCP_TS)
+ * @IRDMA_CM_F_OFFER_SACK: ... and SACK-permitted (MADCM_CM_TCP_SACK)
+ * @IRDMA_CM_F_TS_OK: both SYNs carried timestamps: every segment but a
+ *	RST carries them from then on, and PAWS applies (RFC 7323 3.2, 5)
+ * @IRDMA_CM_F_SACK_OK: both SYNs carried SACK-permitted (RFC 2018 2)
  *
  * Set and cleared with the atomic bitops: @IRDMA_CM_F_RELEASED and
  * @IRDMA_CM_F_IN_BACKLOG are read without the node lock.
@@ -191,6 +196,10 @@ enum irdma_cm_node_flag {
 	IRDMA_CM_F_QH_TAKEN,
 	IRDMA_CM_F_SYN_TIMED_OUT,
 	IRDMA_CM_F_OFF_HOST,
+	IRDMA_CM_F_OFFER_TS,
+	IRDMA_CM_F_OFFER_SACK,
+	IRDMA_CM_F_TS_OK,
+	IRDMA_CM_F_SACK_OK,
 };
 
 /* The deadlines of &irdma_cm_node.armed, one timer for all. */
@@ -368,12 +377,15 @@ struct irdma_cm_setup {
  * @rx_len: bytes in @rx_buf
  * @tx_acks: segments with ACK built so far (to spare a redundant ACK)
  * @retrans: retransmissions of the current unacknowledged data
+ * @ts_recent: TS.Recent, the peer's timestamp we echo (RFC 7323 4.3), with
+ *	IRDMA_CM_F_TS_OK
  * @rto: current retransmission timeout, in jiffies
  * @rto_base: the RTO without backoff: RFC 6298's SRTT + 4 * RTTVAR once
  *	measured, the core's initial RTO before
  * @srtt8: RFC 6298 SRTT, in jiffies, times 8
  * @rttvar4: RFC 6298 RTTVAR, in jiffies, times 4
  * @rtt_seq: the segment being timed is acknowledged by an ACK of this
+ * @last_ack_sent: Last.ACK.sent, RCV.NXT as our last ACK carried it
  * @rtt_start: when it was sent
  * @resolve_until: while the next hop is unresolved, when the wait counts
  *	as a retransmission (one RTO after the send that found it so)
@@ -474,11 +486,13 @@ struct irdma_cm_node {
 
 	u32 tx_acks;
 	u32 retrans;
+	u32 ts_recent;
 	unsigned long rto;
 	unsigned long rto_base;
 	u32 srtt8;
 	u32 rttvar4;
 	u32 rtt_seq;
+	u32 last_ack_sent;
 	unsigned long rtt_start;
 	unsigned long resolve_until;
 	unsigned long chack_start;
@@ -546,6 +560,16 @@ static inline bool irdma_cm_fin_rcvd(const struct irdma_cm_node *node)
 	default:
 		return false;
 	}
+}
+
+/* A new node's TCP options to offer (MADCM_CM_TCP_*). */
+static inline void irdma_cm_set_tcp_offer(struct irdma_cm_node *node,
+					  u8 tcp_opts)
+{
+	if (tcp_opts & MADCM_CM_TCP_TS)
+		set_bit(IRDMA_CM_F_OFFER_TS, &node->flags);
+	if (tcp_opts & MADCM_CM_TCP_SACK)
+		set_bit(IRDMA_CM_F_OFFER_SACK, &node->flags);
 }
 
 /* A new node's MPA options: what the consumer asked for. */

@@ -108,6 +108,25 @@ void irdma_cm_init_tcp(struct irdma_cm_node *node)
 	node->snd_mss = node->loc_mss;
 }
 
+/**
+ * irdma_cm_tsval() - our timestamp clock (RFC 7323 5.4)
+ * @node: the node
+ *
+ * Milliseconds, from an offset that a keyed hash of the 4-tuple gives
+ * (the core's secret), so that the clock tells nothing of the host's
+ * uptime and each connection's starts elsewhere. The host's TCP, which
+ * carries the stream after a hand-off to it, ticks in milliseconds too.
+ *
+ * Return: the TSval a segment sent now carries.
+ */
+u32 irdma_cm_tsval(const struct irdma_cm_node *node)
+{
+	u32 off = (u32)siphash(&node->key, sizeof(node->key),
+			       &node->core->ts_key);
+
+	return (u32)div_u64(ktime_get_ns(), NSEC_PER_MSEC) + off;
+}
+
 /* RFC 7323 2.2: the window field; a SYN's is never scaled. */
 static u16 irdma_cm_wnd_field(const struct irdma_cm_node *node, bool syn)
 {
@@ -199,14 +218,30 @@ static int irdma_cm_xmit(struct irdma_cm_node *node, u8 flags, u32 seq,
 	seg.flags = flags;
 	seg.window = irdma_cm_wnd_field(node, flags & IRDMA_TCP_SYN);
 	if (flags & IRDMA_TCP_SYN) {
+		bool synack = flags & IRDMA_TCP_ACK;
+
 		seg.opts.has_mss = true;
 		seg.opts.mss = node->loc_mss;
-		/* A SYN-ACK offers scaling only to a peer that did. */
-		if (!(flags & IRDMA_TCP_ACK) || irdma_cm_wscale_ok(node)) {
+		/* A SYN-ACK offers each option only to a peer that did. */
+		if (!synack || irdma_cm_wscale_ok(node)) {
 			seg.opts.has_wscale = true;
 			seg.opts.wscale = IRDMA_CM_RCV_WSCALE;
 		}
+		seg.opts.has_sack_perm =
+			test_bit(synack ? IRDMA_CM_F_SACK_OK :
+				 IRDMA_CM_F_OFFER_SACK, &node->flags);
+		seg.opts.has_ts = test_bit(synack ? IRDMA_CM_F_TS_OK :
+					   IRDMA_CM_F_OFFER_TS, &node->flags);
+	} else {
+		seg.opts.has_ts = test_bit(IRDMA_CM_F_TS_OK, &node->flags);
 	}
+	if (seg.opts.has_ts) {
+		seg.opts.tsval = irdma_cm_tsval(node);
+		/* RFC 7323 3.2: TSecr is zero without ACK. */
+		seg.opts.tsecr = flags & IRDMA_TCP_ACK ? node->ts_recent : 0;
+	}
+	if (flags & IRDMA_TCP_ACK)
+		node->last_ack_sent = node->rcv_nxt;
 	seg.payload = data;
 	seg.payload_len = len;
 	if (flags & IRDMA_TCP_ACK)
@@ -301,6 +336,15 @@ bool irdma_cm_window_shut(const struct irdma_cm_node *node)
 			    irdma_cm_data_end(node, node->snd_una));
 }
 
+/* The most data in one segment: the MSS, less the timestamps they carry. */
+static u32 irdma_cm_seg_max(const struct irdma_cm_node *node)
+{
+	u32 opts = test_bit(IRDMA_CM_F_TS_OK, &node->flags) ?
+		   IRDMA_TCPOLEN_TS_ALIGNED : 0;
+
+	return node->snd_mss > opts ? node->snd_mss - opts : 1;
+}
+
 /*
  * Send what is in flight from @from on: the rest of the CM data in MSS
  * sized segments, as far as the peer's window reaches (RFC 9293 3.8.6),
@@ -319,7 +363,7 @@ static void irdma_cm_output(struct irdma_cm_node *node, u32 from, bool probe)
 		set_bit(IRDMA_CM_F_PROBING, &node->flags);
 	}
 	while (irdma_seq_lt(from, end) && irdma_seq_lt(from, wnd_end)) {
-		u32 n = min3(end - from, (u32)node->snd_mss, wnd_end - from);
+		u32 n = min3(end - from, irdma_cm_seg_max(node), wnd_end - from);
 		u8 flags = IRDMA_TCP_ACK | IRDMA_TCP_PSH;
 
 		/* Freed only once acknowledged (irdma_cm_tx_done()). */
@@ -586,6 +630,14 @@ void irdma_cm_take_syn_opts(struct irdma_cm_node *node,
 	if (seg->opts.has_mss)
 		mss = max_t(u16, seg->opts.mss, IRDMA_CM_MIN_MSS);
 	node->snd_mss = min(mss, node->loc_mss);
+	/* RFC 7323 3.2, RFC 2018 2: in use when both SYNs carry them. */
+	if (test_bit(IRDMA_CM_F_OFFER_TS, &node->flags) && seg->opts.has_ts) {
+		set_bit(IRDMA_CM_F_TS_OK, &node->flags);
+		node->ts_recent = seg->opts.tsval;
+	}
+	if (test_bit(IRDMA_CM_F_OFFER_SACK, &node->flags) &&
+	    seg->opts.has_sack_perm)
+		set_bit(IRDMA_CM_F_SACK_OK, &node->flags);
 	node->snd_wscale = wscale ? seg->opts.wscale : 0;
 	node->rcv_wscale = wscale ? IRDMA_CM_RCV_WSCALE : 0;
 	node->rcv_wnd = IRDMA_CM_RCV_WND;
@@ -879,6 +931,33 @@ static bool irdma_cm_oow_ack_allowed(struct irdma_cm_node *node,
 	return true;
 }
 
+/*
+ * RFC 7323 3.2 and 5.3 (R1), before the sequence number checks of a
+ * connection that agreed on timestamps: a segment without them is
+ * dropped; one whose TSval is older than TS.Recent is dropped and
+ * acknowledged (at the out-of-window answers' rate). Neither rule
+ * applies to a RST, which the sequence checks judge. The CM's
+ * connections live for the handshake only, far less than the 24 days
+ * after which TS.Recent would go stale.
+ */
+static bool irdma_cm_paws_ok(struct irdma_cm_node *node,
+			     const struct irdma_cm_seg *seg)
+{
+	if (!test_bit(IRDMA_CM_F_TS_OK, &node->flags) ||
+	    (seg->flags & IRDMA_TCP_RST))
+		return true;
+	if (!seg->opts.has_ts) {
+		irdma_cm_count(node->core, IRDMA_CM_CNT_TS_MISSING);
+		return false;
+	}
+	if ((s32)(seg->opts.tsval - node->ts_recent) >= 0)
+		return true;
+	irdma_cm_count(node->core, IRDMA_CM_CNT_PAWS_DROP);
+	if (irdma_cm_oow_ack_allowed(node, seg))
+		irdma_send_ack(node);
+	return false;
+}
+
 /* RFC 9293 3.10.7.4: a segment in SYN-RECEIVED or a later state. */
 static void irdma_handle_sync_pkt(struct irdma_cm_node *node,
 				  const struct irdma_cm_seg *seg)
@@ -904,6 +983,8 @@ static void irdma_handle_sync_pkt(struct irdma_cm_node *node,
 		irdma_send_syn(node, true);
 		return;
 	}
+	if (!irdma_cm_paws_ok(node, seg))
+		return;
 	/*
 	 * RFC 9293 3.10.7.4 "fifth": in SYN-RECEIVED an acceptable segment
 	 * whose ACK does not acknowledge our SYN (and nothing beyond) is
@@ -951,6 +1032,10 @@ static void irdma_handle_sync_pkt(struct irdma_cm_node *node,
 		irdma_handle_rst_pkt(node);
 		return;
 	}
+	/* RFC 7323 4.3 (R3): the timestamp to echo from now on. */
+	if (test_bit(IRDMA_CM_F_TS_OK, &node->flags) && seg->opts.has_ts &&
+	    irdma_seq_le(seg->seq, node->last_ack_sent))
+		node->ts_recent = seg->opts.tsval;
 
 	if (node->state == IRDMA_CM_STATE_SYN_RCVD) {
 		irdma_cm_rtt_ack(node, seg->ack);

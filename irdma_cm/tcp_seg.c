@@ -84,9 +84,12 @@ void irdma_cm_seg_count(struct irdma_cm_seg_stats *stats,
  * @opts: filled with what was found
  *
  * Unknown options are skipped by their length. An option whose length byte
- * is missing, below 2 or beyond the options area, or an MSS or window
- * scale option of the wrong length, makes the header malformed. A window
- * shift above 14 is taken as 14 (RFC 7323 2.3).
+ * is missing, below 2 or beyond the options area, or an MSS, window
+ * scale, SACK-permitted or timestamps option of the wrong length, or a
+ * SACK option that is not a whole number (1 to 4) of blocks, makes the
+ * header malformed. A window shift above 14 is taken as 14 (RFC 7323
+ * 2.3). SACK-permitted counts in a SYN only (RFC 2018 2), timestamps in
+ * any segment (RFC 7323 3.2).
  *
  * Return: 0, or -EINVAL for a malformed option list.
  */
@@ -130,6 +133,23 @@ int irdma_process_options(const u8 *opt, u32 len, bool syn,
 						     IRDMA_TCP_MAX_WSCALE);
 				opts->has_wscale = true;
 			}
+			break;
+		case IRDMA_TCPOPT_SACK_PERM:
+			if (olen != IRDMA_TCPOLEN_SACK_PERM)
+				return -EINVAL;
+			opts->has_sack_perm = syn;
+			break;
+		case IRDMA_TCPOPT_TS:
+			if (olen != IRDMA_TCPOLEN_TS)
+				return -EINVAL;
+			opts->tsval = get_unaligned_be32(opt + off + 2);
+			opts->tsecr = get_unaligned_be32(opt + off + 6);
+			opts->has_ts = true;
+			break;
+		case IRDMA_TCPOPT_SACK:
+			if ((olen - 2) % IRDMA_TCPOLEN_SACK_BLOCK || olen == 2)
+				return -EINVAL;
+			opts->has_sack = true;
 			break;
 		default:
 			break;
@@ -362,10 +382,17 @@ enum irdma_cm_seg_err irdma_cm_parse_seg(const u8 *frame, u32 len,
 	return IRDMA_SEG_OK;
 }
 
+/*
+ * MSS is 4 bytes; window scale is padded to 4 with a NOP; timestamps to
+ * 12 with two NOPs, or with SACK-permitted in front of them instead; a
+ * SACK-permitted alone to 4 with two NOPs. No option crosses a 32-bit
+ * boundary it need not (RFC 7323 appendix A).
+ */
 static u32 tcp_opts_len(const struct irdma_tcp_opts *opts)
 {
-	/* MSS is 4 bytes; window scale is padded to 4 with a NOP. */
 	return (opts->has_mss ? IRDMA_TCPOLEN_MSS : 0) +
+	       (opts->has_ts ? IRDMA_TCPOLEN_TS_ALIGNED :
+		opts->has_sack_perm ? IRDMA_TCPOLEN_SACK_PERM + 2 : 0) +
 	       (opts->has_wscale ? IRDMA_TCPOLEN_WSCALE + 1 : 0);
 }
 
@@ -389,6 +416,24 @@ static u8 *build_tcp_opts(u8 *p, const struct irdma_tcp_opts *opts)
 		*p++ = IRDMA_TCPOLEN_MSS;
 		put_unaligned_be16(opts->mss, p);
 		p += 2;
+	}
+	if (opts->has_sack_perm) {
+		if (!opts->has_ts) {
+			*p++ = IRDMA_TCPOPT_NOP;
+			*p++ = IRDMA_TCPOPT_NOP;
+		}
+		*p++ = IRDMA_TCPOPT_SACK_PERM;
+		*p++ = IRDMA_TCPOLEN_SACK_PERM;
+	} else if (opts->has_ts) {
+		*p++ = IRDMA_TCPOPT_NOP;
+		*p++ = IRDMA_TCPOPT_NOP;
+	}
+	if (opts->has_ts) {
+		*p++ = IRDMA_TCPOPT_TS;
+		*p++ = IRDMA_TCPOLEN_TS;
+		put_unaligned_be32(opts->tsval, p);
+		put_unaligned_be32(opts->tsecr, p + 4);
+		p += 8;
 	}
 	if (opts->has_wscale) {
 		*p++ = IRDMA_TCPOPT_NOP;

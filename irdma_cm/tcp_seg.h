@@ -32,8 +32,17 @@
 #define IRDMA_TCPOPT_NOP	1
 #define IRDMA_TCPOPT_MSS	2
 #define IRDMA_TCPOPT_WSCALE	3
+#define IRDMA_TCPOPT_SACK_PERM	4	/* RFC 2018 2 */
+#define IRDMA_TCPOPT_SACK	5	/* RFC 2018 3 */
+#define IRDMA_TCPOPT_TS		8	/* RFC 7323 3.2 */
 #define IRDMA_TCPOLEN_MSS	4
 #define IRDMA_TCPOLEN_WSCALE	3
+#define IRDMA_TCPOLEN_SACK_PERM	2
+#define IRDMA_TCPOLEN_TS	10
+/* A SACK option: kind, length, then 1 to 4 blocks of two 32-bit edges. */
+#define IRDMA_TCPOLEN_SACK_BLOCK 8
+/* Timestamps padded with two NOPs (RFC 7323 appendix A). */
+#define IRDMA_TCPOLEN_TS_ALIGNED 12
 /* RFC 7323 2.3: a larger shift count is used as 14. */
 #define IRDMA_TCP_MAX_WSCALE	14
 
@@ -107,12 +116,23 @@ struct irdma_cm_addr {
  * @wscale: window shift count (at most 14), when @has_wscale
  * @has_mss: an MSS option is present
  * @has_wscale: a window scale option is present
+ * @has_sack_perm: a SACK-permitted option is present (SYN only)
+ * @has_ts: a timestamps option is present
+ * @has_sack: a SACK option is present (read for its form only; the CM
+ *	sends nothing that a SACK block could name but its own few bytes)
+ * @tsval: the sender's timestamp value, when @has_ts
+ * @tsecr: the timestamp echo reply, when @has_ts
  */
 struct irdma_tcp_opts {
 	u16 mss;
 	u8 wscale;
 	bool has_mss;
 	bool has_wscale;
+	bool has_sack_perm;
+	bool has_ts;
+	bool has_sack;
+	u32 tsval;
+	u32 tsecr;
 };
 
 /**

@@ -16,7 +16,9 @@
  *  - TCP_MAXSEG, and TCP_QUEUE_SEQ for both queues: SND.UNA of the
  *    hand-off and RCV.NXT after the bytes the CM left to the QP;
  *  - connect, which in repair mode sends nothing and hashes the socket;
- *  - TCP_REPAIR_OPTIONS (MSS, window scales) and TCP_REPAIR_WINDOW;
+ *  - TCP_REPAIR_OPTIONS (MSS, window scales, and SACK-permitted and
+ *    timestamps when both SYNs carried them), TCP_TIMESTAMP (the clock
+ *    goes on from the CM's) and TCP_REPAIR_WINDOW;
  *  - the bytes the CM sent and the peer has not acknowledged, written
  *    into the send queue as sent (TCP retransmits them until acked);
  *  - TCP_NODELAY, TCP_USER_TIMEOUT (rnic_host_tcp_user_timeout_ms);
@@ -269,10 +271,10 @@ int madcm_rnic_ks_repair(struct net *net, const struct madcm_rnic_ks_conn *k,
 {
 	const struct madcm_cm_tcp_ctx *c = k->tcp;
 	struct tcp_repair_window win = {};
-	struct tcp_repair_opt opts[2];
+	struct tcp_repair_opt opts[4] = {};
 	struct sockaddr_storage la, ra;
 	struct socket *sock;
-	int ret, alen;
+	int ret, alen, n = 2;
 
 	*sockp = NULL;
 	ret = sock_create_kern(net, c->ipv4 ? AF_INET : AF_INET6, SOCK_STREAM,
@@ -309,7 +311,18 @@ int madcm_rnic_ks_repair(struct net *net, const struct madcm_rnic_ks_conn *k,
 	opts[0].opt_val = k->mss;
 	opts[1].opt_code = TCPOPT_WINDOW;
 	opts[1].opt_val = k->snd_wscale | (u32)k->rcv_wscale << 16;
-	ret = ks_setopt(sock, TCP_REPAIR_OPTIONS, opts, sizeof(opts));
+	if (c->sack)
+		opts[n++].opt_code = TCPOPT_SACK_PERM;
+	if (c->ts)
+		opts[n++].opt_code = TCPOPT_TIMESTAMP;
+	ret = ks_setopt(sock, TCP_REPAIR_OPTIONS, opts, n * sizeof(opts[0]));
+	/*
+	 * The socket's clock goes on from the CM's. Its low bit would ask
+	 * 6.7 and later for microsecond timestamps: rounded up to even, so
+	 * that no TSval goes back (the peer's PAWS, RFC 7323 5.3).
+	 */
+	if (!ret && c->ts)
+		ret = ks_setint(sock, TCP_TIMESTAMP, (c->tsval + 1) & ~1U);
 	if (ret)
 		goto err;
 	win.snd_wl1 = c->snd_wl1;

@@ -125,6 +125,17 @@ struct net;
 
 extern bool madcm_rnic_host_tcp;
 
+/*
+ * The TCP options the CM's SYNs offer for the RNIC's connections: those
+ * the host's TCP keeps using after the hand-off, when it takes them.
+ * madcm's own engine sends neither.
+ */
+static inline u8 madcm_rnic_tcp_opts(void)
+{
+	return READ_ONCE(madcm_rnic_host_tcp) ?
+	       MADCM_CM_TCP_TS | MADCM_CM_TCP_SACK : 0;
+}
+
 int madcm_rnic_ks_repair(struct net *net, const struct madcm_rnic_ks_conn *k,
 			 struct socket **sockp);
 

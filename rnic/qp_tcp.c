@@ -1138,7 +1138,9 @@ static int madcm_rnic_tcp_offload(struct madcm_cm_offload_qp *oqp,
 		return -EBUSY;
 	}
 	spin_unlock_irqrestore(&t->lock, flags);
-	if (READ_ONCE(madcm_rnic_host_tcp) && madcm_cm_offload_can_host(oqp))
+	/* A stream agreed with the host's options stays with the host. */
+	if ((READ_ONCE(madcm_rnic_host_tcp) || c->ts || c->sack) &&
+	    madcm_cm_offload_can_host(oqp))
 		return madcm_rnic_ks_offload(t, ctx);
 
 	ret = tcp_load_unacked(t, ctx, mss, &recs, &mem);

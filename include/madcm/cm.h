@@ -37,6 +37,14 @@ struct madcm_cm_offload_qp;
 #define MADCM_CM_RTR_WRITE	0x2
 #define MADCM_CM_RTR_READ	0x4
 
+/*
+ * TCP options the CM offers in its SYN, beyond MSS and window scale, a
+ * mask: the ones the engine that carries the stream after the offload
+ * can keep using. The connection uses each one both SYNs carried.
+ */
+#define MADCM_CM_TCP_TS		0x1	/* timestamps, PAWS (RFC 7323) */
+#define MADCM_CM_TCP_SACK	0x2	/* SACK-permitted (RFC 2018) */
+
 /**
  * struct madcm_cm_addr - one end of a connection
  * @ip: IPv6 address; IPv4 addresses are written IPv4-mapped
@@ -111,6 +119,11 @@ enum madcm_cm_event_type {
  * @crc: FPDUs carry a CRC (either side asked for it)
  * @snd_markers: FPDUs we send carry markers
  * @rcv_markers: FPDUs we receive carry markers
+ * @ts: both SYNs carried timestamps: every segment but a RST carries them
+ *	(RFC 7323 3.2); @snd_mss does not count them
+ * @sack: both SYNs carried SACK-permitted
+ * @tsval: our timestamp clock now (the QP's clock goes on from it)
+ * @ts_recent: the peer's timestamp to echo (TS.Recent)
  */
 struct madcm_cm_tcp_ctx {
 	bool ipv4;
@@ -142,6 +155,10 @@ struct madcm_cm_tcp_ctx {
 	bool crc;
 	bool snd_markers;
 	bool rcv_markers;
+	bool ts;
+	bool sack;
+	u32 tsval;
+	u32 ts_recent;
 };
 
 /**
@@ -200,6 +217,7 @@ typedef void (*madcm_cm_event_handler)(const struct madcm_cm_event *event,
  * @peer_to_peer: ask for RFC 6581's peer-to-peer model
  * @rtr_caps: RTR types we can take (MADCM_CM_RTR_*)
  * @crc: ask for FPDU CRCs
+ * @tcp_opts: TCP options our SYN-ACK may take up (MADCM_CM_TCP_*)
  * @handler: events of the listener's connections
  * @context: passed to @handler
  */
@@ -213,6 +231,7 @@ struct madcm_cm_listen_attr {
 	bool peer_to_peer;
 	u8 rtr_caps;
 	bool crc;
+	u8 tcp_opts;
 	madcm_cm_event_handler handler;
 	void *context;
 };
@@ -233,6 +252,7 @@ struct madcm_cm_listen_attr {
  * @peer_to_peer: ask for RFC 6581's peer-to-peer model (needs @mpa_rev 2)
  * @rtr_caps: RTR types we can send (MADCM_CM_RTR_*)
  * @crc: ask for FPDU CRCs
+ * @tcp_opts: TCP options our SYN offers (MADCM_CM_TCP_*)
  * @offload_qp: the QP to hand the stream to once the MPA exchange is over
  *	(<madcm/cm_offload.h>), or NULL: the CM keeps it
  * @handler: the connection's events
@@ -252,6 +272,7 @@ struct madcm_cm_connect_attr {
 	bool peer_to_peer;
 	u8 rtr_caps;
 	bool crc;
+	u8 tcp_opts;
 	struct madcm_cm_offload_qp *offload_qp;
 	madcm_cm_event_handler handler;
 	void *context;

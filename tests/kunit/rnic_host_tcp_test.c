@@ -179,6 +179,61 @@ static void ht_unacked_ipv6(struct kunit *test)
 }
 
 /*
+ * Both SYNs carried SACK-permitted and timestamps: the repaired sockets
+ * use them (RFC 2018, RFC 7323), and each end's timestamp clock goes on
+ * from the CM's (RFC 7323 5.3: the peer's PAWS drops any segment whose
+ * TSval is older than the last one it took). So the TSval B last took
+ * from A lies at or after the value A's CM had reached, within the
+ * seconds the test takes.
+ */
+static void ht_ts_and_sack(struct kunit *test)
+{
+	static const u8 msg[] = "FPDU after the hand-off";
+	const u32 a_ts = 0x12345678, b_ts = 0xfffff000;
+	struct madcm_cm_tcp_ctx ca, cb;
+	struct madcm_rnic_ks_conn ka = { .tcp = &ca, .mss = 1460 };
+	struct madcm_rnic_ks_conn kb = { .tcp = &cb, .mss = 1460 };
+	struct socket *sa = NULL, *sb = NULL;
+	u8 buf[64];
+	s32 d;
+
+	ht_ctx(&ca, true, 41007, 41008, 7000, 0, 9000);
+	ht_ctx(&cb, true, 41008, 41007, 9000, 0, 7000);
+	ka.rcv_nxt = 9000;
+	kb.rcv_nxt = 7000;
+	ca.ts = true;
+	ca.sack = true;
+	ca.tsval = a_ts;
+	ca.ts_recent = b_ts;
+	cb.ts = true;
+	cb.sack = true;
+	cb.tsval = b_ts;
+	cb.ts_recent = a_ts;
+	KUNIT_ASSERT_EQ(test, madcm_rnic_ks_repair(&init_net, &ka, &sa), 0);
+	KUNIT_ASSERT_EQ(test, madcm_rnic_ks_repair(&init_net, &kb, &sb), 0);
+	KUNIT_EXPECT_EQ(test, ht_setint(sa, TCP_REPAIR, TCP_REPAIR_OFF), 0);
+	KUNIT_EXPECT_EQ(test, ht_setint(sb, TCP_REPAIR, TCP_REPAIR_OFF), 0);
+	KUNIT_EXPECT_TRUE(test, tcp_sk(sa->sk)->rx_opt.tstamp_ok);
+	KUNIT_EXPECT_TRUE(test, tcp_sk(sa->sk)->rx_opt.sack_ok);
+	KUNIT_EXPECT_TRUE(test, tcp_sk(sb->sk)->rx_opt.tstamp_ok);
+
+	KUNIT_ASSERT_EQ(test, ht_write(sa, msg, sizeof(msg)), (int)sizeof(msg));
+	KUNIT_ASSERT_EQ(test, ht_read(sb, buf, sizeof(msg)), (int)sizeof(msg));
+	KUNIT_EXPECT_EQ(test, memcmp(buf, msg, sizeof(msg)), 0);
+	d = (s32)(READ_ONCE(tcp_sk(sb->sk)->rx_opt.ts_recent) - a_ts);
+	KUNIT_EXPECT_GE(test, d, 0);
+	KUNIT_EXPECT_LT(test, d, 60 * MSEC_PER_SEC);
+	/* and B's clock, across the wrap of its 32 bits */
+	KUNIT_ASSERT_EQ(test, ht_write(sb, msg, sizeof(msg)), (int)sizeof(msg));
+	KUNIT_ASSERT_EQ(test, ht_read(sa, buf, sizeof(msg)), (int)sizeof(msg));
+	d = (s32)(READ_ONCE(tcp_sk(sa->sk)->rx_opt.ts_recent) - b_ts);
+	KUNIT_EXPECT_GE(test, d, 0);
+	KUNIT_EXPECT_LT(test, d, 60 * MSEC_PER_SEC);
+	ht_release(sa);
+	ht_release(sb);
+}
+
+/*
  * A context the host's TCP refuses (RFC 9293 3.10.7.4: the window the
  * peer last sent was in a segment at or before RCV.NXT; here SND.WL1 lies
  * beyond RCV.NXT + RCV.WND) fails the load with no socket left: the same
@@ -290,6 +345,7 @@ static void ht_time_wait_taken(struct kunit *test)
 static struct kunit_case ht_cases[] = {
 	KUNIT_CASE(ht_unacked_ipv4),
 	KUNIT_CASE(ht_unacked_ipv6),
+	KUNIT_CASE(ht_ts_and_sack),
 	KUNIT_CASE(ht_bad_context_unwinds),
 	KUNIT_CASE(ht_time_wait_taken),
 	{}
