@@ -24,6 +24,7 @@ kos=("$@")
 MODS="ib_core ib_uverbs ib_umad ib_cm iw_cm rdma_cm rdma_ucm rdma_rxe
 crc32_generic veth sch_netem virtio_pci virtio_net af_packet ipv6 8021q
 nf_tables nft_ct crc32c_generic libcrc32c nvmet nvmet-rdma nvme-rdma null_blk
+inet_diag tcp_diag
 ${MADCM_VM_MODS:-}"
 modroot=$STOCK_ROOT
 if [ -n "${MADCM_VM_KERNEL_DIR:-}" ]; then

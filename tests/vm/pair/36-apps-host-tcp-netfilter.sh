@@ -17,7 +17,9 @@
 #     on which one had bytes unacknowledged at that moment (a peer that
 #     stops acknowledging ends within rnic_host_tcp_user_timeout_ms: the
 #     first run of this script saw rping end 11 s after the rule with 10
-#     s set; a later one on 6.12 found the server idle, waiting).
+#     s set; a later one on 6.12 found the server idle, waiting);
+#   - ss (with tcp_diag) shows that the stream uses timestamps and SACK,
+#     which both SYNs offered (issue 31, item 2).
 # Then the server takes the rule away and stops its rping: its QP's
 # socket is reset, and the client's rping ends too. madcm's own TCP
 # engine fails the second check: its frames never reach the host's
@@ -65,7 +67,14 @@ if [ $ROLE = $SROLE ]; then
 		sleep 0.5
 	done
 	check "pings flow" [ "$(grep -c '^server ping data' /tmp/rping.out)" -ge 20 ]
-	/bin/ss -tin "( sport = :$PORT )" | sed 's/^/ss: /'
+	# With tcp_diag, ss reads the socket's TCP_INFO: both SYNs offered
+	# SACK-permitted and timestamps (madcm's CM for its host-TCP
+	# streams, Linux's by default), so the repaired socket uses both.
+	load_modules inet_diag tcp_diag
+	/bin/ss -tin "( sport = :$PORT )" >/tmp/ss.out 2>&1
+	sed 's/^/ss: /' /tmp/ss.out
+	check "ss: the stream has timestamps (RFC 7323)" grep -qw ts /tmp/ss.out
+	check "ss: and SACK (RFC 2018)" grep -qw sack /tmp/ss.out
 	/bin/nft list table inet madcm_ht | sed 's/^/nft: /'
 	check "conntrack: the peer's segments, established" [ "$(nft_count in in-est)" -gt 0 ]
 	check "conntrack: ours, established" [ "$(nft_count out out-est)" -gt 0 ]
