@@ -451,8 +451,9 @@ static void cm_tcp_backoff_kept_after_data_retransmit(struct kunit *test)
 
 /*
  * The next segment with data. With a 10 ms RTO, a slow test thread (a
- * loaded host) may see the SYN-ACK again first, or a probe the timer
- * sent just before the window opened: both are correct, and skipped.
+ * loaded host) may see the SYN-ACK again first (the test makes sure it
+ * does), or a probe the timer sent just before the window opened: both
+ * are correct, and skipped.
  */
 static bool probes_recv_data(struct kunit *test, struct cm_raw *raw,
 			     struct irdma_cm_seg *seg, u8 *buf, u32 size,
@@ -499,7 +500,18 @@ static void cm_tcp_peer_window_and_probes(struct kunit *test)
 	fix->side[0].reply_len = sizeof(pd);
 	cm_listen(test, fix, 0, NULL, LPORT, MADCM_CM_NO_VLAN, 1);
 	cm_raw_init(&raw, fix, 0, true, RPORT, LPORT, MADCM_CM_NO_VLAN);
-	cm_raw_open(test, &raw);
+	/*
+	 * The handshake, the ACK late: the SYN-ACK is resent (RTO at most
+	 * 80 ms) at least once before it, as on a slow host.
+	 */
+	cm_raw_send(test, &raw, IRDMA_TCP_SYN, raw.iss, 0, NULL, 0, true);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
+	KUNIT_ASSERT_EQ(test, seg.flags, IRDMA_TCP_SYN | IRDMA_TCP_ACK);
+	raw.snd_nxt = raw.iss + 1;
+	raw.rcv_nxt = seg.seq + 1;
+	msleep(200);
+	cm_raw_send(test, &raw, IRDMA_TCP_ACK, raw.snd_nxt, raw.rcv_nxt,
+		    NULL, 0, false);
 	base = raw.rcv_nxt;
 
 	/* The request, with the window shut. */
