@@ -67,11 +67,11 @@ if [ $ROLE = $SROLE ]; then
 		sleep 0.5
 	done
 	check "pings flow" [ "$(grep -c '^server ping data' /tmp/rping.out)" -ge 20 ]
-	# With tcp_diag, ss reads the socket's TCP_INFO: both SYNs offered
+	# With tcp_diag, ss -o prints the TCP_INFO options: both SYNs offered
 	# SACK-permitted and timestamps (madcm's CM for its host-TCP
 	# streams, Linux's by default), so the repaired socket uses both.
 	load_modules inet_diag tcp_diag
-	/bin/ss -tin "( sport = :$PORT )" >/tmp/ss.out 2>&1
+	/bin/ss -tino "( sport = :$PORT )" >/tmp/ss.out 2>&1
 	sed 's/^/ss: /' /tmp/ss.out
 	check "ss: the stream has timestamps (RFC 7323)" grep -qw ts /tmp/ss.out
 	check "ss: and SACK (RFC 2018)" grep -qw sack /tmp/ss.out
