@@ -479,6 +479,6 @@ void irdma_init_tcp_ctx(struct irdma_cm_node *node,
 	ctx->rcv_markers = node->mpa_opts & IRDMA_MPA_OPT_MARKERS;
 	ctx->ts = test_bit(IRDMA_CM_F_TS_OK, &node->flags);
 	ctx->sack = test_bit(IRDMA_CM_F_SACK_OK, &node->flags);
-	ctx->tsval = ctx->ts ? irdma_cm_tsval(node) : 0;
+	ctx->ts_off = ctx->ts ? irdma_cm_ts_off(node) : 0;
 	ctx->ts_recent = ctx->ts ? node->ts_recent : 0;
 }

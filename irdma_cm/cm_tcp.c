@@ -121,10 +121,21 @@ void irdma_cm_init_tcp(struct irdma_cm_node *node)
  */
 u32 irdma_cm_tsval(const struct irdma_cm_node *node)
 {
-	u32 off = (u32)siphash(&node->key, sizeof(node->key),
-			       &node->core->ts_key);
+	return (u32)div_u64(ktime_get_ns(), NSEC_PER_MSEC) +
+	       irdma_cm_ts_off(node);
+}
 
-	return (u32)div_u64(ktime_get_ns(), NSEC_PER_MSEC) + off;
+/**
+ * irdma_cm_ts_off() - the offset of a connection's timestamp clock
+ * @node: the node, its 4-tuple final
+ *
+ * Return: what irdma_cm_tsval() adds to the monotonic clock's
+ * milliseconds.
+ */
+u32 irdma_cm_ts_off(const struct irdma_cm_node *node)
+{
+	return (u32)siphash(&node->key, sizeof(node->key),
+			    &node->core->ts_key);
 }
 
 /* RFC 7323 2.2: the window field; a SYN's is never scaled. */

@@ -317,12 +317,17 @@ int madcm_rnic_ks_repair(struct net *net, const struct madcm_rnic_ks_conn *k,
 		opts[n++].opt_code = TCPOPT_TIMESTAMP;
 	ret = ks_setopt(sock, TCP_REPAIR_OPTIONS, opts, n * sizeof(opts[0]));
 	/*
-	 * The socket's clock goes on from the CM's. Its low bit would ask
-	 * 6.7 and later for microsecond timestamps: rounded up to even, so
-	 * that no TSval goes back (the peer's PAWS, RFC 7323 5.3).
+	 * The socket's clock is the CM's: the same milliseconds, the same
+	 * offset, read now (the CM may have sent since its context was
+	 * made; a value from then would put the socket's clock behind the
+	 * TSval the peer last took, and its PAWS, RFC 7323 5.3, would drop
+	 * what the socket sends). The low bit would ask 6.7 and later for
+	 * microsecond timestamps: rounded up to even, never back.
 	 */
 	if (!ret && c->ts)
-		ret = ks_setint(sock, TCP_TIMESTAMP, (c->tsval + 1) & ~1U);
+		ret = ks_setint(sock, TCP_TIMESTAMP,
+				((u32)div_u64(ktime_get_ns(), NSEC_PER_MSEC) +
+				 c->ts_off + 1) & ~1U);
 	if (ret)
 		goto err;
 	win.snd_wl1 = c->snd_wl1;

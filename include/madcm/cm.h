@@ -122,7 +122,9 @@ enum madcm_cm_event_type {
  * @ts: both SYNs carried timestamps: every segment but a RST carries them
  *	(RFC 7323 3.2); @snd_mss does not count them
  * @sack: both SYNs carried SACK-permitted
- * @tsval: our timestamp clock now (the QP's clock goes on from it)
+ * @ts_off: our timestamp clock: a TSval is the kernel's monotonic clock
+ *	in milliseconds (ktime_get_ns() / NSEC_PER_MSEC, as the host's
+ *	TCP counts) plus this; the QP's clock goes on with the same offset
  * @ts_recent: the peer's timestamp to echo (TS.Recent)
  */
 struct madcm_cm_tcp_ctx {
@@ -157,7 +159,7 @@ struct madcm_cm_tcp_ctx {
 	bool rcv_markers;
 	bool ts;
 	bool sack;
-	u32 tsval;
+	u32 ts_off;
 	u32 ts_recent;
 };
 

@@ -180,21 +180,23 @@ static void ht_unacked_ipv6(struct kunit *test)
 
 /*
  * Both SYNs carried SACK-permitted and timestamps: the repaired sockets
- * use them (RFC 2018, RFC 7323), and each end's timestamp clock goes on
- * from the CM's (RFC 7323 5.3: the peer's PAWS drops any segment whose
- * TSval is older than the last one it took). So the TSval B last took
- * from A lies at or after the value A's CM had reached, within the
- * seconds the test takes.
+ * use them (RFC 2018, RFC 7323), and each end's timestamp clock is its
+ * CM's, the monotonic milliseconds plus the context's offset (RFC 7323
+ * 5.3: the peer's PAWS drops any segment whose TSval is older than the
+ * last one it took, which the CM sent). So the TSval B took from A lies
+ * at or after what A's CM clock read before A sent, within the seconds
+ * the test takes.
  */
 static void ht_ts_and_sack(struct kunit *test)
 {
 	static const u8 msg[] = "FPDU after the hand-off";
-	const u32 a_ts = 0x12345678, b_ts = 0xfffff000;
+	const u32 a_off = 0x12345678, b_off = 0xfffff000;
 	struct madcm_cm_tcp_ctx ca, cb;
 	struct madcm_rnic_ks_conn ka = { .tcp = &ca, .mss = 1460 };
 	struct madcm_rnic_ks_conn kb = { .tcp = &cb, .mss = 1460 };
 	struct socket *sa = NULL, *sb = NULL;
 	u8 buf[64];
+	u32 t0;
 	s32 d;
 
 	ht_ctx(&ca, true, 41007, 41008, 7000, 0, 9000);
@@ -203,12 +205,10 @@ static void ht_ts_and_sack(struct kunit *test)
 	kb.rcv_nxt = 7000;
 	ca.ts = true;
 	ca.sack = true;
-	ca.tsval = a_ts;
-	ca.ts_recent = b_ts;
+	ca.ts_off = a_off;
 	cb.ts = true;
 	cb.sack = true;
-	cb.tsval = b_ts;
-	cb.ts_recent = a_ts;
+	cb.ts_off = b_off;
 	KUNIT_ASSERT_EQ(test, madcm_rnic_ks_repair(&init_net, &ka, &sa), 0);
 	KUNIT_ASSERT_EQ(test, madcm_rnic_ks_repair(&init_net, &kb, &sb), 0);
 	KUNIT_EXPECT_EQ(test, ht_setint(sa, TCP_REPAIR, TCP_REPAIR_OFF), 0);
@@ -217,16 +217,18 @@ static void ht_ts_and_sack(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, tcp_sk(sa->sk)->rx_opt.sack_ok);
 	KUNIT_EXPECT_TRUE(test, tcp_sk(sb->sk)->rx_opt.tstamp_ok);
 
+	t0 = (u32)div_u64(ktime_get_ns(), NSEC_PER_MSEC);
 	KUNIT_ASSERT_EQ(test, ht_write(sa, msg, sizeof(msg)), (int)sizeof(msg));
 	KUNIT_ASSERT_EQ(test, ht_read(sb, buf, sizeof(msg)), (int)sizeof(msg));
 	KUNIT_EXPECT_EQ(test, memcmp(buf, msg, sizeof(msg)), 0);
-	d = (s32)(READ_ONCE(tcp_sk(sb->sk)->rx_opt.ts_recent) - a_ts);
+	d = (s32)(READ_ONCE(tcp_sk(sb->sk)->rx_opt.ts_recent) - (t0 + a_off));
 	KUNIT_EXPECT_GE(test, d, 0);
 	KUNIT_EXPECT_LT(test, d, 60 * MSEC_PER_SEC);
-	/* and B's clock, across the wrap of its 32 bits */
+	/* and B's clock, whose offset wraps its 32 bits */
+	t0 = (u32)div_u64(ktime_get_ns(), NSEC_PER_MSEC);
 	KUNIT_ASSERT_EQ(test, ht_write(sb, msg, sizeof(msg)), (int)sizeof(msg));
 	KUNIT_ASSERT_EQ(test, ht_read(sa, buf, sizeof(msg)), (int)sizeof(msg));
-	d = (s32)(READ_ONCE(tcp_sk(sa->sk)->rx_opt.ts_recent) - b_ts);
+	d = (s32)(READ_ONCE(tcp_sk(sa->sk)->rx_opt.ts_recent) - (t0 + b_off));
 	KUNIT_EXPECT_GE(test, d, 0);
 	KUNIT_EXPECT_LT(test, d, 60 * MSEC_PER_SEC);
 	ht_release(sa);
