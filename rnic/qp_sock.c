@@ -65,10 +65,10 @@
 #include "irdma_cm/tcp_seg.h"
 #include "rnic/rnic.h"
 
-bool madcm_rnic_host_tcp;
+bool madcm_rnic_host_tcp = true;
 module_param_named(rnic_host_tcp, madcm_rnic_host_tcp, bool, 0644);
 MODULE_PARM_DESC(rnic_host_tcp,
-		 "Carry each RNIC connection on a socket of the host's TCP after the CM's hand-off (repair mode); N (the default for now): madcm's own TCP engine (read at each hand-off)");
+		 "Carry each RNIC connection on a socket of the host's TCP after the CM's hand-off (repair mode; default Y); N: madcm's own TCP engine (read at each hand-off)");
 
 static unsigned int madcm_rnic_host_tcp_user_timeout_ms = 60000;
 module_param_named(rnic_host_tcp_user_timeout_ms,
