@@ -12,8 +12,16 @@
  * the verbs' completion statuses (IBTA vol. 1 ch. 11.4.2.1: a malformed
  * work request completes with Local QP Operation Error, one over a
  * length limit with Local Length Error).
+ *
+ * The siw guard (issue 30, item 6) follows siw's own code: its netdev
+ * notifier takes any RDMA_DRIVER_SIW device over a net_device for a
+ * siw_device, and a siw built into the kernel is always registered.
+ * scripts/kunit.sh runs this suite on x86_64 without siw and on i386
+ * with CONFIG_RDMA_SIW=y, so the guard case asserts in both builds.
  */
 #include <kunit/test.h>
+#include <linux/etherdevice.h>
+#include <linux/netdevice.h>
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 #include "rnic/rnic.h"
@@ -417,6 +425,93 @@ static void notify_word(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, madcm_rnic_ucq_notify(&ctrl, true));
 }
 
+/* ---- siw built into the kernel ---- */
+
+static netdev_tx_t uv_xmit(struct sk_buff *skb, struct net_device *nd)
+{
+	dev_kfree_skb_any(skb);
+	return NETDEV_TX_OK;
+}
+
+static const struct net_device_ops uv_netdev_ops = {
+	.ndo_start_xmit = uv_xmit,
+};
+
+/*
+ * rdma link add over @nd; returns newlink's result, and in *@siw and
+ * *@any whether @nd then has an ib_device with siw's driver id, or any.
+ * Unregisters what it made.
+ */
+static int uv_newlink(struct net_device *nd, bool *siw, bool *any)
+{
+	struct ib_device *ibdev;
+	int ret;
+
+	ret = madcm_rnic_newlink("mku%d", nd);
+	ibdev = ib_device_get_by_netdev(nd, RDMA_DRIVER_SIW);
+	*siw = ibdev;
+	if (ibdev)
+		ib_device_put(ibdev);
+	ibdev = ib_device_get_by_netdev(nd, RDMA_DRIVER_UNKNOWN);
+	*any = ibdev;
+	if (ibdev) {
+		ib_device_put(ibdev);
+		ib_unregister_device(ibdev);
+	}
+	return ret;
+}
+
+/*
+ * With rnic_uverbs=Y a madcm device speaks siw's user ABI (driver id
+ * RDMA_DRIVER_SIW). Where siw is built in, `rdma link add` must refuse
+ * it with -EBUSY and leave no device (rnic_uverbs.rst); elsewhere (siw
+ * neither built in nor loaded: KUnit kernels have no modules) the same
+ * call makes a device with siw's driver id. rnic_uverbs=0 makes a device
+ * in both builds, never one with siw's driver id.
+ */
+static void siw_builtin_refuses_user_abi(struct kunit *test)
+{
+	bool saved = madcm_rnic_uverbs_on;
+	struct net_device *nd;
+	bool siw, any;
+	int ret;
+
+	nd = alloc_etherdev(0);
+	KUNIT_ASSERT_NOT_NULL(test, nd);
+	nd->netdev_ops = &uv_netdev_ops;
+	eth_hw_addr_random(nd);
+	ret = register_netdev(nd);
+	if (ret) {
+		free_netdev(nd);
+		KUNIT_FAIL(test, "register_netdev: %d", ret);
+		return;
+	}
+
+	madcm_rnic_uverbs_on = true;
+	ret = uv_newlink(nd, &siw, &any);
+	if (IS_BUILTIN(CONFIG_RDMA_SIW)) {
+		kunit_info(test, "siw is built in: expect -EBUSY\n");
+		KUNIT_EXPECT_EQ(test, ret, -EBUSY);
+		KUNIT_EXPECT_FALSE(test, siw);
+		KUNIT_EXPECT_FALSE(test, any);
+	} else {
+		kunit_info(test, "siw is not built in: expect a siw-ABI device\n");
+		KUNIT_EXPECT_EQ(test, ret, 0);
+		KUNIT_EXPECT_TRUE(test, siw);
+		KUNIT_EXPECT_TRUE(test, any);
+	}
+
+	madcm_rnic_uverbs_on = false;
+	ret = uv_newlink(nd, &siw, &any);
+	madcm_rnic_uverbs_on = saved;
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_FALSE(test, siw);
+	KUNIT_EXPECT_TRUE(test, any);
+
+	unregister_netdev(nd);
+	free_netdev(nd);
+}
+
 static struct kunit_case rnic_uverbs_cases[] = {
 	KUNIT_CASE(fetch_takes_a_valid_sqe_once),
 	KUNIT_CASE(fetch_leaves_an_invalid_slot),
@@ -433,6 +528,7 @@ static struct kunit_case rnic_uverbs_cases[] = {
 	KUNIT_CASE(cqe_opcodes_and_statuses),
 	KUNIT_CASE(cqe_full_slot_untouched),
 	KUNIT_CASE(notify_word),
+	KUNIT_CASE(siw_builtin_refuses_user_abi),
 	{}
 };
 
