@@ -266,7 +266,10 @@ if [ "${KUNIT_I386:-1}" = 0 ]; then
 	i386_filter=
 	siw_filter=
 fi
-build32=$MADCM_CACHE/kunit-build-i386
+# A build directory of its own since siw came in (2026-12-05): trees
+# from before it configure kunit-build-i386 without siw, and sharing one
+# directory would rebuild the whole kernel at every switch.
+build32=$MADCM_CACHE/kunit-build-i386-siw
 kconfig32=$build32/madcm-i386.kunitconfig
 if [ -n "$i386_filter$siw_filter" ]; then
 	mkdir -p "$build32"
