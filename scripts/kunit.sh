@@ -174,7 +174,7 @@ PY
 # $passed (run_kunit's locals) and reported FLAKY.
 kunit_retry() {
 	local arch=$1 build=$2 kconfig=$3 json=$4 out=$5 c n i=0 rraw rjson st
-	local cases
+	local cases first
 
 	cases=$(python3 - "$json" <<'PY'
 import json, sys
@@ -188,7 +188,10 @@ def walk(t, suite, case):
         case = name
     for c in t.get("test_cases") or []:
         if c.get("status") not in ("PASS", "SKIP") and suite is not None:
-            glob = suite + "." + (case or c.get("name"))
+            # A suite that crashed or timed out has a case with no
+            # name: the whole suite goes again ("suite." matches none).
+            name = case or c.get("name")
+            glob = suite + "." + name if name else suite
             seen[glob] = seen.get(glob, 0) + 1
     for g in t.get("sub_groups") or []:
         walk(g, suite, case)
@@ -197,6 +200,10 @@ print(" ".join("%s:%d" % kv for kv in seen.items()))
 PY
 ) || return 0
 	[ -n "$cases" ] || return 0
+	# The first run's raw log, kept beside this run's own copy: a later
+	# kunit run in the same cache overwrites kunit-out/.
+	first=${KUNIT_RAW_COPY:-$out/raw}.first-$arch.log
+	cp "$raw" "$first"
 	set -- $cases
 	if [ $# -gt 3 ]; then
 		say "$# failed cases: too many to try again"
@@ -232,11 +239,11 @@ print("pass" if p > 0 and f == 0 else "fail")
 PY
 ) || st=fail
 		if [ "$st" = pass ] && ! grep -qE "$bad" "$rraw"; then
-			say "FLAKY: kunit $arch $c failed, then passed alone (first log: $raw, second: $rraw)"
+			say "FLAKY: kunit $arch $c failed, then passed alone (first log: $first, second: $rraw)"
 			failed=$((failed - n))
 			passed=$((passed + n))
 		else
-			say "$c failed again (log: $rraw)"
+			say "$c failed again (logs: $first, $rraw)"
 		fi
 	done
 }
