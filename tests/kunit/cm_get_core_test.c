@@ -241,6 +241,26 @@ static bool steer_to_cm(struct irdma_cm_netdev *nd,
 }
 
 /*
+ * One backend call, as the core makes it (under qh_mutex); then whether
+ * the hook would give the connection's segments to the CM, and as what.
+ */
+static int steer_op(struct irdma_cm_core *core,
+		    int (*op)(struct irdma_cm_core *core,
+			      const struct irdma_cm_qhash *qh),
+		    const struct irdma_cm_qhash *qh,
+		    const struct irdma_cm_qhash *conn, bool *cm,
+		    enum irdma_qhash_type *type)
+{
+	int ret;
+
+	mutex_lock(&core->qh_mutex);
+	ret = op(core, qh);
+	mutex_unlock(&core->qh_mutex);
+	*cm = steer_to_cm(nd_of(core), conn, type);
+	return ret;
+}
+
+/*
  * A passive stream under a wildcard listener, handed to the host's TCP
  * (->qhash_host()): from then on its segments are the host's, since
  * the CM would only give them back to the QP, which gives them to the
@@ -269,6 +289,7 @@ static void cm_netdev_retarget_keeps_host_stream(struct kunit *test)
 	struct irdma_cm_netdev *nd;
 	struct irdma_cm_core *core;
 	struct madcm_cm_core *h;
+	bool cm;
 
 	KUNIT_ASSERT_NOT_NULL(test, dev);
 	qp = kunit_kzalloc(test, 64, GFP_KERNEL);
@@ -288,31 +309,27 @@ static void cm_netdev_retarget_keeps_host_stream(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, steer_listener(nd, &lis), 0);
 	/* Under the listener: its port is held already, no socket of its own. */
-	mutex_lock(&core->qh_mutex);
-	KUNIT_EXPECT_EQ(test, core->ops->qhash_add(core, &conn), 0);
-	mutex_unlock(&core->qh_mutex);
-	KUNIT_EXPECT_TRUE(test, steer_to_cm(nd, &conn, &type));
+	KUNIT_EXPECT_EQ(test, steer_op(core, core->ops->qhash_add, &conn,
+				       &conn, &cm, &type), 0);
+	KUNIT_EXPECT_TRUE(test, cm);
 	KUNIT_EXPECT_EQ(test, type, IRDMA_QHASH_CONN);
 
 	/* The hand-off: the host's socket is hashed, the stream is its. */
-	mutex_lock(&core->qh_mutex);
-	KUNIT_EXPECT_EQ(test, core->ops->qhash_host(core, &conn), 0);
-	mutex_unlock(&core->qh_mutex);
-	KUNIT_EXPECT_FALSE(test, steer_to_cm(nd, &conn, &type));
+	KUNIT_EXPECT_EQ(test, steer_op(core, core->ops->qhash_host, &conn,
+				       &conn, &cm, &type), 0);
+	KUNIT_EXPECT_FALSE(test, cm);
 	KUNIT_EXPECT_EQ(test, type, IRDMA_QHASH_HOST);
 
 	/* The CM's late retarget at the QP. */
-	mutex_lock(&core->qh_mutex);
-	KUNIT_EXPECT_EQ(test, core->ops->qhash_add(core, &aimed), 0);
-	mutex_unlock(&core->qh_mutex);
-	KUNIT_EXPECT_FALSE(test, steer_to_cm(nd, &conn, &type));
+	KUNIT_EXPECT_EQ(test, steer_op(core, core->ops->qhash_add, &aimed,
+				       &conn, &cm, &type), 0);
+	KUNIT_EXPECT_FALSE(test, cm);
 	KUNIT_EXPECT_EQ(test, type, IRDMA_QHASH_HOST);
 
 	/* A new connection of the 4-tuple takes the entry over. */
-	mutex_lock(&core->qh_mutex);
-	KUNIT_EXPECT_EQ(test, core->ops->qhash_add(core, &conn), 0);
-	mutex_unlock(&core->qh_mutex);
-	KUNIT_EXPECT_TRUE(test, steer_to_cm(nd, &conn, &type));
+	KUNIT_EXPECT_EQ(test, steer_op(core, core->ops->qhash_add, &conn,
+				       &conn, &cm, &type), 0);
+	KUNIT_EXPECT_TRUE(test, cm);
 	KUNIT_EXPECT_EQ(test, type, IRDMA_QHASH_CONN);
 
 	mutex_lock(&core->qh_mutex);
