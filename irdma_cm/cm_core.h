@@ -491,6 +491,7 @@ void irdma_cm_abort_node(struct irdma_cm_node *node, int status);
 void irdma_cm_reset_node(struct irdma_cm_node *node, int status);
 void irdma_cm_init_tcp(struct irdma_cm_node *node);
 u32 irdma_cm_ts_off(const struct irdma_cm_node *node);
+void irdma_cm_set_tcp_offer(struct irdma_cm_node *node, u8 tcp_opts);
 u32 irdma_cm_tsval(const struct irdma_cm_node *node);
 void irdma_cm_set_iss(struct irdma_cm_node *node, u32 iss);
 u32 irdma_cm_clock_iss(const struct irdma_cm_node *node);

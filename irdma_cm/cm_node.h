@@ -562,16 +562,6 @@ static inline bool irdma_cm_fin_rcvd(const struct irdma_cm_node *node)
 	}
 }
 
-/* A new node's TCP options to offer (MADCM_CM_TCP_*). */
-static inline void irdma_cm_set_tcp_offer(struct irdma_cm_node *node,
-					  u8 tcp_opts)
-{
-	if (tcp_opts & MADCM_CM_TCP_TS)
-		set_bit(IRDMA_CM_F_OFFER_TS, &node->flags);
-	if (tcp_opts & MADCM_CM_TCP_SACK)
-		set_bit(IRDMA_CM_F_OFFER_SACK, &node->flags);
-}
-
 /* A new node's MPA options: what the consumer asked for. */
 static inline void irdma_cm_set_mpa_opts(struct irdma_cm_node *node,
 					 bool peer_to_peer, bool crc)

@@ -126,6 +126,19 @@ u32 irdma_cm_tsval(const struct irdma_cm_node *node)
 }
 
 /**
+ * irdma_cm_set_tcp_offer() - the TCP options a new node offers
+ * @node: the node, not yet in the table
+ * @tcp_opts: MADCM_CM_TCP_*, from the consumer's connect or listen
+ */
+void irdma_cm_set_tcp_offer(struct irdma_cm_node *node, u8 tcp_opts)
+{
+	if (tcp_opts & MADCM_CM_TCP_TS)
+		set_bit(IRDMA_CM_F_OFFER_TS, &node->flags);
+	if (tcp_opts & MADCM_CM_TCP_SACK)
+		set_bit(IRDMA_CM_F_OFFER_SACK, &node->flags);
+}
+
+/**
  * irdma_cm_ts_off() - the offset of a connection's timestamp clock
  * @node: the node, its 4-tuple final
  *

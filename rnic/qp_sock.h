@@ -50,6 +50,8 @@ struct sock;
  * @tx_mem: what @txq holds, headers included
  * @early: frames of the peer that reached the CM before its steering
  *	entry was removed; given to the host's stack once it is
+ * @late: frames the CM passed after that, given to the host's stack at
+ *	once (at most MADCM_RNIC_KS_LATE_MAX)
  * @unacked: the CM's bytes the peer has not acknowledged (the hand-off
  *	context's), written into the socket's send queue as sent
  * @unacked_len: how many
