@@ -30,6 +30,7 @@
 #include <madcm/cm_offload.h>
 #include "rnic/ddp.h"
 #include "rnic/qp_tcp.h"
+#include "rnic/uwqe.h"
 
 /*
  * The limits the device states in its attributes (and enforces). The
@@ -40,7 +41,7 @@
 #define MADCM_RNIC_MAX_CQ	1024
 #define MADCM_RNIC_MAX_CQE	4096
 #define MADCM_RNIC_MAX_QP_WR	1024
-#define MADCM_RNIC_MAX_SGE	6
+/* MADCM_RNIC_MAX_SGE: rnic/uwqe.h */
 #define MADCM_RNIC_MAX_PD	1024
 #define MADCM_RNIC_MAX_MR	4096
 #define MADCM_RNIC_MAX_FR_PAGES	256
@@ -58,8 +59,6 @@
  */
 #define MADCM_RNIC_VENDOR_ID	0x6d6463
 #define MADCM_RNIC_VENDOR_PART	1
-/* A user QP's inline data: siw's ABI carries up to 80 octets in an SQE. */
-#define MADCM_RNIC_MAX_UINLINE	SIW_MAX_INLINE
 
 struct madcm_rnic_qp;
 struct madcm_rnic_swqe;
@@ -364,49 +363,6 @@ static inline struct madcm_rnic_mr *to_madcm_rnic_mr(struct ib_mr *ibmr)
 }
 
 /**
- * struct madcm_rnic_swqe - a send queue entry
- * @wr_id: the consumer's wr_id (or wr_cqe)
- * @opcode: IB_WR_*
- * @send_flags: IB_SEND_*
- * @num_sge: entries in @sge
- * @sge: the gather list
- * @remote_addr: RDMA WRITE/READ target
- * @rkey: RDMA WRITE/READ STag
- * @inv_rkey: LOCAL_INV and SEND_WITH_INV STag
- * @mr: REG_MR: the MR
- * @key: REG_MR: the new key byte
- * @access: REG_MR: the access rights
- * @len: tx: the message length (the SGEs' sum, or the inline bytes)
- * @done: tx: the work request is over (success or @status); it
- *	completes when every one before it has (in order)
- * @status: tx: its completion status once @done
- * @reads_left: tx: RDMA READ: Read Requests without their response yet
- * @inline_data: tx: IB_SEND_INLINE: the bytes, copied at post time
- *
- * A user SQE becomes one of these when the kernel fetches it (rnic/
- * uverbs.c); one that failed its checks there keeps the error in @status
- * (not @done) and fails when the send queue reaches it.
- */
-struct madcm_rnic_swqe {
-	u64 wr_id;
-	enum ib_wr_opcode opcode;
-	int send_flags;
-	u32 num_sge;
-	struct ib_sge sge[MADCM_RNIC_MAX_SGE];
-	u64 remote_addr;
-	u32 rkey;
-	u32 inv_rkey;
-	struct madcm_rnic_mr *mr;
-	u32 key;
-	int access;
-	u32 len;
-	bool done;
-	enum ib_wc_status status;
-	u32 reads_left;
-	u8 inline_data[MADCM_RNIC_MAX_UINLINE];
-};
-
-/**
  * struct madcm_rnic_rresp - tx: an inbound RDMA Read being answered
  * @sink_stag: the requester's Data Sink STag
  * @sink_to: its Tagged Offset
@@ -455,36 +411,6 @@ static_assert(!(MADCM_RNIC_MAX_CQE & (MADCM_RNIC_MAX_CQE - 1)));
 /* tx: the Terminate message's longest FPDU. */
 #define MADCM_RNIC_TERM_HDR_MAX	(2 + 18 + 28)
 #define MADCM_RNIC_TERM_FPDU_MAX	(2 + 18 + 4 + MADCM_RNIC_TERM_HDR_MAX + 3 + 4)
-
-/**
- * struct madcm_rnic_rwqe - a receive queue entry
- * @wr_id: the consumer's wr_id (or wr_cqe)
- * @num_sge: entries in @sge
- * @sge: the scatter list
- * @status: IB_WC_SUCCESS, or why a user RQE failed its checks at fetch:
- *	the receive completes with it when a Send reaches it
- */
-struct madcm_rnic_rwqe {
-	u64 wr_id;
-	u32 num_sge;
-	enum ib_wc_status status;
-	struct ib_sge sge[MADCM_RNIC_MAX_SGE];
-};
-
-/**
- * struct madcm_rnic_wq - a work queue ring (send or receive)
- * @size: slots: a power of two (or 0), so that slot @count % @size stays
- *	right across the wrap of the free-running counts
- * @head: entries consumed (free running)
- * @tail: entries posted (free running); @tail - @head <= @size
- * @max_sge: the most SGEs a work request may carry
- */
-struct madcm_rnic_wq {
-	u32 size;
-	u32 head;
-	u32 tail;
-	u32 max_sge;
-};
 
 /**
  * struct madcm_rnic_rx - the receive side of a QP's data path
@@ -797,7 +723,7 @@ void madcm_rnic_qp_local_error_locked(struct madcm_rnic_qp *qp,
  * rnic/uverbs.c: soft-iWARP's user ABI (include/uapi/rdma/siw-abi.h) on a
  * madcm device, with the module parameter rnic_uverbs. The rings live in
  * vmalloc_user memory the process maps and may change at any time: each
- * entry is read once into a kernel copy, then checked.
+ * entry is read once into a kernel copy, then checked (rnic/uwqe.c).
  */
 extern bool madcm_rnic_uverbs_on;
 extern const struct ib_device_ops madcm_rnic_uverbs_ops;
@@ -805,12 +731,6 @@ int madcm_rnic_uverbs_init(void);
 void madcm_rnic_uverbs_exit(void);
 int madcm_rnic_uverbs_claim(void);
 void madcm_rnic_uverbs_unclaim(struct madcm_rnic_dev *dev);
-bool madcm_rnic_sqe_fetch(struct siw_sqe *slot, struct siw_sqe *copy);
-bool madcm_rnic_rqe_fetch(struct siw_rqe *slot, struct siw_rqe *copy);
-void madcm_rnic_sqe_to_wqe(const struct siw_sqe *sqe, u32 max_sge,
-			   struct madcm_rnic_swqe *wqe);
-void madcm_rnic_rqe_to_wqe(const struct siw_rqe *rqe, u32 max_sge,
-			   struct madcm_rnic_rwqe *wqe);
 bool madcm_rnic_ucqe_put(struct siw_cqe *ring, u32 size, u32 idx,
 			 const struct ib_wc *wc);
 bool madcm_rnic_ucq_notify(struct siw_cq_ctrl *ctrl, bool solicited);

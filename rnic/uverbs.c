@@ -275,203 +275,20 @@ void madcm_rnic_user_uncharge(struct madcm_rnic_dev *dev,
 	atomic_dec(&dev->n_ures[res]);
 }
 
-/* ---- ring entries: fetched once, then checked ---- */
-
-/*
- * Takes the entry in @slot when the process marked it valid: @copy gets
- * one copy of it, with the flags read before it; then the slot goes back
- * to the process. Whatever the process writes meanwhile, @copy is what
- * the kernel checks and uses.
- */
-static bool madcm_rnic_fetch(void *slot, u16 *slot_flags, void *copy,
-			     u16 *copy_flags, size_t size)
-{
-	u16 flags = READ_ONCE(*slot_flags);
-
-	if (!(flags & SIW_WQE_VALID))
-		return false;
-	/* the body is read after the flags that said it is there */
-	smp_rmb();
-	memcpy(copy, slot, size);
-	*copy_flags = flags;
-	/* the copy is done before the process may reuse the slot */
-	smp_mb();
-	/*
-	 * and the slot is free before the next one is looked at: libsiw
-	 * rings the doorbell only when it sees this one taken
-	 */
-	smp_store_mb(*slot_flags, 0);
-	return true;
-}
-
-/**
- * madcm_rnic_sqe_fetch() - take an SQE from a user send queue ring
- * @slot: the ring slot
- * @copy: the kernel's copy
- *
- * Context: Any.
- * Return: true when @slot held a valid SQE (now in @copy, @slot free).
- */
-bool madcm_rnic_sqe_fetch(struct siw_sqe *slot, struct siw_sqe *copy)
-{
-	return madcm_rnic_fetch(slot, &slot->flags, copy, &copy->flags,
-				sizeof(*copy));
-}
-
-/**
- * madcm_rnic_rqe_fetch() - take an RQE from a user receive queue ring
- * @slot: the ring slot
- * @copy: the kernel's copy
- *
- * Context: Any.
- * Return: true when @slot held a valid RQE (now in @copy, @slot free).
- */
-bool madcm_rnic_rqe_fetch(struct siw_rqe *slot, struct siw_rqe *copy)
-{
-	return madcm_rnic_fetch(slot, &slot->flags, copy, &copy->flags,
-				sizeof(*copy));
-}
-
-static void madcm_rnic_copy_sges(struct ib_sge *dst, const struct siw_sge *src,
-				 u32 n)
-{
-	u32 i;
-
-	for (i = 0; i < n; i++) {
-		dst[i].addr = src[i].laddr;
-		dst[i].length = src[i].length;
-		dst[i].lkey = src[i].lkey;
-	}
-}
-
-/**
- * madcm_rnic_sqe_to_wqe() - a fetched SQE as a send queue entry
- * @sqe: the kernel's copy of the SQE (madcm_rnic_sqe_fetch())
- * @max_sge: the QP's gather limit
- * @wqe: the send queue entry to fill
- *
- * The opcodes of libsiw's SQ (SIW_OP_WRITE, READ, SEND, SEND_REMOTE_INV;
- * its Invalidate STag is in @sqe->rkey). An SQE that cannot run keeps
- * its error in @wqe->status, and the send queue fails it in its turn:
- * another opcode, inline data on a Read, more SGEs than @max_sge,
- * inline data over SIW_MAX_INLINE octets. The SGEs' lkeys, addresses and
- * lengths are checked when the work request runs, as a kernel one's.
- * Context: Any.
- */
-void madcm_rnic_sqe_to_wqe(const struct siw_sqe *sqe, u32 max_sge,
-			   struct madcm_rnic_swqe *wqe)
-{
-	u16 flags = sqe->flags;
-	u64 len = 0;
-	u32 i;
-
-	memset(wqe, 0, offsetof(struct madcm_rnic_swqe, inline_data));
-	wqe->wr_id = sqe->id;
-	wqe->status = IB_WC_SUCCESS;
-	if (flags & SIW_WQE_SIGNALLED)
-		wqe->send_flags |= IB_SEND_SIGNALED;
-	if (flags & SIW_WQE_SOLICITED)
-		wqe->send_flags |= IB_SEND_SOLICITED;
-	if (flags & SIW_WQE_READ_FENCE)
-		wqe->send_flags |= IB_SEND_FENCE;
-	wqe->remote_addr = sqe->raddr;
-	wqe->rkey = sqe->rkey;
-	switch (sqe->opcode) {
-	case SIW_OP_WRITE:
-		wqe->opcode = IB_WR_RDMA_WRITE;
-		break;
-	case SIW_OP_READ:
-		wqe->opcode = IB_WR_RDMA_READ;
-		break;
-	case SIW_OP_SEND:
-		wqe->opcode = IB_WR_SEND;
-		break;
-	case SIW_OP_SEND_REMOTE_INV:
-		wqe->opcode = IB_WR_SEND_WITH_INV;
-		wqe->inv_rkey = sqe->rkey;
-		break;
-	default:
-		/* completes as a Send: its wr_id is all the process knows */
-		wqe->opcode = IB_WR_SEND;
-		wqe->status = IB_WC_LOC_QP_OP_ERR;
-		return;
-	}
-	if (flags & SIW_WQE_INLINE) {
-		/* the octets follow sge[0], whose length is their count */
-		len = sqe->sge[0].length;
-		if (wqe->opcode == IB_WR_RDMA_READ) {
-			wqe->status = IB_WC_LOC_QP_OP_ERR;
-			return;
-		}
-		if (len > SIW_MAX_INLINE) {
-			wqe->status = IB_WC_LOC_LEN_ERR;
-			return;
-		}
-		wqe->send_flags |= IB_SEND_INLINE;
-		memcpy(wqe->inline_data,
-		       (const u8 *)sqe->sge + sizeof(sqe->sge[0]), len);
-		wqe->len = len;
-		return;
-	}
-	if (sqe->num_sge > max_sge || sqe->num_sge > SIW_MAX_SGE) {
-		wqe->status = IB_WC_LOC_QP_OP_ERR;
-		return;
-	}
-	wqe->num_sge = sqe->num_sge;
-	madcm_rnic_copy_sges(wqe->sge, sqe->sge, wqe->num_sge);
-	for (i = 0; i < wqe->num_sge; i++)
-		len += wqe->sge[i].length;
-	/* over the largest message: LOC_LEN_ERR when it runs */
-	wqe->len = len > U32_MAX ? U32_MAX : len;
-}
-
-/**
- * madcm_rnic_rqe_to_wqe() - a fetched RQE as a receive queue entry
- * @rqe: the kernel's copy of the RQE (madcm_rnic_rqe_fetch())
- * @max_sge: the QP's scatter limit
- * @wqe: the receive queue entry to fill
- *
- * An RQE with more SGEs than @max_sge keeps IB_WC_LOC_QP_OP_ERR in
- * @wqe->status (and no SGE): the Send that reaches it fails with it.
- * Context: Any.
- */
-void madcm_rnic_rqe_to_wqe(const struct siw_rqe *rqe, u32 max_sge,
-			   struct madcm_rnic_rwqe *wqe)
-{
-	memset(wqe, 0, sizeof(*wqe));
-	wqe->wr_id = rqe->id;
-	wqe->status = IB_WC_SUCCESS;
-	if (rqe->num_sge > max_sge || rqe->num_sge > SIW_MAX_SGE) {
-		wqe->status = IB_WC_LOC_QP_OP_ERR;
-		return;
-	}
-	wqe->num_sge = rqe->num_sge;
-	madcm_rnic_copy_sges(wqe->sge, rqe->sge, wqe->num_sge);
-}
+/* ---- ring entries: fetched once, then checked (rnic/uwqe.c) ---- */
 
 /**
  * madcm_rnic_usq_fetch_locked() - take what the process posted on its SQ
  * @qp: a user QP, @qp->lock held
  *
  * Valid SQEs from the ring, in order, while the send queue has room: at
- * most one ring's worth per call, however fast the process refills it.
+ * most one ring's worth per call, however fast the process refills it
+ * (madcm_rnic_usq_take()).
  */
 void madcm_rnic_usq_fetch_locked(struct madcm_rnic_qp *qp)
 {
-	struct siw_sqe sqe;
-	u32 n;
-
 	lockdep_assert_held(&qp->lock);
-	for (n = 0; n < qp->sq.size; n++) {
-		if (qp->sq.tail - qp->sq.head >= qp->sq.size)
-			break;
-		if (!madcm_rnic_sqe_fetch(&qp->usq[qp->sq.tail % qp->sq.size],
-					  &sqe))
-			break;
-		madcm_rnic_sqe_to_wqe(&sqe, qp->sq.max_sge,
-				      &qp->swqe[qp->sq.tail % qp->sq.size]);
-		qp->sq.tail++;
-	}
+	madcm_rnic_usq_take(&qp->sq, qp->usq, qp->swqe);
 }
 
 /**
@@ -494,20 +311,8 @@ bool madcm_rnic_usq_pending(struct madcm_rnic_qp *qp)
  */
 void madcm_rnic_urq_fetch_locked(struct madcm_rnic_qp *qp)
 {
-	struct siw_rqe rqe;
-	u32 n;
-
 	lockdep_assert_held(&qp->lock);
-	for (n = 0; n < qp->rq.size; n++) {
-		if (qp->rq.tail - qp->rq.head >= qp->rq.size)
-			break;
-		if (!madcm_rnic_rqe_fetch(&qp->urq[qp->rq.tail % qp->rq.size],
-					  &rqe))
-			break;
-		madcm_rnic_rqe_to_wqe(&rqe, qp->rq.max_sge,
-				      &qp->rwqe[qp->rq.tail % qp->rq.size]);
-		qp->rq.tail++;
-	}
+	madcm_rnic_urq_take(&qp->rq, qp->urq, qp->rwqe);
 }
 
 /* ---- user CQs: siw_cqe rings and the notification word ---- */
