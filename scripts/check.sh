@@ -54,7 +54,7 @@ fi
 
 # The fuzz harnesses are userspace too; libFuzzer names their entry point
 # LLVMFuzzerTestOneInput. The shim headers define the kernel's own macros
-# (min, get_unaligned, BUG, __packed, EXPORT_SYMBOL_GPL, ...) as the
+# (min, get_unaligned, BUG, __packed, EXPORT_SYMBOL_GPL, smp_mb, ...) as the
 # kernel does: the rules about using those macros do not apply to their
 # definitions.
 if [ ${#fuzz_files[@]} -gt 0 ]; then
@@ -62,7 +62,7 @@ if [ ${#fuzz_files[@]} -gt 0 ]; then
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,PREFER_KERNEL_TYPES,NEW_TYPEDEFS,SPLIT_STRING,VOLATILE,CAMELCASE \
 		-f "${fuzz_files[@]}" >"$OUT/checkpatch-fuzz.log" 2>&1
 	"$KSRC/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types \
-		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,PREFER_KERNEL_TYPES,NEW_TYPEDEFS,SPLIT_STRING,VOLATILE,CAMELCASE,MACRO_ARG_REUSE,AVOID_BUG,PREFER_DEFINED_ATTRIBUTE_MACRO,CONST_STRUCT,EXPORT_SYMBOL,MACRO_ARG_PRECEDENCE \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,PREFER_KERNEL_TYPES,NEW_TYPEDEFS,SPLIT_STRING,VOLATILE,CAMELCASE,MACRO_ARG_REUSE,AVOID_BUG,PREFER_DEFINED_ATTRIBUTE_MACRO,CONST_STRUCT,EXPORT_SYMBOL,MACRO_ARG_PRECEDENCE,MEMORY_BARRIER \
 		-f "${shim_files[@]}" >>"$OUT/checkpatch-fuzz.log" 2>&1
 	result "checkpatch (${#fuzz_files[@]} fuzz harnesses, ${#shim_files[@]} shim headers)" "$OUT/checkpatch-fuzz.log"
 fi

@@ -8,8 +8,10 @@
 # leak, timeout, out-of-memory or sanitizer report; what it found is kept
 # in $FUZZ_DIR/artifacts/ (tests/fuzz/crashes/ holds the ones reported).
 # The corpora in tests/fuzz/corpus/ are read, never written: new inputs go
-# to $FUZZ_DIR/corpus/. The MAD harness compiles against the kernel's own
-# <rdma/ib_mad.h>, from the cached kernel source (fetch-kernel.sh).
+# to $FUZZ_DIR/corpus/. The MAD harnesses compile against the kernel's own
+# <rdma/ib_mad.h>, the uverbs one (fuzz_uverbs, the SQE/RQE to WQE
+# conversion of rnic/uwqe.c) against its uapi <rdma/siw-abi.h>, both from
+# the cached kernel source (fetch-kernel.sh).
 #
 # Usage: scripts/fuzz.sh [harness...]     (default: all)
 # Environment: FUZZ_SECONDS, FUZZ_TIMEOUT (seconds one input may take, 10),

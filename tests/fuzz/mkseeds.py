@@ -18,7 +18,13 @@ the harness's control octets in front (see each harness's header comment):
   fuzz_rmpp_recv tests/kunit/mad_rmpp_wire_test.c, mad_rmpp_util.h: a
                 3-segment SA Set of 560 octets (in order, duplicated, out
                 of window, from two senders, timed out), its response
-                answering a request, the bad_params grid, ACK, STOP, ABORT.
+                answering a request, the bad_params grid, ACK, STOP, ABORT;
+  fuzz_uverbs   tests/kunit/rnic_uverbs_test.c: the SQEs and RQEs it
+                converts (each good opcode, refused ones, Send with
+                Invalidate, too many SGEs for the ABI and for the QP,
+                inline data at and over SIW_MAX_INLINE, on a Read, lengths
+                over 2^32, a slot not valid) and its fetch loop (a ring of
+                4, with room for all, none, or two).
 Run it again after changing it; it replaces the files it writes.
 """
 import hashlib
@@ -384,12 +390,93 @@ def rmpp_seeds():
         write('fuzz_rmpp_recv', name, bytes([ctl, pick, 0x55]) + steps)
 
 
+# ---- rnic_uverbs_test.c ----
+# siw-abi.h (host byte order): struct siw_sqe is id, flags, num_sge,
+# opcode, rkey, raddr, then 6 struct siw_sge (laddr, length, lkey);
+# struct siw_rqe has a 32-bit unused word where the SQE has rkey and no
+# raddr.
+SIW_VALID, SIW_INLINE, SIW_SIGNALLED, SIW_SOLICITED, SIW_FENCE = 1, 2, 4, 8, 16
+(SIW_WRITE, SIW_READ, SIW_READ_LOCAL_INV, SIW_SEND, SIW_SEND_IMM,
+ SIW_SEND_INV) = range(6)
+SIW_MAX_SGE, SIW_MAX_INLINE = 6, 80
+
+
+def siw_sges(sges):
+    sges = list(sges) + [(0, 0, 0)] * (SIW_MAX_SGE - len(sges))
+    return b''.join(struct.pack('<QII', *g) for g in sges)
+
+
+def sqe(ident=0xabcdef, flags=SIW_VALID | SIW_SIGNALLED, num_sge=1,
+        opcode=SIW_WRITE, rkey=0x4200, raddr=0x10000,
+        sges=((0x2000, 100, 0x300),), body=None):
+    hdr = struct.pack('<QHBBIQ', ident, flags, num_sge, opcode, rkey, raddr)
+    return hdr + (body if body is not None else siw_sges(sges))
+
+
+def rqe(ident=77, flags=SIW_VALID, num_sge=2,
+        sges=((0, 0, 0), (0x9000, 64, 0x500))):
+    return struct.pack('<QHBBI', ident, flags, num_sge, 0, 0) + \
+        siw_sges(sges)
+
+
+def uverbs_ctl(rq, slots, max_sge=SIW_MAX_SGE, head=0, inflight=0):
+    sz = slots.bit_length()
+    return bytes([(1 if rq else 0) | sz << 1, max_sge, head, inflight])
+
+
+def uverbs_seeds():
+    inl = bytes(i ^ 0x5a for i in range(SIW_MAX_INLINE))
+    big = siw_sges([(0x2000, 0xffffffff, 0x300)] * SIW_MAX_SGE)
+
+    def inline(n, op=SIW_SEND):
+        return sqe(flags=SIW_VALID | SIW_SIGNALLED | SIW_INLINE, num_sge=9,
+                   opcode=op, body=struct.pack('<QII', 0, n, 0) + inl +
+                   bytes(16 * SIW_MAX_SGE - 16 - SIW_MAX_INLINE))
+    one = [
+        ('sqe-write', sqe()),
+        ('sqe-write-se-fence',
+         sqe(flags=SIW_VALID | SIW_SIGNALLED | SIW_SOLICITED | SIW_FENCE)),
+        ('sqe-read', sqe(opcode=SIW_READ)),
+        ('sqe-send', sqe(opcode=SIW_SEND)),
+        ('sqe-send-inv', sqe(opcode=SIW_SEND_INV, rkey=0x7711)),
+        ('sqe-read-local-inv', sqe(opcode=SIW_READ_LOCAL_INV)),
+        ('sqe-send-imm', sqe(opcode=SIW_SEND_IMM)),
+        ('sqe-opcode-255', sqe(opcode=255)),
+        ('sqe-7-sges', sqe(num_sge=SIW_MAX_SGE + 1)),
+        ('sqe-255-sges', sqe(num_sge=255)),
+        ('sqe-inline-80', inline(SIW_MAX_INLINE)),
+        ('sqe-inline-81', inline(SIW_MAX_INLINE + 1)),
+        ('sqe-inline-read', inline(8, SIW_READ)),
+        ('sqe-len-overflow', sqe(num_sge=SIW_MAX_SGE, body=big)),
+        ('sqe-not-valid', sqe(flags=SIW_SIGNALLED | SIW_INLINE)),
+    ]
+    for name, e in one:
+        write('fuzz_uverbs', name, uverbs_ctl(False, 1) + e)
+    write('fuzz_uverbs', 'sqe-3-sges-qp-2',
+          uverbs_ctl(False, 1, max_sge=2) + sqe(num_sge=3))
+    write('fuzz_uverbs', 'rqe-2-sges', uverbs_ctl(True, 1) + rqe())
+    write('fuzz_uverbs', 'rqe-7-sges',
+          uverbs_ctl(True, 1) + rqe(num_sge=SIW_MAX_SGE + 1))
+    write('fuzz_uverbs', 'rqe-2-sges-qp-1',
+          uverbs_ctl(True, 1, max_sge=1) + rqe())
+    # the fetch loop: a ring of 4 the process filled, the counts wrapping
+    ring = b''.join(sqe(ident=i) for i in range(4))
+    write('fuzz_uverbs', 'sq-ring-4', uverbs_ctl(False, 4, head=62) + ring)
+    write('fuzz_uverbs', 'sq-ring-4-full',
+          uverbs_ctl(False, 4, inflight=4) + ring)
+    write('fuzz_uverbs', 'sq-ring-4-room-2',
+          uverbs_ctl(False, 4, head=63, inflight=2) + ring)
+    write('fuzz_uverbs', 'rq-ring-4', uverbs_ctl(True, 4, head=61) +
+          b''.join(rqe(ident=i) for i in range(4)))
+
+
 def main():
     tcp_seeds()
     mpa_seeds()
     ddp_seeds()
     mad_seeds()
     rmpp_seeds()
+    uverbs_seeds()
     return 0
 
 

@@ -2,7 +2,9 @@
 /*
  * Shim: the part of <rdma/ib_verbs.h> that the MAD core's receive path
  * and the kernel's <rdma/ib_mad.h> use: GIDs, the GRH, work completions,
- * address handles and their attributes. Values follow ib_verbs.h.
+ * address handles and their attributes; and what the RNIC's work queue
+ * entries (rnic/uwqe.h) hold: SGEs, work request opcodes and send flags.
+ * Values follow ib_verbs.h.
  */
 #ifndef _MADCM_FUZZ_IB_VERBS_H
 #define _MADCM_FUZZ_IB_VERBS_H
@@ -89,6 +91,37 @@ struct ib_wc {
 	u8 sl;
 	u8 dlid_path_bits;
 	u32 port_num;
+};
+
+/* Work requests: the opcodes and send flags of a send queue entry. */
+enum ib_wr_opcode {
+	IB_WR_RDMA_WRITE,
+	IB_WR_RDMA_WRITE_WITH_IMM,
+	IB_WR_SEND,
+	IB_WR_SEND_WITH_IMM,
+	IB_WR_RDMA_READ,
+	IB_WR_ATOMIC_CMP_AND_SWP,
+	IB_WR_ATOMIC_FETCH_AND_ADD,
+	IB_WR_LOCAL_INV,
+	IB_WR_BIND_MW,
+	IB_WR_SEND_WITH_INV,
+	IB_WR_LSO,
+	IB_WR_RDMA_READ_WITH_INV,
+	IB_WR_REG_MR = 0x20,
+};
+
+enum ib_send_flags {
+	IB_SEND_FENCE = 1,
+	IB_SEND_SIGNALED = 1 << 1,
+	IB_SEND_SOLICITED = 1 << 2,
+	IB_SEND_INLINE = 1 << 3,
+	IB_SEND_IP_CSUM = 1 << 4,
+};
+
+struct ib_sge {
+	u64 addr;
+	u32 length;
+	u32 lkey;
 };
 
 #define IB_QP_SET_QKEY	0x80000000
