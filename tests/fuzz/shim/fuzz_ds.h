@@ -172,6 +172,17 @@ static inline void __clear_bit(unsigned long nr, unsigned long *addr)
 	addr[nr / BITS_PER_LONG] &= ~(1UL << (nr % BITS_PER_LONG));
 }
 
+/* The atomic forms: the harnesses are single-threaded. */
+static inline void set_bit(unsigned long nr, unsigned long *addr)
+{
+	__set_bit(nr, addr);
+}
+
+static inline void clear_bit(unsigned long nr, unsigned long *addr)
+{
+	__clear_bit(nr, addr);
+}
+
 static inline bool test_bit(unsigned long nr, const unsigned long *addr)
 {
 	return addr[nr / BITS_PER_LONG] >> (nr % BITS_PER_LONG) & 1;
