@@ -113,10 +113,11 @@ static void tcp_opts_parse_rules(struct kunit *test)
 }
 
 static struct madcm_cm_listener *opts_listen(struct kunit *test,
-					     struct cm_fix *fix, u8 tcp_opts)
+					     struct cm_fix *fix, u16 port,
+					     u8 tcp_opts)
 {
 	struct madcm_cm_listen_attr attr = {
-		.addr = { .ip = in6addr_any, .port = LPORT },
+		.addr = { .ip = in6addr_any, .port = port },
 		.vlan_id = MADCM_CM_NO_VLAN,
 		.ird = 16,
 		.ord = 16,
@@ -172,7 +173,7 @@ static void tcp_opts_passive_agrees(struct kunit *test)
 	memset(reply, 0x5a, sizeof(reply));
 	fix->side[0].reply_pdata = reply;
 	fix->side[0].reply_len = sizeof(reply);
-	opts_listen(test, fix, MADCM_CM_TCP_TS | MADCM_CM_TCP_SACK);
+	opts_listen(test, fix, LPORT, MADCM_CM_TCP_TS | MADCM_CM_TCP_SACK);
 	cm_raw_init(&raw, fix, 0, true, RPORT, LPORT, MADCM_CM_NO_VLAN);
 	peer_syn(test, &raw, true, true);
 	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
@@ -221,7 +222,7 @@ static void tcp_opts_only_when_both(struct kunit *test)
 	struct irdma_cm_seg seg;
 	struct cm_raw raw;
 
-	opts_listen(test, fix, MADCM_CM_TCP_TS | MADCM_CM_TCP_SACK);
+	opts_listen(test, fix, LPORT, MADCM_CM_TCP_TS | MADCM_CM_TCP_SACK);
 	cm_raw_init(&raw, fix, 0, true, RPORT, LPORT, MADCM_CM_NO_VLAN);
 	peer_syn(test, &raw, false, false);
 	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
@@ -238,20 +239,7 @@ static void tcp_opts_only_when_both(struct kunit *test)
 
 	cm_raw_init(&raw, fix, 0, true, RPORT + 1, LPORT + 1,
 		    MADCM_CM_NO_VLAN);
-	{
-		struct madcm_cm_listen_attr attr = {
-			.addr = { .ip = in6addr_any, .port = LPORT + 1 },
-			.vlan_id = MADCM_CM_NO_VLAN,
-			.mpa_rev = 1,
-			.handler = cm_test_handler,
-			.context = &fix->side[0],
-		};
-		struct madcm_cm_listener *l;
-
-		KUNIT_ASSERT_EQ(test,
-				madcm_cm_create_listener(&fix->core[0]->handle,
-							 &attr, &l), 0);
-	}
+	opts_listen(test, fix, LPORT + 1, 0);
 	peer_syn(test, &raw, true, true);
 	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
 	KUNIT_ASSERT_EQ(test, seg.flags, IRDMA_TCP_SYN | IRDMA_TCP_ACK);
@@ -271,7 +259,7 @@ static void tcp_opts_paws(struct kunit *test)
 	struct irdma_cm_seg seg;
 	struct cm_raw raw;
 
-	opts_listen(test, fix, MADCM_CM_TCP_TS);
+	opts_listen(test, fix, LPORT, MADCM_CM_TCP_TS);
 	cm_raw_init(&raw, fix, 0, true, RPORT, LPORT, MADCM_CM_NO_VLAN);
 	peer_syn(test, &raw, true, false);
 	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
