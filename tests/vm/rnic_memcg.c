@@ -23,19 +23,33 @@
  * The process makes itself exempt from the OOM killer (oom_score_adj
  * -1000): a charge over memory.max then fails with ENOMEM once the
  * memory cgroup's OOM killer finds no victim, instead of killing it.
- * Exit status 0, or 2 when it could not set itself up.
+ * That holds for the charges of a system call only. A page fault of its
+ * own over memory.max with no victim is retried for ever (6.12 does, in
+ * pagefault_out_of_memory()), so before it sets the limit the process
+ * faults in all the memory it will touch: a heap that malloc() keeps
+ * (no trimming, no mmap()ed chunks), a deep stack, and every private
+ * page of its mappings (mlockall()). An alarm ends it should anything
+ * fault anyway. Exit status 0, or 2 when it could not set itself up.
  *
  * LDLIBS: -libverbs
  */
 #include <errno.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
 #include <infiniband/verbs.h>
 #include <rdma/siw-abi.h>
 
 #define MAX_N 256
+/* What is faulted in before the limit: heap and stack. */
+#define HEAP_RESERVE (16 << 20)
+#define STACK_RESERVE (512 << 10)
+/* Seconds before a process stuck in a page fault is ended. */
+#define ALARM_S 240
 
 static char cgdir[512];
 
@@ -98,6 +112,35 @@ static unsigned long long mem_current(void)
 	return v;
 }
 
+/*
+ * Fault in what the process will use once memory.max is set; see the
+ * comment at the top.
+ */
+static void __attribute__((noinline)) touch_stack(void)
+{
+	volatile char deep[STACK_RESERVE];
+
+	memset((char *)deep, 1, sizeof(deep));
+}
+
+static void reserve_memory(void)
+{
+	char *heap;
+
+	if (!mallopt(M_TRIM_THRESHOLD, 1 << 30) ||
+	    !mallopt(M_MMAP_THRESHOLD, 32 << 20) ||
+	    !mallopt(M_TOP_PAD, HEAP_RESERVE))
+		die("mallopt");
+	heap = malloc(HEAP_RESERVE);
+	if (!heap)
+		die("malloc");
+	memset(heap, 1, HEAP_RESERVE);
+	free(heap);
+	touch_stack();
+	if (mlockall(MCL_CURRENT))
+		die("mlockall");
+}
+
 static void write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -146,6 +189,8 @@ int main(int argc, char **argv)
 	if (argc > 6) {
 		char path[600], val[32];
 
+		reserve_memory();
+		alarm(ALARM_S);
 		before = mem_current();
 		snprintf(path, sizeof(path), "%s/memory.max", cgdir);
 		snprintf(val, sizeof(val), "%llu", before + strtoull(argv[6], NULL, 0));
