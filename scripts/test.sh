@@ -118,6 +118,8 @@ for t in tests/vm/*-tshark.sh; do
 	run_layer "$n" "$t" "$kunit_raw"
 done
 rm -f "$kunit_raw"
+# The test of the rule that lets a guest's report be the emulator's.
+run_layer tcg-fault-judge tests/vm/tcg-fault-judge.sh
 # A VM script that fails runs once more in a boot of its own; one that
 # passes there is FLAKY (listed again before the last line), one that
 # fails again fails its layer (Documentation/testing.rst, "Flaky scripts").
