@@ -116,7 +116,7 @@ static unsigned long long mem_current(void)
  * Fault in what the process will use once memory.max is set; see the
  * comment at the top.
  */
-static void __attribute__((noinline)) touch_stack(void)
+static void touch_stack(void)
 {
 	volatile char deep[STACK_RESERVE];
 
