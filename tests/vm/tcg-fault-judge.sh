@@ -6,7 +6,7 @@
 # The test of tests/vm/lib/tcg-fault.sh (host side), which lets a guest's
 # kernel report be called the emulator's only when RFLAGS shows bits an
 # x86 CPU never sets (22 to 31). Fed:
-#  - the #DB warning recorded on 6.12 (lib/tcg-fault/db-6.12.log, EFLAGS
+#  - the #DB warning recorded on 6.12 (judge/tcg-fault-db-6.12.log, EFLAGS
 #    bf088002 and bf08cb02): the emulator's;
 #  - the same report with the EFLAGS values a CPU can hold (00010246,
 #    00000246): not the emulator's;
@@ -18,7 +18,7 @@ set -uo pipefail
 
 here=$(dirname "$0")
 judge=$here/lib/tcg-fault.sh
-rec=$here/lib/tcg-fault/db-6.12.log
+rec=$here/judge/tcg-fault-db-6.12.log
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0 failed=0
