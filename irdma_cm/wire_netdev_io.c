@@ -28,10 +28,24 @@
  * stack, as an RNIC's would. Next hops come from the routing and
  * neighbour tables; an unresolved one starts ARP or neighbour discovery
  * and the CM retries from its retransmission timer.
+ *
+ * Connections to the host itself: an address of this host (of the
+ * device, or of another device, such as a second madcm device's) resolves
+ * to the device's own MAC, and a frame to that MAC is looped back, as an
+ * RNIC loops such a connection in the adapter: netif_rx() delivers it on
+ * the loopback device, as the host's packets to itself come in, so that
+ * routing accepts its local source and the firewall and the LOCAL_IN hook
+ * see it as any other. The hook takes a looped segment for a steering
+ * entry of its own whose local address is its device's: the connection's
+ * other end, on this core or on the core of the device it is addressed
+ * to. Not on a VLAN. Once the QP takes a stream on the host's TCP, its
+ * socket reaches the other end through the loopback as any host socket
+ * does; the pass entry lets those segments by.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": cm: " fmt
 
 #include <linux/etherdevice.h>
+#include <linux/if_arp.h>
 #include <linux/if_vlan.h>
 #include <linux/inetdevice.h>
 #include <linux/netdevice.h>
@@ -52,6 +66,90 @@
 #include "irdma_cm/wire_netdev_priv.h"
 
 /* ---- transmit ---- */
+
+/*
+ * The device of this host that holds @addr in @net (an IPv4-mapped
+ * address for IPv4), or NULL. Caller holds rcu_read_lock.
+ */
+static struct net_device *nd_addr_owner(struct net *net,
+					const struct in6_addr *addr)
+{
+	struct net_device *dev;
+
+	if (ipv6_addr_v4mapped(addr))
+		return __ip_dev_find(net, addr->s6_addr32[3], false);
+	/* the host's hash first: most addresses are not its own */
+	if (!ipv6_chk_addr(net, addr, NULL, 0))
+		return NULL;
+	for_each_netdev_rcu(net, dev)
+		if (ipv6_chk_addr(net, addr, dev, 1))
+			return dev;
+	return NULL;
+}
+
+/**
+ * madcm_cm_netdev_loop_rx() - receive a frame of this host to itself
+ * @net: the namespace whose loopback device takes it
+ * @skb: a whole Ethernet frame (skb->data at its Ethernet header, no
+ *	802.1Q tag), of a connection between two addresses of this host
+ *
+ * The frame comes in on @net's loopback device, as the host's own packets
+ * to itself do: routing takes its local source (a device would drop it as
+ * a martian), and the firewall's input chains and the CM's LOCAL_IN hook
+ * see it as any other; the hook takes it for the connection's end whose
+ * local address is its device's. The backlog's softirq delivers it, never
+ * the caller's stack. Its checksums must be whole. The netdev backend
+ * loops the CM's frames to this host this way, and an RNIC gives back to
+ * the host the frames of such a connection the CM passed it. @skb is
+ * consumed.
+ *
+ * Context: Any context.
+ * Return: 0, or a negative errno when the frame was dropped (an IPv4
+ * destination that is not this host's: -ENETUNREACH; a backlog that is
+ * full: -ENOBUFS).
+ */
+int madcm_cm_netdev_loop_rx(struct net *net, struct sk_buff *skb)
+{
+	skb->protocol = eth_type_trans(skb, net->loopback_dev);
+	skb->pkt_type = PACKET_HOST;
+	skb->ip_summed = CHECKSUM_NONE;
+	/*
+	 * IPv4's input route takes a local source for a martian, on lo too:
+	 * the host's own packets come with the route their output took, and
+	 * so does this one.
+	 */
+	if (skb->protocol == htons(ETH_P_IP)) {
+		const struct iphdr *iph = (const struct iphdr *)skb->data;
+		struct flowi4 fl4 = {};
+		struct rtable *rt;
+
+		if (skb->len < sizeof(*iph)) {
+			kfree_skb(skb);
+			return -ENETUNREACH;
+		}
+		fl4.daddr = iph->daddr;
+		fl4.saddr = iph->saddr;
+		rt = ip_route_output_key(net, &fl4);
+		if (IS_ERR(rt) || rt->rt_type != RTN_LOCAL) {
+			if (!IS_ERR(rt))
+				ip_rt_put(rt);
+			kfree_skb(skb);
+			return -ENETUNREACH;
+		}
+		skb_dst_set(skb, &rt->dst);
+	}
+	return netif_rx(skb) == NET_RX_SUCCESS ? 0 : -ENOBUFS;
+}
+EXPORT_SYMBOL_GPL(madcm_cm_netdev_loop_rx);
+
+/* A frame to this host (nd_resolve() gave it our own MAC): loop it back. */
+static int nd_loop(struct irdma_cm_netdev *nd, struct sk_buff *skb)
+{
+	int ret = madcm_cm_netdev_loop_rx(nd->net, skb);
+
+	nd_count(nd, ret ? ND_TX_DROP_DEV : ND_TX_LOOPED);
+	return ret ? -EIO : 0;
+}
 
 static int nd_xmit(struct irdma_cm_core *core, const u8 *frame, u32 len)
 {
@@ -77,6 +175,11 @@ static int nd_xmit(struct irdma_cm_core *core, const u8 *frame, u32 len)
 	skb_reserve(skb, LL_RESERVED_SPACE(dev));
 	skb_put_data(skb, frame, len);
 	skb->dev = dev;
+	/* To this host (nd_resolve() gave our own MAC): loop it back. */
+	if (proto != htons(ETH_P_8021Q) &&
+	    ether_addr_equal(((const struct ethhdr *)frame)->h_dest,
+			     dev->dev_addr))
+		return nd_loop(nd, skb);
 	skb->protocol = proto;
 	skb_reset_mac_header(skb);
 	skb_set_network_header(skb, l2);
@@ -156,17 +259,36 @@ static int nd_resolve6(struct net *net, struct net_device *dev,
 	return nd_neigh_mac(&nd_tbl, &nh, dev, mac);
 }
 
+/*
+ * @rem is an address of this host, on @owner: its frames go to our own
+ * MAC, which nd_xmit() loops back. Not for a connection on a VLAN (its
+ * tag would not survive the loopback device), nor to the loopback
+ * device's own addresses. Caller holds rcu_read_lock.
+ */
+static int nd_resolve_local(struct irdma_cm_netdev *nd,
+			    struct net_device *owner, u16 vlan_id, u8 *mac)
+{
+	if (vlan_id != IRDMA_NO_VLAN || owner->flags & IFF_LOOPBACK)
+		return -ENETUNREACH;
+	ether_addr_copy(mac, nd->dev->dev_addr);
+	nd_count(nd, ND_RESOLVE_LOCAL);
+	return 0;
+}
+
 static int nd_resolve(struct irdma_cm_core *core, const struct in6_addr *rem,
 		      u16 vlan_id, u8 *mac)
 {
 	struct irdma_cm_netdev *nd = nd_of(core);
-	struct net_device *dev;
+	struct net_device *dev, *owner;
 	int ret;
 
 	rcu_read_lock();
 	dev = nd_out_dev(nd, vlan_id);
+	owner = dev ? nd_addr_owner(nd->net, rem) : NULL;
 	if (!dev || !netif_running(dev))
 		ret = -ENETDOWN;
+	else if (owner)
+		ret = nd_resolve_local(nd, owner, vlan_id, mac);
 	else if (ipv6_addr_v4mapped(rem))
 		ret = nd_resolve4(nd->net, dev, rem->s6_addr32[3], mac);
 	else
@@ -672,19 +794,31 @@ unsigned int irdma_cm_nd_hook(void *priv, struct sk_buff *skb,
 	struct irdma_cm_addr loc, rem;
 	enum irdma_qhash_type type;
 	u16 vlan_id = IRDMA_NO_VLAN;
+	bool looped = false;
 	bool frag = false;
 
 	if (in != nd->dev) {
-		if (!is_vlan_dev(in) || vlan_dev_real_dev(in) != nd->dev)
+		looped = in == nd->net->loopback_dev;
+		if (!looped &&
+		    (!is_vlan_dev(in) || vlan_dev_real_dev(in) != nd->dev))
 			return NF_ACCEPT;
-		vlan_id = vlan_dev_vlan_id(in);
+		if (!looped)
+			vlan_id = vlan_dev_vlan_id(in);
 	}
 	if (!nd_tuple(skb, state->pf, &loc, &rem, &frag))
 		return NF_ACCEPT;
 	if (!irdma_qhash_match(&nd->qhash, &loc, &rem, vlan_id, &type)) {
-		trace_madcm_cm_steer(&loc, &rem, vlan_id, false, type);
+		if (!looped)
+			trace_madcm_cm_steer(&loc, &rem, vlan_id, false, type);
 		return NF_ACCEPT;
 	}
+	/*
+	 * From the loopback device: a connection to this host (nd_loop()),
+	 * if it is to an address of our device; the host's own traffic to
+	 * itself otherwise (127.0.0.1, another device's address).
+	 */
+	if (looped && nd_addr_owner(nd->net, &loc.ip) != nd->dev)
+		return NF_ACCEPT;
 	trace_madcm_cm_steer(&loc, &rem, vlan_id, true, type);
 	if (frag) {
 		nd_count(nd, ND_RX_DROP_FRAG6);

@@ -408,12 +408,24 @@ static int ks_load(struct madcm_rnic_tcp *t)
 	return ret;
 }
 
-/* One frame the CM passed us, back to the host's stack (any context). */
+/*
+ * One frame the CM passed us, back to the host's stack (any context). A
+ * frame of a connection to this host itself, from our own MAC, comes in
+ * on the loopback device, as the CM looped it (a device would drop its
+ * local source).
+ */
 static void ks_reinject(struct madcm_rnic_tcp *t, struct sk_buff *skb,
 			enum madcm_rnic_counter c)
 {
+	struct net_device *dev = skb->dev;
+
 	madcm_rnic_count(ks_qp(t)->dev, c);
-	skb->protocol = eth_type_trans(skb, skb->dev);
+	if (ether_addr_equal(((const struct ethhdr *)skb->data)->h_source,
+			     dev->dev_addr)) {
+		madcm_cm_netdev_loop_rx(dev_net(dev), skb);
+		return;
+	}
+	skb->protocol = eth_type_trans(skb, dev);
 	netif_rx(skb);
 }
 

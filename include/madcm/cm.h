@@ -15,7 +15,9 @@
 #include <linux/in6.h>
 #include <linux/types.h>
 
+struct net;
 struct net_device;
+struct sk_buff;
 
 /*
  * The consumer's handles, opaque: the CM of one link (a core), a listener
@@ -367,6 +369,7 @@ void madcm_cm_put_core(struct madcm_cm_core *core);
 int madcm_cm_netdev_attach(struct net_device *netdev,
 			   const struct madcm_cm_config *cfg);
 int madcm_cm_netdev_detach(struct net_device *netdev);
+int madcm_cm_netdev_loop_rx(struct net *net, struct sk_buff *skb);
 
 int madcm_cm_create_listener(struct madcm_cm_core *core,
 			     const struct madcm_cm_listen_attr *attr,

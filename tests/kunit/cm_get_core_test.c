@@ -9,9 +9,20 @@
  *
  * madcm_cm_netdev_steer: what the netdev backend's steering entries give
  * the CM once a stream is the host's TCP's (madcm_cm_offload_unsteer()).
+ *
+ * madcm_cm_netdev_loopback: a connection to the host itself (issue 31,
+ * item 7). The kernel routes an address of its own through lo, whatever
+ * device holds it (RFC 1122 3.3.4.2 leaves local delivery to the host),
+ * so the backend must neither look for a next hop on the wire nor send
+ * the frame there: the address resolves to the device's own MAC, and a
+ * frame to that MAC comes back in through the loopback device.
  */
 #include <kunit/test.h>
 #include <linux/etherdevice.h>
+#include <linux/if.h>
+#include <linux/in.h>
+#include <linux/inetdevice.h>
+#include <linux/ip.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
@@ -21,8 +32,12 @@
 #include "irdma_cm/cm_core.h"
 #include "irdma_cm/wire_netdev_priv.h"
 
+/* Frames the test devices were asked to send, all of them. */
+static atomic_t get_core_sent = ATOMIC_INIT(0);
+
 static netdev_tx_t get_core_xmit(struct sk_buff *skb, struct net_device *dev)
 {
+	atomic_inc(&get_core_sent);
 	dev_kfree_skb_any(skb);
 	return NETDEV_TX_OK;
 }
@@ -353,4 +368,125 @@ static struct kunit_suite cm_netdev_steer_suite = {
 	.test_cases = cm_netdev_steer_cases,
 };
 
-kunit_test_suites(&cm_get_core_suite, &cm_netdev_steer_suite);
+/* ---- connections to the host itself ---- */
+
+#define LB_ADDR		0xc0000201	/* 192.0.2.1, the test device's */
+#define LB_OTHER	0xc0000209	/* 192.0.2.9, on its link, not ours */
+
+/* @dev up, with @addr/24: the host then routes @addr through lo. */
+static int lb_dev_up(struct net_device *dev, u32 addr)
+{
+	struct sockaddr_in *sin;
+	struct ifreq ifr = {};
+	int ret;
+
+	rtnl_lock();
+	ret = 0;
+	if (!(init_net.loopback_dev->flags & IFF_UP))
+		ret = dev_open(init_net.loopback_dev, NULL);
+	if (!ret)
+		ret = dev_open(dev, NULL);
+	rtnl_unlock();
+	if (ret)
+		return ret;
+	strscpy(ifr.ifr_name, dev->name, sizeof(ifr.ifr_name));
+	sin = (struct sockaddr_in *)&ifr.ifr_addr;
+	sin->sin_family = AF_INET;
+	sin->sin_addr.s_addr = htonl(addr);
+	ret = devinet_ioctl(&init_net, SIOCSIFADDR, &ifr);
+	if (ret)
+		return ret;
+	sin->sin_addr.s_addr = htonl(0xffffff00);
+	return devinet_ioctl(&init_net, SIOCSIFNETMASK, &ifr);
+}
+
+/* An Ethernet, IPv4 and TCP (RST) frame from our address to @daddr. */
+static void lb_frame(u8 *f, const struct net_device *dev, u32 daddr)
+{
+	struct ethhdr *eth = (struct ethhdr *)f;
+	struct iphdr *iph = (struct iphdr *)(f + ETH_HLEN);
+	u8 *th = f + ETH_HLEN + sizeof(*iph);
+
+	memset(f, 0, ETH_HLEN + sizeof(*iph) + 20);
+	ether_addr_copy(eth->h_dest, dev->dev_addr);
+	ether_addr_copy(eth->h_source, dev->dev_addr);
+	eth->h_proto = htons(ETH_P_IP);
+	iph->version = 4;
+	iph->ihl = 5;
+	iph->tot_len = htons(sizeof(*iph) + 20);
+	iph->ttl = 64;
+	iph->protocol = IPPROTO_TCP;
+	iph->saddr = htonl(LB_ADDR);
+	iph->daddr = htonl(daddr);
+	iph->check = ip_fast_csum(iph, iph->ihl);
+	th[1] = 1;		/* source port 1 */
+	th[3] = 2;		/* destination port 2 */
+	th[12] = 5 << 4;	/* data offset */
+	th[13] = 0x04;		/* RST: nothing answers it */
+}
+
+static void cm_netdev_loopback_own_address(struct kunit *test)
+{
+	struct net_device *dev = get_core_netdev(test);
+	u8 frame[ETH_HLEN + sizeof(struct iphdr) + 20];
+	struct irdma_cm_netdev *nd;
+	struct irdma_cm_core *core;
+	struct madcm_cm_core *h;
+	struct in6_addr rem;
+	u8 mac[ETH_ALEN];
+	int sent;
+
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	KUNIT_ASSERT_EQ(test, lb_dev_up(dev, LB_ADDR), 0);
+	KUNIT_ASSERT_EQ(test, madcm_cm_netdev_attach(dev, NULL), 0);
+	h = madcm_cm_get_core(dev);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(h));
+	core = irdma_cm_core_of(h);
+	nd = nd_of(core);
+
+	/* The device's own address: no next hop, our own MAC. */
+	ipv6_addr_set_v4mapped(htonl(LB_ADDR), &rem);
+	eth_zero_addr(mac);
+	KUNIT_EXPECT_EQ(test, core->ops->resolve(core, &rem, IRDMA_NO_VLAN,
+						 mac), 0);
+	KUNIT_EXPECT_TRUE(test, ether_addr_equal(mac, dev->dev_addr));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&nd->cnt[ND_RESOLVE_LOCAL]), 1);
+	/* lo's own address is no peer for an RNIC on this device. */
+	ipv6_addr_set_v4mapped(htonl(INADDR_LOOPBACK), &rem);
+	KUNIT_EXPECT_EQ(test, core->ops->resolve(core, &rem, IRDMA_NO_VLAN,
+						 mac), -ENETUNREACH);
+
+	/* A frame to our MAC comes back in on lo; the wire gets nothing. */
+	sent = atomic_read(&get_core_sent);
+	lb_frame(frame, dev, LB_ADDR);
+	KUNIT_EXPECT_EQ(test, core->ops->xmit(core, frame, sizeof(frame)), 0);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&nd->cnt[ND_TX_LOOPED]), 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&nd->cnt[ND_TX_FRAMES]), 0);
+	/* One to our MAC but for another host is dropped, counted. */
+	lb_frame(frame, dev, LB_OTHER);
+	KUNIT_EXPECT_EQ(test, core->ops->xmit(core, frame, sizeof(frame)), -EIO);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&nd->cnt[ND_TX_DROP_DEV]), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&get_core_sent), sent);
+	/* Any other MAC: the wire (its qdisc may send it later), as before. */
+	eth_broadcast_addr(((struct ethhdr *)frame)->h_dest);
+	KUNIT_EXPECT_EQ(test, core->ops->xmit(core, frame, sizeof(frame)), 0);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&nd->cnt[ND_TX_FRAMES]), 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&nd->cnt[ND_TX_LOOPED]), 1);
+
+	madcm_cm_put_core(h);
+	KUNIT_EXPECT_EQ(test, madcm_cm_netdev_detach(dev), 0);
+	get_core_netdev_free(dev);
+}
+
+static struct kunit_case cm_netdev_loopback_cases[] = {
+	KUNIT_CASE(cm_netdev_loopback_own_address),
+	{}
+};
+
+static struct kunit_suite cm_netdev_loopback_suite = {
+	.name = "madcm_cm_netdev_loopback",
+	.test_cases = cm_netdev_loopback_cases,
+};
+
+kunit_test_suites(&cm_get_core_suite, &cm_netdev_steer_suite,
+		  &cm_netdev_loopback_suite);
