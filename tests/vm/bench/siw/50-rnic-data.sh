@@ -1,19 +1,30 @@
 # SPDX-License-Identifier: GPL-2.0
-# vm-timeout: 1500
-# The RNIC data path's benchmark (issue 18, 7; not a test), on the siw
-# test kernel: the in-kernel ULP on a device on veth0 (init_net) against
-# the in-kernel ULP on siw0 (veth1, namespace b), measured by the ULP
+# vm-timeout: 1800
+# The RNIC data path's benchmark (issues 18, 7 and 31, 9; not a test), in
+# one boot of the stock kernel with siw.ko, on one veth pair (veth0 in
+# init_net, veth1 in namespace b): the in-kernel ULP on a device on veth0
+# against the in-kernel ULP on a device on veth1, measured by the ULP
 # (madcm_rdmacm_test.ko's bench command):
 #   Send latency: a Send of N bytes echoed by a Send of N bytes, half the
 #     round trip;
 #   Write latency: a Write of N bytes and a 4-octet Send, echoed the same
 #     way, half the round trip;
-#   Write bandwidth: 8 MiB in Writes of N bytes, 16 in flight, ended by
-#     an echoed Send (so every byte is placed);
+#   Write bandwidth: BENCH_BW_MIB (64) MiB in Writes of N bytes (8 MiB
+#     for N under 64 KiB), 16 in flight, ended by an echoed Send (so
+#     every byte is placed);
 #   CPU per byte: the guest's busy time (/proc/stat, both ends, both
 #     CPUs) over the bandwidth run, per byte moved.
-# First on siwa (siw: the reference), then on m0 (madcm) in the same
-# boot, veth pair and peer; rows of make bench's table, madcm/siw.
+# In this order, the same boot and wire:
+#   tcp    the link's limit: the kernel's own TCP, iperf3 moving the same
+#          BENCH_BW_MIB MiB in 1 MiB writes from veth0 to veth1, its busy
+#          time per byte the same way;
+#   siw    siw to siw (siwa on veth0, siw0 on veth1): the reference;
+#   madcm  madcm to siw (m0 on veth0, siw0);
+#   mm     madcm to madcm (m0 on veth0, m1 on veth1; siw0 deleted first,
+#          so that rdma_cm finds m1 on veth1).
+# Rows of make bench's table: madcm to siw against siw to siw, madcm to
+# madcm against siw to siw, and madcm to madcm against the TCP limit
+# (bandwidth and CPU per byte), each with its ratio.
 . /tests/common.sh
 . /tests/rdmacm.sh
 . /tests/rdmacm-siw.sh
@@ -22,7 +33,7 @@
 LAT_SIZES="8 64 512"
 LAT_ITERS=${BENCH_LAT_ITERS:-100}
 BW_SIZES="4096 65536 1048576"
-BW_BYTES=$((${BENCH_BW_MIB:-8} << 20))
+BW_BYTES=$((${BENCH_BW_MIB:-64} << 20))
 SIZE=1048576
 
 load_modules madcm madcm_rdmacm_test
@@ -86,15 +97,17 @@ measure() {
 	done
 	check "$tag: echo Sends" rt echo $l.0 send
 	for s in $BW_SIZES; do
-		it=$((BW_BYTES / s))
+		bytes=$BW_BYTES
+		[ "$s" -ge 65536 ] || bytes=$((8 << 20))
+		it=$((bytes / s))
 		t0=$(busy)
 		run_bench "$tag: Write bandwidth $s B" $c.0 bw $s $it
 		t1=$(busy)
 		figure $out bw_$s "the Write bandwidth bench" \
-			"printf \"%.1f\", $BW_BYTES / n * 1000"
+			"printf \"%.1f\", $bytes / n * 1000"
 		# USER_HZ is 100: a tick is 10 ms.
 		figure $out cpu_$s "the Write bandwidth bench" \
-			"printf \"%.2f\", $((t1 - t0)) * 1e7 / $BW_BYTES"
+			"printf \"%.2f\", $((t1 - t0)) * 1e7 / $bytes"
 	done
 	rt_data_line $c.0
 	check "$tag: no data error" rt_data_clean $c.0
@@ -105,22 +118,57 @@ measure() {
 	cat $out
 }
 
+# The link's limit: the kernel's TCP over the same veth pair.
+: >/tmp/bench.tcp
+: >/tmp/bench.tcp.why
+if [ -x /bin/iperf3 ]; then
+	in_ns b /bin/iperf3 -s -1 -B 192.0.2.2 -p 7800 >/tmp/iperf3-s.out 2>&1 &
+	ipid=$!
+	sleep 1
+	t0=$(busy)
+	timeout 300 /bin/iperf3 -c 192.0.2.2 -p 7800 -n $BW_BYTES -l 1M -f m >/tmp/iperf3.out 2>&1
+	rc=$?
+	t1=$(busy)
+	wait $ipid
+	sed 's/^/iperf3: /' /tmp/iperf3.out
+	mbit=$(awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i + 1) ~ /^Mbits/) v = $i }
+		END { if (v != "") print v }' /tmp/iperf3.out)
+	if [ $rc -eq 0 ] && [ -n "$mbit" ]; then
+		ok "tcp: iperf3 moved $BW_BYTES bytes"
+		# Mbit/s to MB/s (10^6 bytes), as the ULP's figures
+		echo "bw_1048576 $(awk -v m="$mbit" 'BEGIN { printf "%.1f", m / 8 }')" >>/tmp/bench.tcp
+		echo "cpu_1048576 $(awk 'BEGIN { printf "%.2f", '$((t1 - t0))' * 1e7 / '$BW_BYTES' }')" >>/tmp/bench.tcp
+	else
+		fail "tcp: iperf3 (exit $rc)"
+		echo "bw_1048576 iperf3 failed (exit $rc)" >>/tmp/bench.tcp.why
+	fi
+else
+	echo "bw_1048576 no iperf3 in the guest" >>/tmp/bench.tcp.why
+fi
+cat /tmp/bench.tcp
+
 check "rdma link add siwa (siw, the reference)" /bin/rdma link add siwa type siw netdev veth0
 measure siwa siw 7801
 /bin/rdma link delete siwa
 check "rdma link add m0 (madcm)" /bin/rdma link add m0 type madcm netdev veth0
 measure m0 madcm 7802
+# madcm on both ends: m1 takes veth1 from siw0.
+teardown_siw
+check "rdma link add m1 (madcm, namespace b)" in_ns b /bin/rdma link add m1 type madcm netdev veth1
+measure m0 mm 7803
+check "rdma link delete m1" in_ns b /bin/rdma link delete m1
 check "rdma link delete m0" /bin/rdma link delete m0
 
-# row KEY NAME UNIT: madcm's figure, siw's and madcm/siw; "-" for a
-# figure not measured (and why, bench_none), and for the ratio then.
+# row A B KEY NAME UNIT: A's figure (/tmp/bench.A), B's and A/B; "-" for
+# a figure not measured (and why, bench_none), and for the ratio then.
 row() {
-	local m r t
-	m=$(sed -n "s/^$1 //p" /tmp/bench.madcm 2>/dev/null)
-	r=$(sed -n "s/^$1 //p" /tmp/bench.siw 2>/dev/null)
-	for t in madcm siw; do
-		if [ $t = madcm ] && [ -n "$m" ] && [ "$m" != - ]; then continue; fi
-		if [ $t = siw ] && [ -n "$r" ] && [ "$r" != - ]; then continue; fi
+	local a=$1 b=$2 m r t
+	shift 2
+	m=$(sed -n "s/^$1 //p" /tmp/bench.$a 2>/dev/null)
+	r=$(sed -n "s/^$1 //p" /tmp/bench.$b 2>/dev/null)
+	for t in $a $b; do
+		if [ $t = $a ] && [ -n "$m" ] && [ "$m" != - ]; then continue; fi
+		if [ $t = $b ] && [ -n "$r" ] && [ "$r" != - ]; then continue; fi
 		bench_none "rnic: $2" "$t: $(sed -n "s/^$1 //p" /tmp/bench.$t.why 2>/dev/null |
 			head -1 | grep . || echo "its run did not get this far")"
 	done
@@ -129,14 +177,26 @@ row() {
 		"$(awk -v m="$m" -v r="$r" 'BEGIN {
 			if (m != "-" && r != "-" && r > 0) printf "%.2f", m / r; else print "-" }')" "$3"
 }
+# madcm to siw against siw to siw (the rows of issue 18)
 for s in $LAT_SIZES; do
-	row lat_send_$s "Send latency, $s B" us
-	row lat_write_$s "RDMA Write latency, $s B" us
+	row madcm siw lat_send_$s "Send latency, $s B" us
+	row madcm siw lat_write_$s "RDMA Write latency, $s B" us
 done
 for s in $BW_SIZES; do
-	row bw_$s "RDMA Write bandwidth, $s B" MB/s
-	row cpu_$s "CPU per byte, RDMA Write $s B" ns/B
+	row madcm siw bw_$s "RDMA Write bandwidth, $s B" MB/s
+	row madcm siw cpu_$s "CPU per byte, RDMA Write $s B" ns/B
 done
+# madcm to madcm against siw to siw, and against the link's limit
+row mm siw lat_send_64 "madcm-madcm/siw-siw: Send latency, 64 B" us
+row mm siw lat_write_64 "madcm-madcm/siw-siw: RDMA Write latency, 64 B" us
+for s in 65536 1048576; do
+	row mm siw bw_$s "madcm-madcm/siw-siw: RDMA Write bandwidth, $s B" MB/s
+	row mm siw cpu_$s "madcm-madcm/siw-siw: CPU per byte, RDMA Write $s B" ns/B
+done
+row mm tcp bw_1048576 "madcm-madcm/TCP limit: bandwidth, 1 MiB Writes" MB/s
+row mm tcp cpu_1048576 "madcm-madcm/TCP limit: CPU per byte, 1 MiB Writes" ns/B
+row siw tcp bw_1048576 "siw-siw/TCP limit: bandwidth, 1 MiB Writes" MB/s
+row siw tcp cpu_1048576 "siw-siw/TCP limit: CPU per byte, 1 MiB Writes" ns/B
 
 check "every id destroyed, no PD, CQ or QP left" rt_all_released 0
 check "rmmod madcm_rdmacm_test" rmmod madcm_rdmacm_test
