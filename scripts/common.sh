@@ -67,3 +67,20 @@ load_kernel_env() {
 	# An env file written before there were two lines names none.
 	KERNEL_LINE=${KERNEL_LINE:-$(kernel_line)}
 }
+
+# kernel_reported LOG...: a guest's log holds a kernel report (run.sh and
+# run2.sh: such a boot's failures are never tried again). A report that
+# only shows the emulator's own fault (tests/vm/lib/tcg-fault.sh: RFLAGS
+# with reserved bits set) does not count; it is said.
+kernel_reported() {
+	grep -aqE '^VM: .*: kernel report in the log|Kernel panic|BUG: |Call Trace' "$@" ||
+		return 1
+	if "$MADCM_ROOT/tests/vm/lib/tcg-fault.sh" "$@" >"${TMPDIR:-/tmp}/tcg-fault.$$"; then
+		say "every kernel report is the emulator's (RFLAGS with reserved bits set, tests/vm/lib/tcg-fault.sh):"
+		sed 's/^/  /' "${TMPDIR:-/tmp}/tcg-fault.$$"
+		rm -f "${TMPDIR:-/tmp}/tcg-fault.$$"
+		return 1
+	fi
+	rm -f "${TMPDIR:-/tmp}/tcg-fault.$$"
+	return 0
+}

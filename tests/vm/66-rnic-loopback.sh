@@ -19,6 +19,7 @@
 . /tests/common.sh
 . /tests/rdmacm.sh
 . /tests/rdmacm-data.sh
+. /tests/nvmeof-setup.sh
 
 ME=192.0.2.1
 ME6=fd00::1
@@ -75,38 +76,9 @@ check "every id destroyed, no PD, CQ or QP left" rt_all_released 0
 check "rmmod madcm_rdmacm_test" rmmod madcm_rdmacm_test
 
 # 3. NVMe-oF, target and host on this host.
-NQN=nqn.2026-12.org.madcm:loopback
-CFG=/sys/kernel/config/nvmet
-load_modules nvmet nvmet-rdma nvme-rdma
-grep -qs configfs /proc/mounts || mount -t configfs configfs /sys/kernel/config
-check "modprobe null_blk memory_backed=1 gb=1" modprobe null_blk nr_devices=1 memory_backed=1 gb=1
-mkdir $CFG/subsystems/$NQN
-echo 1 >$CFG/subsystems/$NQN/attr_allow_any_host
-mkdir $CFG/subsystems/$NQN/namespaces/1
-echo -n /dev/nullb0 >$CFG/subsystems/$NQN/namespaces/1/device_path
-check "namespace enabled" sh -c "echo 1 >$CFG/subsystems/$NQN/namespaces/1/enable"
-mkdir $CFG/ports/1
-echo ipv4 >$CFG/ports/1/addr_adrfam
-echo rdma >$CFG/ports/1/addr_trtype
-echo $ME >$CFG/ports/1/addr_traddr
-echo 4420 >$CFG/ports/1/addr_trsvcid
-check "port 1 on rdma $ME:4420" ln -s $CFG/subsystems/$NQN $CFG/ports/1/subsystems/$NQN
-mkdir -p /etc/nvme
-HOSTID=$(cat /proc/sys/kernel/random/uuid)
-echo "$HOSTID" >/etc/nvme/hostid
-echo nqn.2014-08.org.nvmexpress:uuid:$HOSTID >/etc/nvme/hostnqn
-check "nvme connect -t rdma -a $ME -s 4420 (this host)" \
-	nvme connect -t rdma -a $ME -s 4420 -n $NQN -i 2 \
-	--hostnqn=nqn.2014-08.org.nvmexpress:uuid:$HOSTID --hostid=$HOSTID
-DEV=
-for n in $(seq 60); do
-	for c in /sys/class/nvme/nvme*; do
-		grep -qs rdma "$c/transport" && [ -b "/dev/${c##*/}n1" ] && DEV=/dev/${c##*/}n1
-	done
-	[ -n "$DEV" ] && break
-	sleep 1
-done
-check "the namespace's block device ($DEV)" [ -n "$DEV" ]
+ME=$ME PEER=$ME PAIR_KERNEL=stock
+nvmeof_target_up
+nvmeof_host_up
 if [ -n "$DEV" ]; then
 	check "fio 4k randwrite qd16, read back, crc32c" \
 		fio --name=lo4k --filename="$DEV" --ioengine=libaio --direct=1 \
@@ -117,17 +89,10 @@ if [ -n "$DEV" ]; then
 		--verify=crc32c --do_verify=1 --verify_fatal=1 --rw=write \
 		--bs=128k --offset=8M --size=16M --iodepth=4 --output=/tmp/fio.lo128k
 	grep -h "WRITE:\|READ:" /tmp/fio.lo4k /tmp/fio.lo128k | sed 's/^/fio: /'
-	check "nvme disconnect -n $NQN" nvme disconnect -n $NQN
 fi
-rm $CFG/ports/1/subsystems/$NQN
-rmdir $CFG/ports/1
-echo 0 >$CFG/subsystems/$NQN/namespaces/1/enable
-rmdir $CFG/subsystems/$NQN/namespaces/1
-rmdir $CFG/subsystems/$NQN
+nvmeof_disconnect
+nvmeof_target_down
 check "rmmod nvme_rdma" rmmod nvme_rdma
-check "rmmod nvmet_rdma" rmmod nvmet_rdma
-check "rmmod nvmet" rmmod nvmet
-check "rmmod null_blk" rmmod null_blk
 
 # What carried it all.
 grep -E '^dev |^ *(resolve_|tx_looped|tx_frames)' $CM_STATS | sed 's/^/  cm: /'

@@ -193,20 +193,6 @@ fi
 # failure kept in this run's log; one that fails again fails the layer
 # with its first boot's counts. A boot whose log holds a kernel report (a
 # script's, or a panic) is never tried again: such a failure stands.
-# A report that only shows the emulator's own fault (tests/vm/lib/
-# tcg-fault.sh: RFLAGS with reserved bits set) does not count; it is said.
-kernel_reported() {
-	grep -aqE '^VM: .*: kernel report in the log|Kernel panic|BUG: |Call Trace' "$@" ||
-		return 1
-	if "$MADCM_ROOT/tests/vm/lib/tcg-fault.sh" "$@" >"${TMPDIR:-/tmp}/tcg-fault.$$"; then
-		say "every kernel report is the emulator's (RFLAGS with reserved bits set, tests/vm/lib/tcg-fault.sh):"
-		sed 's/^/  /' "${TMPDIR:-/tmp}/tcg-fault.$$"
-		rm -f "${TMPDIR:-/tmp}/tcg-fault.$$"
-		return 1
-	fi
-	rm -f "${TMPDIR:-/tmp}/tcg-fault.$$"
-	return 0
-}
 if [ "$failed" -gt 0 ] && [ "${MADCM_VM_RETRY:-0}" -gt 0 ] &&
    kernel_reported "$log.txt"; then
 	say "a kernel report in the log: its failures stand, none is tried again"

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # NVMe over Fabrics on madcm, two guests (tests/vm/lib/pair.sh): source
-# after common.sh, ib.sh and pair.sh. nvmeof_up makes m0 ("rdma link add
+# after common.sh, ib.sh and pair.sh (or, for target and host on one
+# guest, 66-rnic-loopback.sh: nvmeof_target_up, nvmeof_host_up with PEER
+# set to the target's address, nvmeof_disconnect, nvmeof_target_down). nvmeof_up makes m0 ("rdma link add
 # m0 type madcm netdev eth0", or skips), meets the peer, and then on
 # guest a exports a RAM-backed null_blk namespace with Debian's nvmet-rdma
 # on $ME:4420 (configfs), on guest b connects to it with nvme-rdma
@@ -48,6 +50,19 @@ nvmeof_target_up() {
 	echo 4420 >$CFG/ports/1/addr_trsvcid
 	check "port 1 on rdma $ME:4420" ln -s $CFG/subsystems/$NQN $CFG/ports/1/subsystems/$NQN
 	dmesg | grep -i nvmet | tail -3
+}
+
+# nvmeof_target_down: the target's side of nvmeof_down: the port, the
+# subsystem, and their modules.
+nvmeof_target_down() {
+	rm $CFG/ports/1/subsystems/$NQN
+	rmdir $CFG/ports/1
+	echo 0 >$CFG/subsystems/$NQN/namespaces/1/enable
+	rmdir $CFG/subsystems/$NQN/namespaces/1
+	rmdir $CFG/subsystems/$NQN
+	check "rmmod nvmet_rdma" rmmod nvmet_rdma
+	check "rmmod nvmet" rmmod nvmet
+	check "rmmod null_blk" rmmod null_blk
 }
 
 nvmeof_host_up() {
@@ -122,14 +137,7 @@ nvmeof_down() {
 	[ $ROLE = b ] && nvmeof_disconnect
 	pair_barrier $1
 	if [ $ROLE = a ]; then
-		rm $CFG/ports/1/subsystems/$NQN
-		rmdir $CFG/ports/1
-		echo 0 >$CFG/subsystems/$NQN/namespaces/1/enable
-		rmdir $CFG/subsystems/$NQN/namespaces/1
-		rmdir $CFG/subsystems/$NQN
-		check "rmmod nvmet_rdma" rmmod nvmet_rdma
-		check "rmmod nvmet" rmmod nvmet
-		check "rmmod null_blk" rmmod null_blk
+		nvmeof_target_down
 	else
 		check "rmmod nvme_rdma" rmmod nvme_rdma
 	fi
