@@ -155,10 +155,16 @@ scenarios() {
 		done
 		rt_show "${t}s\."
 		check "${t}s: 20 connections, each as expected" [ $n = 0 ]
+		pair_barrier $((bar + 3))
 	else
 		base=$LA_NEXT
 		LA_NEXT=$((base + 20))
-		check "LA.$((base + 19)): id destroyed" rt_wait_gone LA.$((base + 19)) 600
+		# Wait for the client to be done with its 20, not for a 20th
+		# request here: under loss a connection may end at the client
+		# without one (every try of its MPA Request lost within the MPA
+		# timeout; testing.rst, "Known failures"), and then the wait
+		# for it would outlast the script.
+		pair_barrier $((bar + 3)) 900
 		n=0
 		for i in $(seq $base $((base + 19))); do
 			rt_wait_gone LA.$i 120 || n=$((n + 1))
@@ -171,8 +177,9 @@ scenarios() {
 		for i in $(seq $base $((base + 19))); do rt_show "LA\.$i "; done
 		check "LA.$base-$((base + 19)): 20 connections, each as expected" [ $n = 0 ]
 		check "LA: every request counted, no more" [ "$(rt_requests LA)" = $LA_NEXT ]
+		# The scenarios after go on from the requests there were.
+		LA_NEXT=$(rt_requests LA)
 	fi
-	pair_barrier $((bar + 3))
 	if [ $ROLE = a ]; then
 		check "$t: only the two listeners' ids live" rt_all_released 2
 	else
