@@ -82,11 +82,11 @@ nvmeof_host_up
 if [ -n "$DEV" ]; then
 	check "fio 4k randwrite qd16, read back, crc32c" \
 		fio --name=lo4k --filename="$DEV" --ioengine=libaio --direct=1 \
-		--verify=crc32c --do_verify=1 --verify_fatal=1 --rw=randwrite \
+		--verify=crc32c --do_verify=1 --verify_fatal=1 --eta=never --rw=randwrite \
 		--bs=4k --size=8M --iodepth=16 --output=/tmp/fio.lo4k
 	check "fio 128k write qd4, read back, crc32c" \
 		fio --name=lo128k --filename="$DEV" --ioengine=libaio --direct=1 \
-		--verify=crc32c --do_verify=1 --verify_fatal=1 --rw=write \
+		--verify=crc32c --do_verify=1 --verify_fatal=1 --eta=never --rw=write \
 		--bs=128k --offset=8M --size=16M --iodepth=4 --output=/tmp/fio.lo128k
 	grep -h "WRITE:\|READ:" /tmp/fio.lo4k /tmp/fio.lo128k | sed 's/^/fio: /'
 fi
