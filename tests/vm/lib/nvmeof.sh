@@ -36,7 +36,17 @@ verify_io() {
 	return $rc
 }
 
+# tcp_ext NAME: a TcpExt counter of this guest's TCP (/proc/net/netstat).
+tcp_ext() {
+	awk -v n="$1" '$1 == "TcpExt:" {
+		if (!h) { for (i = 2; i <= NF; i++) col[$i] = i; h = 1 }
+		else if (n in col) print $(col[n]) }' /proc/net/netstat
+}
+
 nvmeof_up
+# Before any loss: the loss recoveries of the RNIC's streams on the host's
+# TCP (the only TCP of these guests during the I/O) are counted after.
+sack0=$(tcp_ext TCPSackRecovery) reno0=$(tcp_ext TCPRenoRecovery)
 [ -n "$NETEM" ] && [ $ROLE = a ] && pair_netem $NETEM
 if [ $ROLE = b ] && [ -n "$DEV" ]; then
 	if [ -n "$NETEM" ]; then
@@ -68,6 +78,17 @@ if [ -n "$NETEM" ]; then
 	/bin/tc -s qdisc show dev eth0 | sed 's/^/  /'
 	pair_netem off
 	grep -vE ' 0$' /sys/kernel/debug/madcm/cm/stats | sed 's/^/  cm: /'
+fi
+# Issue 31, item 2: both SYNs offered SACK-permitted, so the streams
+# repair losses from the peer's SACK blocks (RFC 2018, RFC 6675), never
+# with NewReno's recovery alone, which Linux counts apart.
+if [ -n "$NETEM" ] && [ "$RDEV" = m0 ] && madcm_host_tcp_on; then
+	sack=$(($(tcp_ext TCPSackRecovery) - sack0))
+	reno=$(($(tcp_ext TCPRenoRecovery) - reno0))
+	echo "TCP under netem: TCPSackRecovery +$sack, TCPRenoRecovery +$reno"
+	check "the RNIC's streams recovered losses with SACK (TCPSackRecovery +$sack)" \
+		[ $sack -gt 0 ]
+	check "never without it (TCPRenoRecovery +$reno)" [ $reno -eq 0 ]
 fi
 nvmeof_down 2
 finish
