@@ -34,8 +34,11 @@
  * them to the host again would send them round the same loop).
  *
  * Sending: the send side's records (one FPDU each) are queued here and
- * written to the socket by the work with MSG_DONTWAIT; a full socket
- * waits for its write_space. Receiving: the socket's data_ready reads
+ * written to the socket by the work with MSG_DONTWAIT, up to
+ * MADCM_RNIC_KS_TX_BATCH a call and MSG_MORE while more are queued, so
+ * that TCP fills segments and GSO packets with many FPDUs; a full socket
+ * waits for its write_space. The send side, told of the room, builds the
+ * next records from another (unbound) work meanwhile. Receiving: the socket's data_ready reads
  * the stream with tcp_read_sock() and hands the upper layer each piece
  * of each skb in place (skb_seq_read()). FIN, RST, a retransmission or
  * user timeout reach the CM as FIN_RCVD, CLOSED and RESET from the work.
@@ -545,40 +548,87 @@ static void ks_write_space(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-/* Write what the send side queued, as far as the socket takes it. */
+/*
+ * Records written: out of the queue, and the send side told there is
+ * room, from another work, when it waited for some.
+ */
+static void ks_tx_done(struct madcm_rnic_tcp *t, struct list_head *done)
+{
+	struct madcm_rnic_ks *ks = &t->ks;
+	struct madcm_rnic_qp *qp = ks_qp(t);
+	struct madcm_rnic_tcp_rec *r, *n;
+
+	if (list_empty(done))
+		return;
+	list_for_each_entry_safe(r, n, done, list) {
+		madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_TX_FRAMES);
+		kfree(r);
+	}
+	if (!test_bit(MADCM_RNIC_KS_DEAD, &ks->flags) &&
+	    test_and_clear_bit(MADCM_RNIC_KS_ROOM, &ks->flags))
+		queue_work(system_unbound_wq, &ks->room_work);
+}
+
+static void ks_room_work(struct work_struct *work)
+{
+	struct madcm_rnic_ks *ks = container_of(work, struct madcm_rnic_ks,
+						room_work);
+	struct madcm_rnic_tcp *t = ks_tcp(ks);
+
+	if (!test_bit(MADCM_RNIC_KS_DETACHED, &ks->flags) &&
+	    !test_bit(MADCM_RNIC_KS_DEAD, &ks->flags) && t->out->tx_room)
+		t->out->tx_room(t);
+}
+
+/*
+ * Write what the send side queued, as far as the socket takes it: up to
+ * MADCM_RNIC_KS_TX_BATCH records a call, with MSG_MORE while more are
+ * queued, so that TCP fills its segments and GSO packets from many
+ * FPDUs instead of sending each alone. Records leave the queue only
+ * here, and in detach after this work is cancelled: their bytes are read
+ * without the lock.
+ */
 static void ks_tx(struct madcm_rnic_tcp *t)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
 	struct madcm_rnic_qp *qp = ks_qp(t);
-	struct madcm_rnic_tcp_rec *r;
-	unsigned long flags;
-	bool freed = false;
 
 	/* for madcm_rnic_ks_max_record(), which may not touch the socket */
 	WRITE_ONCE(ks->mss_cache, READ_ONCE(tcp_sk(ks->sock->sk)->mss_cache));
 
 	for (;;) {
+		struct kvec vec[MADCM_RNIC_KS_TX_BATCH];
 		struct msghdr msg = {};
-		struct kvec vec;
+		struct madcm_rnic_tcp_rec *r;
+		unsigned long flags;
+		unsigned int n = 0;
+		LIST_HEAD(done);
+		u32 off, len = 0;
 		bool more;
-		u32 off;
 		int ret;
 
 		if (test_bit(MADCM_RNIC_KS_DEAD, &ks->flags))
 			break;
 		spin_lock_irqsave(&ks->lock, flags);
-		r = list_first_entry_or_null(&ks->txq, struct madcm_rnic_tcp_rec,
-					     list);
 		off = ks->tx_off;
-		more = r && !list_is_last(&r->list, &ks->txq);
+		more = false;
+		list_for_each_entry(r, &ks->txq, list) {
+			if (n == ARRAY_SIZE(vec)) {
+				more = true;
+				break;
+			}
+			vec[n].iov_base = r->data + off;
+			vec[n].iov_len = r->len - off;
+			len += r->len - off;
+			off = 0;
+			n++;
+		}
 		spin_unlock_irqrestore(&ks->lock, flags);
-		if (!r)
+		if (!n)
 			break;
-		vec.iov_base = r->data + off;
-		vec.iov_len = r->len - off;
 		msg.msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL |
 				(more ? MSG_MORE : 0);
-		ret = kernel_sendmsg(ks->sock, &msg, &vec, 1, vec.iov_len);
+		ret = kernel_sendmsg(ks->sock, &msg, vec, n, len);
 		if (ret == -EAGAIN)
 			break;
 		if (ret < 0) {
@@ -588,29 +638,25 @@ static void ks_tx(struct madcm_rnic_tcp *t)
 		madcm_rnic_count_add(qp->dev, MADCM_RNIC_CNT_TX_BYTES, ret);
 		spin_lock_irqsave(&ks->lock, flags);
 		ks->tx_off += ret;
-		if (ks->tx_off < r->len) {
-			r = NULL;
-		} else {
-			list_del(&r->list);
+		while ((r = list_first_entry_or_null(&ks->txq,
+						     struct madcm_rnic_tcp_rec,
+						     list)) &&
+		       ks->tx_off >= r->len) {
+			ks->tx_off -= r->len;
 			ks->tx_mem -= ks_charge(r->len);
-			ks->tx_off = 0;
+			list_move_tail(&r->list, &done);
 		}
 		spin_unlock_irqrestore(&ks->lock, flags);
-		if (r) {
-			madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_TX_FRAMES);
-			kfree(r);
-			freed = true;
-		}
+		ks_tx_done(t, &done);
+		/* the socket is full: its write_space brings us back */
+		if (ret < len)
+			break;
 	}
 	if (test_bit(MADCM_RNIC_KS_FIN_DUE, &ks->flags) &&
 	    !test_bit(MADCM_RNIC_KS_DEAD, &ks->flags) &&
 	    list_empty(&ks->txq) &&
 	    !test_and_set_bit(MADCM_RNIC_KS_FIN_SENT, &ks->flags))
 		kernel_sock_shutdown(ks->sock, SHUT_WR);
-	if (freed && !test_bit(MADCM_RNIC_KS_DEAD, &ks->flags) &&
-	    test_and_clear_bit(MADCM_RNIC_KS_ROOM, &ks->flags) &&
-	    t->out->tx_room)
-		t->out->tx_room(t);
 }
 
 /* The socket's state, as the CM's events, once each. */
@@ -739,6 +785,7 @@ void madcm_rnic_ks_init(struct madcm_rnic_tcp *t)
 	struct madcm_rnic_ks *ks = &t->ks;
 
 	INIT_WORK(&ks->work, ks_work);
+	INIT_WORK(&ks->room_work, ks_room_work);
 	spin_lock_init(&ks->lock);
 	INIT_LIST_HEAD(&ks->txq);
 	skb_queue_head_init(&ks->early);
@@ -899,7 +946,10 @@ void madcm_rnic_ks_detach(struct madcm_rnic_tcp *t)
 	sock = ks->sock;
 	if (sock)
 		ks_uninstall(t, sock->sk);
+	/* each may queue the other: room's last run may kick work */
+	cancel_work_sync(&ks->room_work);
 	cancel_work_sync(&ks->work);
+	cancel_work_sync(&ks->room_work);
 	/* a hand-off that never ran leaves its socket unmade */
 	sock = ks->sock;
 	ks->sock = NULL;

@@ -36,11 +36,20 @@ struct sock;
 /* What the send side may queue for the socket (records not yet sent). */
 #define MADCM_RNIC_KS_TXQ_MAX		(256 * 1024)
 
+/*
+ * Records written to the socket in one call, at most: TCP then builds
+ * its segments (and GSO its super-packets) from many FPDUs at once.
+ */
+#define MADCM_RNIC_KS_TX_BATCH		32
+
 /**
  * struct madcm_rnic_ks - a QP's stream on a socket of the host's TCP
  * @sock: the socket, from the hand-off's work on; NULL before
  * @work: the hand-off, then sending, draining the receive queue and
  *	reporting the socket's state changes (process context)
+ * @room_work: the send side's tx_room, once @work made room in @txq: an
+ *	unbound work, so that the send side builds the next records on
+ *	one CPU while @work writes the last ones on another
  * @lock: guards @flags changes that pair with the lists, @txq, @tx_off,
  *	@tx_mem and @early (IRQ-safe)
  * @flags: MADCM_RNIC_KS_* bits
@@ -69,6 +78,7 @@ struct sock;
 struct madcm_rnic_ks {
 	struct socket *sock;
 	struct work_struct work;
+	struct work_struct room_work;
 	spinlock_t lock;		/* @txq, @early, @late, @tx_off, @tx_mem */
 	unsigned long flags;
 	struct list_head txq;
