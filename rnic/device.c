@@ -78,6 +78,7 @@ static const struct rdma_stat_desc madcm_rnic_stats[] = {
 	[MADCM_RNIC_CNT_HOST_TCP_EARLY_DROP].name = "host_tcp_early_drop",
 	[MADCM_RNIC_CNT_HOST_TCP_LATE].name = "host_tcp_late",
 	[MADCM_RNIC_CNT_HOST_TCP_LATE_DROP].name = "host_tcp_late_drop",
+	[MADCM_RNIC_CNT_TX_ZC_BYTES].name = "tx_zc_bytes",
 };
 
 static_assert(ARRAY_SIZE(madcm_rnic_stats) == MADCM_RNIC_CNT_MAX);

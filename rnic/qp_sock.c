@@ -66,6 +66,7 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 #include "irdma_cm/tcp_seg.h"
+#include "madcm_compat.h"
 #include "rnic/rnic.h"
 
 bool madcm_rnic_host_tcp = true;
@@ -91,7 +92,15 @@ static struct madcm_rnic_qp *ks_qp(struct madcm_rnic_tcp *t)
 
 static u32 ks_charge(u32 len)
 {
-	return sizeof(struct madcm_rnic_tcp_rec) + len;
+	return sizeof(struct madcm_rnic_ks_rec) + len;
+}
+
+static void ks_rec_free(struct madcm_rnic_ks_rec *r)
+{
+	if (r->frag)
+		page_frag_free(r);
+	else
+		kfree(r);
 }
 
 static void ks_kick(struct madcm_rnic_ks *ks)
@@ -556,13 +565,13 @@ static void ks_tx_done(struct madcm_rnic_tcp *t, struct list_head *done)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
 	struct madcm_rnic_qp *qp = ks_qp(t);
-	struct madcm_rnic_tcp_rec *r, *n;
+	struct madcm_rnic_ks_rec *r, *n;
 
 	if (list_empty(done))
 		return;
 	list_for_each_entry_safe(r, n, done, list) {
 		madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_TX_FRAMES);
-		kfree(r);
+		ks_rec_free(r);
 	}
 	if (!test_bit(MADCM_RNIC_KS_DEAD, &ks->flags) &&
 	    test_and_clear_bit(MADCM_RNIC_KS_ROOM, &ks->flags))
@@ -584,9 +593,14 @@ static void ks_room_work(struct work_struct *work)
  * Write what the send side queued, as far as the socket takes it: up to
  * MADCM_RNIC_KS_TX_BATCH records a call, with MSG_MORE while more are
  * queued, so that TCP fills its segments and GSO packets from many
- * FPDUs instead of sending each alone. Records leave the queue only
- * here, and in detach after this work is cancelled: their bytes are read
- * without the lock.
+ * FPDUs instead of sending each alone. Records built in place in pages
+ * (@frag) go by reference (madcm_sock_send_pages()), the others are
+ * copied (kernel_sendmsg()); a call takes records of one kind. Records
+ * leave the queue only here, and in detach after this work is
+ * cancelled: their bytes are read without the lock. This runs until the
+ * queue is empty, or the socket full (its write_space kicks the work
+ * again while records wait): so a record queued behind others needs no
+ * kick, only one queued to an empty queue does.
  */
 static void ks_tx(struct madcm_rnic_tcp *t)
 {
@@ -597,15 +611,17 @@ static void ks_tx(struct madcm_rnic_tcp *t)
 	WRITE_ONCE(ks->mss_cache, READ_ONCE(tcp_sk(ks->sock->sk)->mss_cache));
 
 	for (;;) {
-		struct kvec vec[MADCM_RNIC_KS_TX_BATCH];
-		struct msghdr msg = {};
-		struct madcm_rnic_tcp_rec *r;
+		union {
+			struct kvec kv[MADCM_RNIC_KS_TX_BATCH];
+			struct bio_vec bv[MADCM_RNIC_KS_TX_BATCH];
+		} v;
+		struct madcm_rnic_ks_rec *r;
 		unsigned long flags;
 		unsigned int n = 0;
+		bool more, zc = false;
 		LIST_HEAD(done);
 		u32 off, len = 0;
-		bool more;
-		int ret;
+		int ret, mflags;
 
 		if (test_bit(MADCM_RNIC_KS_DEAD, &ks->flags))
 			break;
@@ -613,12 +629,21 @@ static void ks_tx(struct madcm_rnic_tcp *t)
 		off = ks->tx_off;
 		more = false;
 		list_for_each_entry(r, &ks->txq, list) {
-			if (n == ARRAY_SIZE(vec)) {
+			u8 *p = r->data + off;
+
+			if (n == MADCM_RNIC_KS_TX_BATCH || (n && r->frag != zc)) {
 				more = true;
 				break;
 			}
-			vec[n].iov_base = r->data + off;
-			vec[n].iov_len = r->len - off;
+			zc = r->frag;
+			if (zc)
+				v.bv[n] = (struct bio_vec){
+					.bv_page = virt_to_page(p),
+					.bv_offset = offset_in_page(p),
+					.bv_len = r->len - off,
+				};
+			else
+				v.kv[n] = (struct kvec){ p, r->len - off };
 			len += r->len - off;
 			off = 0;
 			n++;
@@ -626,9 +651,14 @@ static void ks_tx(struct madcm_rnic_tcp *t)
 		spin_unlock_irqrestore(&ks->lock, flags);
 		if (!n)
 			break;
-		msg.msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL |
-				(more ? MSG_MORE : 0);
-		ret = kernel_sendmsg(ks->sock, &msg, vec, n, len);
+		mflags = MSG_DONTWAIT | MSG_NOSIGNAL | (more ? MSG_MORE : 0);
+		if (zc) {
+			ret = madcm_sock_send_pages(ks->sock, v.bv, n, len, mflags);
+		} else {
+			struct msghdr msg = { .msg_flags = mflags };
+
+			ret = kernel_sendmsg(ks->sock, &msg, v.kv, n, len);
+		}
 		if (ret == -EAGAIN)
 			break;
 		if (ret < 0) {
@@ -636,10 +666,13 @@ static void ks_tx(struct madcm_rnic_tcp *t)
 			break;
 		}
 		madcm_rnic_count_add(qp->dev, MADCM_RNIC_CNT_TX_BYTES, ret);
+		if (zc)
+			madcm_rnic_count_add(qp->dev, MADCM_RNIC_CNT_TX_ZC_BYTES,
+					     ret);
 		spin_lock_irqsave(&ks->lock, flags);
 		ks->tx_off += ret;
 		while ((r = list_first_entry_or_null(&ks->txq,
-						     struct madcm_rnic_tcp_rec,
+						     struct madcm_rnic_ks_rec,
 						     list)) &&
 		       ks->tx_off >= r->len) {
 			ks->tx_off -= r->len;
@@ -937,7 +970,7 @@ void madcm_rnic_ks_close(struct madcm_rnic_tcp *t,
 void madcm_rnic_ks_detach(struct madcm_rnic_tcp *t)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
-	struct madcm_rnic_tcp_rec *r, *n;
+	struct madcm_rnic_ks_rec *r, *n;
 	struct socket *sock;
 	unsigned long flags;
 	LIST_HEAD(txq);
@@ -964,13 +997,42 @@ void madcm_rnic_ks_detach(struct madcm_rnic_tcp *t)
 	list_splice_init(&ks->txq, &txq);
 	ks->tx_mem = 0;
 	ks->tx_off = 0;
+	/* after DETACHED no builder allocates: see madcm_rnic_ks_build_buf() */
+	if (ks->build)
+		page_frag_free(ks->build);
+	ks->build = NULL;
+	ks->build_size = 0;
 	spin_unlock_irqrestore(&ks->lock, flags);
 	list_for_each_entry_safe(r, n, &txq, list)
-		kfree(r);
+		ks_rec_free(r);
+	/* the pages TCP still holds stay until its skbs go */
+	madcm_page_frag_cache_drain(&ks->frags);
 	skb_queue_purge(&ks->early);
 	kfree(ks->unacked);
 	ks->unacked = NULL;
 	ks->flags = 0;
+}
+
+/*
+ * Whether the queue takes a record of @charge octets now: the checks of
+ * madcm_rnic_ks_send(), @ks->lock held. -EAGAIN asks for tx_room.
+ */
+static int ks_queue_check(struct madcm_rnic_tcp *t, u32 len, u32 charge)
+{
+	struct madcm_rnic_ks *ks = &t->ks;
+
+	lockdep_assert_held(&ks->lock);
+	if (ks->flags & (BIT(MADCM_RNIC_KS_DEAD) | BIT(MADCM_RNIC_KS_DETACHED) |
+			 BIT(MADCM_RNIC_KS_FIN_DUE)))
+		return -ENOTCONN;
+	if (len > READ_ONCE(t->mss))
+		return -EINVAL;
+	if (!list_empty(&ks->txq) &&
+	    ks->tx_mem + charge > MADCM_RNIC_KS_TXQ_MAX) {
+		set_bit(MADCM_RNIC_KS_ROOM, &ks->flags);
+		return -EAGAIN;
+	}
+	return 0;
 }
 
 /**
@@ -987,9 +1049,10 @@ int madcm_rnic_ks_send(struct madcm_rnic_tcp *t, const struct kvec *vec,
 		       unsigned int nvec, u32 len)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
-	struct madcm_rnic_tcp_rec *r;
+	struct madcm_rnic_ks_rec *r;
 	u32 charge = ks_charge(len), off = 0;
 	unsigned long flags;
+	bool kick = false;
 	unsigned int i;
 	int ret = 0;
 
@@ -1009,26 +1072,109 @@ int madcm_rnic_ks_send(struct madcm_rnic_tcp *t, const struct kvec *vec,
 		return -EINVAL;
 	}
 	r->len = len;
-	r->seq = 0;
+	r->frag = false;
 
 	spin_lock_irqsave(&ks->lock, flags);
-	if (ks->flags & (BIT(MADCM_RNIC_KS_DEAD) | BIT(MADCM_RNIC_KS_DETACHED) |
-			 BIT(MADCM_RNIC_KS_FIN_DUE))) {
-		ret = -ENOTCONN;
-	} else if (len > READ_ONCE(t->mss)) {
-		ret = -EINVAL;
-	} else if (!list_empty(&ks->txq) &&
-		   ks->tx_mem + charge > MADCM_RNIC_KS_TXQ_MAX) {
-		set_bit(MADCM_RNIC_KS_ROOM, &ks->flags);
-		ret = -EAGAIN;
-	} else {
+	ret = ks_queue_check(t, len, charge);
+	if (!ret) {
+		kick = list_empty(&ks->txq);
 		ks->tx_mem += charge;
 		list_add_tail(&r->list, &ks->txq);
 		r = NULL;
 	}
 	spin_unlock_irqrestore(&ks->lock, flags);
 	kfree(r);
-	if (!ret)
+	if (kick)
+		ks_kick(ks);
+	return ret;
+}
+
+/**
+ * madcm_rnic_ks_build_buf() - where the send side may build its next FPDU
+ *	in place
+ * @t: the engine
+ * @size: the FPDU's octets, at most
+ *
+ * A record in a page of the QP's fragment cache, which
+ * madcm_rnic_ks_send_built() queues without a copy and the socket then
+ * takes by reference: the FPDU's bytes, its CRC computed over them, are
+ * the bytes TCP sends and resends, and nothing writes them again while
+ * TCP holds the page. The same record comes back until it is queued.
+ *
+ * Context: any context; the QP's lock held (one builder at a time).
+ * Return: the buffer, or NULL: the stream is not on its socket yet, or
+ * is ending, or no page (the caller builds elsewhere and sends a copy
+ * with madcm_rnic_ks_send()).
+ */
+u8 *madcm_rnic_ks_build_buf(struct madcm_rnic_tcp *t, u32 size)
+{
+	struct madcm_rnic_ks *ks = &t->ks;
+	struct madcm_rnic_ks_rec *r = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ks->lock, flags);
+	if (ks->build && ks->build_size >= size) {
+		r = ks->build;
+		goto out;
+	}
+	if (ks->build)
+		page_frag_free(ks->build);
+	ks->build = NULL;
+	ks->build_size = 0;
+	if (!test_bit(MADCM_RNIC_KS_LIVE, &ks->flags) ||
+	    (ks->flags & (BIT(MADCM_RNIC_KS_DEAD) |
+			  BIT(MADCM_RNIC_KS_DETACHED))))
+		goto out;
+	/* 8-octet sizes keep every record of a page aligned */
+	r = page_frag_alloc(&ks->frags, ALIGN(sizeof(*r) + size, 8),
+			    GFP_ATOMIC | __GFP_NOWARN);
+	if (r) {
+		r->frag = true;
+		r->len = 0;
+		ks->build = r;
+		ks->build_size = size;
+	}
+out:
+	spin_unlock_irqrestore(&ks->lock, flags);
+	return r ? r->data : NULL;
+}
+
+/**
+ * madcm_rnic_ks_send_built() - queue the record madcm_rnic_ks_build_buf()
+ *	gave, without copying it
+ * @t: the engine
+ * @buf: that buffer
+ * @len: the FPDU's octets in it
+ *
+ * Context: as madcm_rnic_ks_build_buf().
+ * Return: as madcm_rnic_ks_send(); the record stays the builder's on an
+ * error, and comes back from the next madcm_rnic_ks_build_buf().
+ */
+int madcm_rnic_ks_send_built(struct madcm_rnic_tcp *t, u8 *buf, u32 len)
+{
+	struct madcm_rnic_ks *ks = &t->ks;
+	u32 charge = ks_charge(len);
+	struct madcm_rnic_ks_rec *r;
+	unsigned long flags;
+	bool kick = false;
+	int ret;
+
+	spin_lock_irqsave(&ks->lock, flags);
+	r = ks->build;
+	if (!r || buf != r->data || !len || len > ks->build_size)
+		ret = -EINVAL;
+	else
+		ret = ks_queue_check(t, len, charge);
+	if (!ret) {
+		kick = list_empty(&ks->txq);
+		r->len = len;
+		ks->tx_mem += charge;
+		list_add_tail(&r->list, &ks->txq);
+		ks->build = NULL;
+		ks->build_size = 0;
+	}
+	spin_unlock_irqrestore(&ks->lock, flags);
+	if (kick)
 		ks_kick(ks);
 	return ret;
 }

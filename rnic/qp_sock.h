@@ -12,6 +12,7 @@
 #define _MADCM_RNIC_QP_SOCK_H
 
 #include <linux/list.h>
+#include <linux/mm_types.h>
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -43,6 +44,22 @@ struct sock;
 #define MADCM_RNIC_KS_TX_BATCH		32
 
 /**
+ * struct madcm_rnic_ks_rec - one FPDU queued for the socket
+ * @list: on &madcm_rnic_ks.txq
+ * @len: its octets
+ * @frag: in a page of &madcm_rnic_ks.frags: built in place by the send
+ *	side and given to TCP by reference; otherwise kmalloc()ed, a copy
+ *	of the send side's, and copied into TCP's skbs
+ * @data: the FPDU
+ */
+struct madcm_rnic_ks_rec {
+	struct list_head list;
+	u32 len;
+	bool frag;
+	u8 data[];
+};
+
+/**
  * struct madcm_rnic_ks - a QP's stream on a socket of the host's TCP
  * @sock: the socket, from the hand-off's work on; NULL before
  * @work: the hand-off, then sending, draining the receive queue and
@@ -53,7 +70,7 @@ struct sock;
  * @lock: guards @flags changes that pair with the lists, @txq, @tx_off,
  *	@tx_mem and @early (IRQ-safe)
  * @flags: MADCM_RNIC_KS_* bits
- * @txq: records (&struct madcm_rnic_tcp_rec) queued by the send side,
+ * @txq: records (&struct madcm_rnic_ks_rec) queued by the send side,
  *	in stream order, not yet all written to the socket
  * @tx_off: how much of the first record the socket took already
  * @tx_mem: what @txq holds, headers included
@@ -70,6 +87,11 @@ struct sock;
  * @mss_cache: the socket's MSS as the work last read it (0 before), for
  *	madcm_rnic_ks_max_record(), which runs under the QP's lock and may
  *	race with detach releasing the socket
+ * @frags: the pages FPDUs are built in (under @lock, by the send side,
+ *	which holds the QP's lock: one builder at a time)
+ * @build: the record the send side builds its next FPDU in, NULL when
+ *	none; queued by madcm_rnic_ks_send_built(), kept while it is refused
+ * @build_size: what @build holds
  * @saved_data_ready: the socket's own callbacks, put back at detach
  * @saved_state_change: see @saved_data_ready
  * @saved_write_space: see @saved_data_ready
@@ -91,6 +113,9 @@ struct madcm_rnic_ks {
 	u32 rcv_nxt;
 	int err;
 	u32 mss_cache;
+	struct page_frag_cache frags;
+	struct madcm_rnic_ks_rec *build;
+	u32 build_size;
 	void (*saved_data_ready)(struct sock *sk);
 	void (*saved_state_change)(struct sock *sk);
 	void (*saved_write_space)(struct sock *sk);
@@ -160,6 +185,8 @@ void madcm_rnic_ks_close(struct madcm_rnic_tcp *t,
 void madcm_rnic_ks_detach(struct madcm_rnic_tcp *t);
 int madcm_rnic_ks_send(struct madcm_rnic_tcp *t, const struct kvec *vec,
 		       unsigned int nvec, u32 len);
+u8 *madcm_rnic_ks_build_buf(struct madcm_rnic_tcp *t, u32 size);
+int madcm_rnic_ks_send_built(struct madcm_rnic_tcp *t, u8 *buf, u32 len);
 u32 madcm_rnic_ks_max_record(struct madcm_rnic_tcp *t);
 u32 madcm_rnic_ks_send_room(struct madcm_rnic_tcp *t);
 void madcm_rnic_ks_close_after_queue(struct madcm_rnic_tcp *t);

@@ -1465,6 +1465,42 @@ out:
 }
 
 /**
+ * madcm_rnic_tcp_build_buf() - where the upper layer may build its next
+ *	record in place
+ * @t: the engine
+ * @size: the record's octets, at most
+ *
+ * Only a stream on the host's TCP has such a buffer
+ * (madcm_rnic_ks_build_buf()); this engine copies every record.
+ *
+ * Context: any context; the QP's lock held.
+ * Return: the buffer, or NULL (build elsewhere, madcm_rnic_tcp_send()).
+ */
+u8 *madcm_rnic_tcp_build_buf(struct madcm_rnic_tcp *t, u32 size)
+{
+	if (READ_ONCE(t->host))
+		return madcm_rnic_ks_build_buf(t, size);
+	return NULL;
+}
+
+/**
+ * madcm_rnic_tcp_send_built() - queue the record built in the buffer
+ *	madcm_rnic_tcp_build_buf() gave
+ * @t: the engine
+ * @buf: the buffer
+ * @len: the record's octets
+ *
+ * Context: as madcm_rnic_tcp_build_buf().
+ * Return: as madcm_rnic_tcp_send(); -EINVAL for a buffer not given here.
+ */
+int madcm_rnic_tcp_send_built(struct madcm_rnic_tcp *t, u8 *buf, u32 len)
+{
+	if (READ_ONCE(t->host))
+		return madcm_rnic_ks_send_built(t, buf, len);
+	return -EINVAL;
+}
+
+/**
  * madcm_rnic_tcp_max_record() - the largest record madcm_rnic_tcp_send()
  *	takes
  * @t: the engine

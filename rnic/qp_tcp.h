@@ -363,6 +363,8 @@ void madcm_rnic_tcp_init(struct madcm_rnic_tcp *t,
 /* Contract 1: the upper layer (RDMAP/DDP over MPA) on the engine. */
 int madcm_rnic_tcp_send(struct madcm_rnic_tcp *t, const struct kvec *vec,
 			unsigned int nvec, u32 len);
+u8 *madcm_rnic_tcp_build_buf(struct madcm_rnic_tcp *t, u32 size);
+int madcm_rnic_tcp_send_built(struct madcm_rnic_tcp *t, u8 *buf, u32 len);
 u32 madcm_rnic_tcp_max_record(struct madcm_rnic_tcp *t);
 u32 madcm_rnic_tcp_send_room(struct madcm_rnic_tcp *t);
 void madcm_rnic_tcp_close_after_queue(struct madcm_rnic_tcp *t);

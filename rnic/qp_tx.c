@@ -5,7 +5,11 @@
  * The send queue's work requests become RDMAP messages (RFC 5040), cut
  * into DDP segments (RFC 5041) of at most the MULPDU, each framed as one
  * MPA FPDU (RFC 5044: ULPDU_Length, PAD, CRC) and queued to the QP's TCP
- * engine as one record (rnic/qp_tcp.c), which owns a copy from then on:
+ * engine as one record. On the host's TCP (rnic/qp_sock.c) the FPDU is
+ * built in place in a record in a page, the payload copied once from the
+ * MR and the CRC computed once over that copy, and the socket takes the
+ * page by reference; madcm's own engine (rnic/qp_tcp.c) and a record
+ * without a page take a copy of what was built in @qp->tx_buf:
  *
  *  Send, Send with SE,          untagged, queue 0, MSN per message, MO
  *  with Invalidate (and SE)     per segment; L on the last
@@ -126,17 +130,34 @@ static bool tx_room(struct madcm_rnic_qp *qp, u32 ulpdu_len)
 	       irdma_mpa_fpdu_len(ulpdu_len);
 }
 
-/* Frames the ULPDU built at @qp->tx_buf + 2 and queues it to TCP. */
-static int tx_queue(struct madcm_rnic_qp *qp, u32 ulpdu_len)
+/*
+ * Where the FPDU of a ULPDU of @ulpdu_len is built: in place in a record
+ * of the TCP engine's queue when it has one (the host's TCP then takes
+ * it by reference: the payload is copied once, from the MR, and the CRC
+ * computed once, over that copy), else in @qp->tx_buf.
+ */
+static u8 *tx_fpdu_buf(struct madcm_rnic_qp *qp, u32 ulpdu_len)
+{
+	u8 *buf = madcm_rnic_tcp_build_buf(&qp->tcp,
+					   irdma_mpa_fpdu_len(ulpdu_len));
+
+	return buf ?: qp->tx_buf;
+}
+
+/* Frames the ULPDU built at @fpdu + 2 (tx_fpdu_buf()) and queues it. */
+static int tx_queue(struct madcm_rnic_qp *qp, u8 *fpdu, u32 ulpdu_len)
 {
 	struct kvec vec;
 	int len;
 
-	len = irdma_mpa_frame_fpdu(qp->tx_buf, qp->tx_buf_size, ulpdu_len,
+	len = irdma_mpa_frame_fpdu(fpdu, fpdu == qp->tx_buf ? qp->tx_buf_size :
+				   irdma_mpa_fpdu_len(ulpdu_len), ulpdu_len,
 				   qp->tx_crc);
 	if (len < 0)
 		return len;
-	vec.iov_base = qp->tx_buf;
+	if (fpdu != qp->tx_buf)
+		return madcm_rnic_tcp_send_built(&qp->tcp, fpdu, len);
+	vec.iov_base = fpdu;
 	vec.iov_len = len;
 	return madcm_rnic_tcp_send(&qp->tcp, &vec, 1, len);
 }
@@ -347,8 +368,8 @@ static enum tx_step tx_data_seg(struct madcm_rnic_qp *qp,
 	bool tagged = wqe->opcode == IB_WR_RDMA_WRITE;
 	u32 hlen = tagged ? sizeof(struct ddp_tagged_hdr) :
 			    sizeof(struct ddp_untagged_hdr);
-	u8 *ulpdu = qp->tx_buf + MPA_ULPDU_LEN_SIZE;
 	u32 mulpdu = tx_mulpdu(qp), n;
+	u8 *fpdu, *ulpdu;
 	bool last;
 	int ret;
 
@@ -358,6 +379,8 @@ static enum tx_step tx_data_seg(struct madcm_rnic_qp *qp,
 	last = qp->tx_off + n == wqe->len;
 	if (!tx_room(qp, hlen + n))
 		return TX_WAIT;
+	fpdu = tx_fpdu_buf(qp, hlen + n);
+	ulpdu = fpdu + MPA_ULPDU_LEN_SIZE;
 	ret = tx_gather(qp, wqe, qp->tx_off, ulpdu + hlen, n);
 	if (ret) {
 		tx_fail(qp, wqe, tx_mr_status(ret), due);
@@ -381,7 +404,7 @@ static enum tx_step tx_data_seg(struct madcm_rnic_qp *qp,
 		h->msn = cpu_to_be32(qp->msn[DDP_QN_SEND]);
 		h->mo = cpu_to_be32(qp->tx_off);
 	}
-	if (tx_queue(qp, hlen + n))
+	if (tx_queue(qp, fpdu, hlen + n))
 		return TX_WAIT;
 	qp->tx_off += n;
 	if (last) {
@@ -399,10 +422,10 @@ static enum tx_step tx_read_req(struct madcm_rnic_qp *qp,
 {
 	u32 hlen = sizeof(struct ddp_untagged_hdr) +
 		   sizeof(struct rdmap_read_req_hdr);
-	u8 *ulpdu = qp->tx_buf + MPA_ULPDU_LEN_SIZE;
-	struct ddp_untagged_hdr *h = (struct ddp_untagged_hdr *)ulpdu;
-	struct rdmap_read_req_hdr *rr = (struct rdmap_read_req_hdr *)(h + 1);
+	struct rdmap_read_req_hdr *rr;
+	struct ddp_untagged_hdr *h;
 	struct madcm_rnic_oreq *o;
+	u8 *fpdu;
 	struct ib_sge none = {};
 	const struct ib_sge *sge;
 	u64 src_to = wqe->remote_addr;
@@ -412,6 +435,9 @@ static enum tx_step tx_read_req(struct madcm_rnic_qp *qp,
 		return TX_WAIT;
 	if (tx_mulpdu(qp) < hlen || !tx_room(qp, hlen))
 		return TX_WAIT;
+	fpdu = tx_fpdu_buf(qp, hlen);
+	h = (struct ddp_untagged_hdr *)(fpdu + MPA_ULPDU_LEN_SIZE);
+	rr = (struct rdmap_read_req_hdr *)(h + 1);
 	sge = wqe->num_sge ? &wqe->sge[qp->tx_off] : &none;
 	for (i = 0; i < qp->tx_off; i++)
 		src_to += wqe->sge[i].length;
@@ -427,7 +453,7 @@ static enum tx_step tx_read_req(struct madcm_rnic_qp *qp,
 	rr->read_size = cpu_to_be32(sge->length);
 	rr->src_stag = cpu_to_be32(wqe->rkey);
 	rr->src_to = cpu_to_be64(src_to);
-	if (tx_queue(qp, hlen))
+	if (tx_queue(qp, fpdu, hlen))
 		return TX_WAIT;
 
 	qp->msn[DDP_QN_READ_REQUEST]++;
@@ -496,9 +522,9 @@ static enum tx_step tx_read_resp(struct madcm_rnic_qp *qp,
 {
 	struct madcm_rnic_rresp *r = &qp->irq[qp->irq_head % MADCM_RNIC_MAX_IRD];
 	u32 hlen = sizeof(struct ddp_tagged_hdr);
-	u8 *ulpdu = qp->tx_buf + MPA_ULPDU_LEN_SIZE;
-	struct ddp_tagged_hdr *h = (struct ddp_tagged_hdr *)ulpdu;
 	u32 mulpdu = tx_mulpdu(qp), n;
+	struct ddp_tagged_hdr *h;
+	u8 *fpdu, *ulpdu;
 	bool last;
 	int ret;
 
@@ -508,6 +534,9 @@ static enum tx_step tx_read_resp(struct madcm_rnic_qp *qp,
 	last = r->off + n == r->len;
 	if (!tx_room(qp, hlen + n))
 		return TX_WAIT;
+	fpdu = tx_fpdu_buf(qp, hlen + n);
+	ulpdu = fpdu + MPA_ULPDU_LEN_SIZE;
+	h = (struct ddp_tagged_hdr *)ulpdu;
 	ret = madcm_rnic_mr_copy_from(qp, r->src_stag, r->src_to + r->off,
 				      ulpdu + hlen, n, IB_ACCESS_REMOTE_READ);
 	if (ret) {
@@ -522,7 +551,7 @@ static enum tx_step tx_read_resp(struct madcm_rnic_qp *qp,
 	h->rdmap_ctrl = tx_rdmap_ctrl(RDMAP_RDMA_READ_RESPONSE);
 	h->stag = cpu_to_be32(r->sink_stag);
 	h->to = cpu_to_be64(r->sink_to + r->off);
-	if (tx_queue(qp, hlen + n))
+	if (tx_queue(qp, fpdu, hlen + n))
 		return TX_WAIT;
 	r->off += n;
 	if (last)
@@ -741,7 +770,7 @@ static void tx_nudge_send(struct madcm_rnic_qp *qp)
 	memset(h, 0, hlen);
 	h->ddp_ctrl = tx_ddp_ctrl(true, true);
 	h->rdmap_ctrl = tx_rdmap_ctrl(RDMAP_RDMA_WRITE);
-	if (!tx_queue(qp, hlen))
+	if (!tx_queue(qp, qp->tx_buf, hlen))
 		madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_TX_NUDGE);
 out:
 	spin_unlock_irqrestore(&qp->lock, flags);

@@ -126,6 +126,9 @@ struct madcm_rnic_swqe;
  * @MADCM_RNIC_CNT_HOST_TCP_LATE_DROP: ... dropped instead, past
  *	MADCM_RNIC_KS_LATE_MAX for the stream: the steering still gives its
  *	frames to the CM, and giving them to the host again would loop
+ * @MADCM_RNIC_CNT_TX_ZC_BYTES: of @MADCM_RNIC_CNT_TX_BYTES, those given
+ *	to a host socket by reference: FPDUs built in place in pages, not
+ *	copied into its skbs
  * @MADCM_RNIC_CNT_MAX: how many
  */
 enum madcm_rnic_counter {
@@ -160,6 +163,7 @@ enum madcm_rnic_counter {
 	MADCM_RNIC_CNT_HOST_TCP_EARLY_DROP,
 	MADCM_RNIC_CNT_HOST_TCP_LATE,
 	MADCM_RNIC_CNT_HOST_TCP_LATE_DROP,
+	MADCM_RNIC_CNT_TX_ZC_BYTES,
 	MADCM_RNIC_CNT_MAX
 };
 

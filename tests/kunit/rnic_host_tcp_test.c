@@ -19,11 +19,13 @@
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <linux/delay.h>
+#include <linux/mm.h>
 #include <linux/string.h>
 #include <net/inet_hashtables.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
 #include <net/tcp.h>
+#include "madcm_compat.h"
 #include "rnic/rnic.h"
 
 /* The loopback device up: its addresses (127.0.0.1, ::1) come with it. */
@@ -344,12 +346,87 @@ static void ht_time_wait_taken(struct kunit *test)
 	sock_release(sock);
 }
 
+/*
+ * madcm_sock_send_pages() (madcm_compat.h, the RNIC's transmit of FPDUs
+ * built in pages) hands TCP the pages themselves, not a copy: three
+ * pieces of one page, apart from each other, sent over a loopback
+ * connection; the receiver's queue then holds skbs that point into that
+ * page, so bytes changed in the page after the send (before the read)
+ * are the bytes read. A copy (kernel_sendmsg()) would read the bytes of
+ * the send. The pieces arrive whole and in order.
+ */
+static void ht_send_pages_by_reference(struct kunit *test)
+{
+	static const struct { u32 off, len; } piece[] = {
+		{ 0, 500 }, { 1000, 1448 }, { 3000, 200 },
+	};
+	const u16 lport = 41021, rport = 41020;
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+		.sin_port = htons(rport),
+	};
+	struct bio_vec bv[ARRAY_SIZE(piece)];
+	struct socket *l, *c, *a = NULL;
+	u32 total = 0, i, at;
+	struct page *page;
+	u8 *va, *buf;
+	int ret;
+
+	page = alloc_page(GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	va = page_address(page);
+	memset(va, 0xa5, PAGE_SIZE);
+	for (i = 0; i < ARRAY_SIZE(piece); i++) {
+		bv[i].bv_page = page;
+		bv[i].bv_offset = piece[i].off;
+		bv[i].bv_len = piece[i].len;
+		total += piece[i].len;
+	}
+
+	l = ht_sock(test, rport);
+	KUNIT_ASSERT_EQ(test, kernel_listen(l, 1), 0);
+	c = ht_sock(test, lport);
+	KUNIT_ASSERT_EQ(test, kernel_connect(c, (struct sockaddr *)&sin,
+					     sizeof(sin), 0), 0);
+	KUNIT_ASSERT_EQ(test, kernel_accept(l, &a, 0), 0);
+
+	ret = madcm_sock_send_pages(c, bv, ARRAY_SIZE(bv), total,
+				    MSG_DONTWAIT);
+	KUNIT_EXPECT_EQ(test, ret, (int)total);
+	/* everything in the receiver's queue, not yet read */
+	for (i = 0; i < 100 && tcp_inq(a->sk) < total; i++)
+		msleep(10);
+	KUNIT_EXPECT_EQ(test, tcp_inq(a->sk), (int)total);
+	/* the sender's page changes now: the queued skbs point into it */
+	memset(va, 0x3c, PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, ht_read(a, buf, total), (int)total);
+	for (at = 0; at < total; at++)
+		if (buf[at] != 0x3c)
+			break;
+	KUNIT_EXPECT_EQ_MSG(test, at, total,
+			    "octet %u was read as sent (0x%02x): TCP copied the page",
+			    at, at < total ? buf[at] : 0);
+
+	sock_release(a);
+	sock_release(c);
+	sock_release(l);
+	/* the skbs go with the sockets: ours is then the last reference */
+	for (i = 0; i < 100 && page_count(page) != 1; i++)
+		msleep(10);
+	KUNIT_EXPECT_EQ(test, page_count(page), 1);
+	__free_page(page);
+}
+
 static struct kunit_case ht_cases[] = {
 	KUNIT_CASE(ht_unacked_ipv4),
 	KUNIT_CASE(ht_unacked_ipv6),
 	KUNIT_CASE(ht_ts_and_sack),
 	KUNIT_CASE(ht_bad_context_unwinds),
 	KUNIT_CASE(ht_time_wait_taken),
+	KUNIT_CASE(ht_send_pages_by_reference),
 	{}
 };
 

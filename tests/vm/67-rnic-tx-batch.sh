@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# Issue 31, item 3: the RNIC on the host's TCP writes its FPDUs to the
-# socket many at a time (MSG_MORE while more are queued), so that TCP
+# Issue 31, item 3: the RNIC on the host's TCP builds its FPDUs in place
+# in pages and gives them to the socket by reference (tx_zc_bytes), many
+# at a time (MSG_MORE while more are queued), so that TCP
 # builds full segments and GSO packets from them instead of sending each
 # FPDU alone: one IP packet per MSS-sized FPDU is what the code before
 # batching did (checked: this script failed there, 1.0 MSS a packet).
@@ -47,6 +48,14 @@ mss=${mss:-1448}
 echo "sender: $pkts IP packets, $octets octets, $((octets / (pkts ? pkts : 1))) octets a packet (mss $mss)"
 check "at least $MIB MiB left" [ $octets -ge $((MIB << 20)) ]
 check "packets of at least 4 MSS on average" [ $((octets / (pkts ? pkts : 1))) -ge $((4 * mss)) ]
+# Item 3: the FPDUs are built in place in pages and given to the socket
+# by reference, not copied into its skbs.
+txb=$(rnic_stat m0 tx_bytes)
+zcb=$(rnic_stat m0 tx_zc_bytes)
+echo "m0: tx_bytes $txb tx_zc_bytes $zcb"
+check "m0: at least 9/10 of what it sent went by reference" \
+	[ "${zcb:-0}" -ge $((${txb:-1} * 9 / 10)) ]
+check "m0: and at least $MIB MiB" [ "${zcb:-0}" -ge $((MIB << 20)) ]
 rt_data_line bg.0
 check "no data error" rt_data_clean bg.0
 check "disconnect" rt disconnect bg.0
