@@ -29,6 +29,8 @@
 #   make vmtest-dkms  dkms builds and installs madcm inside a guest of the
 #                     stock kernel, which loads it (not in make test: the
 #                     build under TCG takes too long; Documentation/testing.rst)
+#   make kunit-kcsan  the MAD and CM KUnit suites on a kernel with KCSAN
+#                     (instead of KASAN); opt-in, not in make test
 #   make fuzz         the libFuzzer harnesses of tests/fuzz/ (wire parsers
 #                     compiled unchanged in user space, ASan and UBSan on),
 #                     FUZZ_SECONDS each (default 60): executions, coverage
@@ -78,7 +80,7 @@ SYMVERSDIR ?= $(PREFIX)/lib/madcm/$(KRELEASE)
 # The kernel make dkms builds for: an installed one, the running by default.
 KVER ?= $(shell uname -r)
 
-.PHONY: all modules install clean check fuzz kunit vmtest vmtest-siw vmtest-siw-kasan vmtest-kasan soak vmpair vmpair-apps vmpair-mixed vmtest-dkms test run bench deps
+.PHONY: all modules install clean check fuzz kunit kunit-kcsan vmtest vmtest-siw vmtest-siw-kasan vmtest-kasan soak vmpair vmpair-apps vmpair-mixed vmtest-dkms test run bench deps
 .PHONY: install-module install-headers install-man man dkms dkms-remove
 
 all modules: deps
@@ -127,6 +129,9 @@ check:
 
 kunit:
 	@scripts/kunit.sh
+
+kunit-kcsan:
+	@KUNIT_KCSAN=1 scripts/kunit.sh
 
 # FUZZ_SECONDS=N: how long each harness runs (make's variable or the
 # environment's).

@@ -252,6 +252,36 @@ cd "$KSRC"
 kconfig64=$MADCM_ROOT/tests/kunit/.kunitconfig
 build64=$MADCM_CACHE/kunit-build
 
+# make kunit-kcsan (KUNIT_KCSAN=1): the MAD suites, then the CM suites
+# (kunit.py takes one glob: two boots), on an x86_64 kernel with KCSAN
+# instead of KASAN (the two exclude each other), every other sanitizer
+# of .kunitconfig kept (tests/kunit/kcsan.config). Any KCSAN report
+# fails it, as any other report does. Opt-in: not part of make test.
+if [ "${KUNIT_KCSAN:-0}" = 1 ]; then
+	buildk=$MADCM_CACHE/kunit-build-kcsan
+	kconfigk=$buildk/madcm-kcsan.kunitconfig
+	mkdir -p "$buildk"
+	{
+		grep -v '^CONFIG_KASAN' "$kconfig64"
+		cat "$MADCM_ROOT/tests/kunit/kcsan.config"
+	} >"$kconfigk"
+	rck=0
+	kunit_build x86_64 "$buildk" "$kconfigk" || rck=$?
+	filters=('madcm_mad*' 'madcm_cm*')
+	[ -n "${KUNIT_FILTER:-}" ] && filters=("$KUNIT_FILTER")
+	for f in "${filters[@]}"; do
+		expected=$(grep "^${f%\*}" <<<"$all_suites" || true)
+		[ "$f" = "${f%\*}" ] && expected=
+		KUNIT_OUT_TAG=-kcsan-${f%\*} KUNIT_TIMEOUT=${KUNIT_TIMEOUT:-3600} \
+			run_kunit x86_64 "$buildk" "$kconfigk" "$f" "$expected" "$rck"
+		grep -c 'BUG: KCSAN' "$MADCM_CACHE/kunit-out-kcsan-${f%\*}/raw.log" |
+			sed "s/^/kunit-kcsan $f: KCSAN reports: /" || true
+	done
+	echo "kunit: $total_passed passed, $total_failed failed"
+	[ "$total_failed" -eq 0 ] && [ "$total_passed" -gt 0 ]
+	exit
+fi
+
 # i386: the MAD suites, with .kunitconfig less KASAN (x86_64 only) plus
 # tests/kunit/i386.config (siw built in); then, on the same kernel,
 # madcm_rnic_uverbs (kunit.py's filter takes one glob: a second boot).
