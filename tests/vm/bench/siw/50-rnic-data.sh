@@ -24,7 +24,9 @@
 #          so that rdma_cm finds m1 on veth1).
 # Rows of make bench's table: madcm to siw against siw to siw, madcm to
 # madcm against siw to siw, and madcm to madcm against the TCP limit
-# (bandwidth and CPU per byte), each with its ratio.
+# (bandwidth and CPU per byte), each with its ratio. Then the same 1 MiB
+# Write bandwidth under tc netem's 1% loss both ways (BENCH_LOSS_MIB,
+# 32, MiB), for TCP, siw to siw and madcm to madcm (issue 31, item 9).
 . /tests/common.sh
 . /tests/rdmacm.sh
 . /tests/rdmacm-siw.sh
@@ -34,6 +36,8 @@ LAT_SIZES="8 64 512"
 LAT_ITERS=${BENCH_LAT_ITERS:-100}
 BW_SIZES="4096 65536 1048576"
 BW_BYTES=$((${BENCH_BW_MIB:-64} << 20))
+LOSS_BYTES=$((${BENCH_LOSS_MIB:-32} << 20))
+LOSS="loss 1%"
 SIZE=1048576
 
 load_modules madcm madcm_rdmacm_test
@@ -43,6 +47,17 @@ setup_siw
 # busy: the guest's busy time so far, in USER_HZ ticks (all CPUs).
 busy() {
 	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat
+}
+
+# netem_on / netem_off: LOSS on both ends of the veth pair.
+netem_on() {
+	/bin/tc qdisc add dev veth0 root netem $LOSS &&
+		in_ns b /bin/tc qdisc add dev veth1 root netem $LOSS
+}
+netem_off() {
+	/bin/tc qdisc del dev veth0 root 2>/dev/null
+	in_ns b /bin/tc qdisc del dev veth1 root 2>/dev/null
+	return 0
 }
 
 # run_bench WHAT CONN ARG...: one bench command of CONN, a check; BNS its
@@ -109,6 +124,18 @@ measure() {
 		figure $out cpu_$s "the Write bandwidth bench" \
 			"printf \"%.2f\", $((t1 - t0)) * 1e7 / $bytes"
 	done
+	if [ "$tag" != madcm ]; then
+		if netem_on; then
+			run_bench "$tag: Write bandwidth 1 MiB, $LOSS" $c.0 bw $SIZE \
+				$((LOSS_BYTES / SIZE))
+			figure $out bw_loss "the Write bandwidth bench under $LOSS" \
+				"printf \"%.1f\", $LOSS_BYTES / n * 1000"
+		else
+			echo "bw_loss -" >>$out
+			echo "bw_loss tc netem could not be set" >>$out.why
+		fi
+		netem_off
+	fi
 	rt_data_line $c.0
 	check "$tag: no data error" rt_data_clean $c.0
 	check "$tag: disconnect" rt disconnect $c.0
@@ -145,6 +172,28 @@ if [ -x /bin/iperf3 ]; then
 else
 	echo "bw_1048576 no iperf3 in the guest" >>/tmp/bench.tcp.why
 fi
+# ... and under loss
+if [ -x /bin/iperf3 ] && netem_on; then
+	in_ns b /bin/iperf3 -s -1 -B 192.0.2.2 -p 7800 >/tmp/iperf3-s.out 2>&1 &
+	ipid=$!
+	sleep 1
+	timeout 300 /bin/iperf3 -c 192.0.2.2 -p 7800 -n $LOSS_BYTES -l 1M -f m >/tmp/iperf3.out 2>&1
+	rc=$?
+	wait $ipid
+	sed "s/^/iperf3 ($LOSS): /" /tmp/iperf3.out
+	mbit=$(awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i + 1) ~ /^Mbits/) v = $i }
+		END { if (v != "") print v }' /tmp/iperf3.out)
+	if [ $rc -eq 0 ] && [ -n "$mbit" ]; then
+		ok "tcp: iperf3 under $LOSS"
+		echo "bw_loss $(awk -v m="$mbit" 'BEGIN { printf "%.1f", m / 8 }')" >>/tmp/bench.tcp
+	else
+		fail "tcp: iperf3 under $LOSS (exit $rc)"
+		echo "bw_loss iperf3 failed (exit $rc)" >>/tmp/bench.tcp.why
+	fi
+else
+	echo "bw_loss no iperf3 or no tc netem in the guest" >>/tmp/bench.tcp.why
+fi
+netem_off
 cat /tmp/bench.tcp
 
 check "rdma link add siwa (siw, the reference)" /bin/rdma link add siwa type siw netdev veth0
@@ -197,6 +246,10 @@ row mm tcp bw_1048576 "madcm-madcm/TCP limit: bandwidth, 1 MiB Writes" MB/s
 row mm tcp cpu_1048576 "madcm-madcm/TCP limit: CPU per byte, 1 MiB Writes" ns/B
 row siw tcp bw_1048576 "siw-siw/TCP limit: bandwidth, 1 MiB Writes" MB/s
 row siw tcp cpu_1048576 "siw-siw/TCP limit: CPU per byte, 1 MiB Writes" ns/B
+# under 1% loss both ways (issue 31, item 9: madcm at least siw)
+row mm siw bw_loss "madcm-madcm/siw-siw: bandwidth, 1 MiB Writes, $LOSS" MB/s
+row mm tcp bw_loss "madcm-madcm/TCP: bandwidth, 1 MiB Writes, $LOSS" MB/s
+row siw tcp bw_loss "siw-siw/TCP: bandwidth, 1 MiB Writes, $LOSS" MB/s
 
 check "every id destroyed, no PD, CQ or QP left" rt_all_released 0
 check "rmmod madcm_rdmacm_test" rmmod madcm_rdmacm_test
