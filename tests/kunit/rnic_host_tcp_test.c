@@ -398,7 +398,7 @@ static void ht_send_pages_by_reference(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, (int)total);
 	/* everything in the receiver's queue, not yet read */
 	for (i = 0; i < 100 && tcp_inq(a->sk) < total; i++)
-		msleep(10);
+		msleep(20);
 	KUNIT_EXPECT_EQ(test, tcp_inq(a->sk), (int)total);
 	/* the sender's page changes now: the queued skbs point into it */
 	memset(va, 0x3c, PAGE_SIZE);
@@ -415,7 +415,7 @@ static void ht_send_pages_by_reference(struct kunit *test)
 	sock_release(l);
 	/* the skbs go with the sockets: ours is then the last reference */
 	for (i = 0; i < 100 && page_count(page) != 1; i++)
-		msleep(10);
+		msleep(20);
 	KUNIT_EXPECT_EQ(test, page_count(page), 1);
 	__free_page(page);
 }
