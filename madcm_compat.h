@@ -6,6 +6,9 @@
  * 6.1 and 6.12. Every difference between them lives here, and each is
  * decided by probing the target kernel's headers for the feature, not by
  * comparing version numbers: Kbuild defines MADCM_HAVE_* (see Kbuild).
+ * The socket and page calls of the RNIC's transmit are in
+ * madcm_compat_net.h, so that the wire parsers, which include this file,
+ * need no socket headers (tests/fuzz builds them in user space).
  */
 #ifndef _MADCM_COMPAT_H
 #define _MADCM_COMPAT_H
@@ -51,81 +54,5 @@
 #else
 #define madcm_vm_flags_set(vma, flags) ((vma)->vm_flags |= (flags))
 #endif
-
-/*
- * madcm_page_frag_cache_drain() gives a page_frag_cache's page back (its
- * fragments still in use keep it): page_frag_cache_drain() since 6.12,
- * by hand before (Kbuild defines MADCM_HAVE_PAGE_FRAG_CACHE_DRAIN).
- */
-#include <linux/gfp.h>
-#include <linux/mm.h>
-
-static inline void madcm_page_frag_cache_drain(struct page_frag_cache *nc)
-{
-#ifdef MADCM_HAVE_PAGE_FRAG_CACHE_DRAIN
-	page_frag_cache_drain(nc);
-#else
-	if (nc->va)
-		__page_frag_cache_drain(virt_to_head_page(nc->va),
-					nc->pagecnt_bias);
-	nc->va = NULL;
-#endif
-}
-
-/*
- * madcm_sock_send_pages() - give a TCP socket @n pieces of pages by
- *	reference, @len octets in all, without copying them
- * @sock: the socket
- * @bv: the pieces (each of a page that sendpage_ok() takes)
- * @n: how many
- * @len: their octets
- * @flags: MSG_* (MSG_DONTWAIT, MSG_MORE for what follows the last)
- *
- * Up to 6.4, kernel_sendpage() a piece, with MSG_MORE and
- * MSG_SENDPAGE_NOTLAST on all but the last, as splice does (Kbuild
- * defines MADCM_HAVE_PROTO_OPS_SENDPAGE); since 6.5, one
- * sendmsg() with MSG_SPLICE_PAGES. The socket holds a reference to each
- * page it took until its skbs are freed (after their ACK).
- *
- * Context: process context.
- * Return: the octets taken (fewer than @len when the socket filled), or
- * a negative errno when it took none.
- */
-#include <linux/bvec.h>
-#include <linux/net.h>
-#include <linux/socket.h>
-#include <linux/uio.h>
-
-static inline int madcm_sock_send_pages(struct socket *sock,
-					struct bio_vec *bv, unsigned int n,
-					size_t len, int flags)
-{
-#ifndef MADCM_HAVE_PROTO_OPS_SENDPAGE
-	struct msghdr msg = { .msg_flags = flags | MSG_SPLICE_PAGES };
-
-	iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, bv, n, len);
-	return sock_sendmsg(sock, &msg);
-#else
-	unsigned int i;
-	int done = 0, ret = 0;
-
-	for (i = 0; i < n; i++) {
-		/*
-		 * NOTLAST: no push after a piece that is not the last, so
-		 * that TCP fills its skb with the pieces before it sends
-		 * (a push would send each MSS-sized piece alone).
-		 */
-		ret = kernel_sendpage(sock, bv[i].bv_page, bv[i].bv_offset,
-				      bv[i].bv_len, flags | (i + 1 < n ?
-				      MSG_MORE | MSG_SENDPAGE_NOTLAST : 0));
-		if (ret <= 0)
-			break;
-		done += ret;
-		if (ret < bv[i].bv_len)
-			break;
-	}
-	return done ?: ret;
-#endif
-}
 
 #endif /* _MADCM_COMPAT_H */

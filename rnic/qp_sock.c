@@ -66,7 +66,7 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 #include "irdma_cm/tcp_seg.h"
-#include "madcm_compat.h"
+#include "madcm_compat_net.h"
 #include "rnic/rnic.h"
 
 bool madcm_rnic_host_tcp = true;

@@ -25,7 +25,7 @@
 #include <net/net_namespace.h>
 #include <net/sock.h>
 #include <net/tcp.h>
-#include "madcm_compat.h"
+#include "madcm_compat_net.h"
 #include "rnic/rnic.h"
 
 /* The loopback device up: its addresses (127.0.0.1, ::1) come with it. */
@@ -347,7 +347,7 @@ static void ht_time_wait_taken(struct kunit *test)
 }
 
 /*
- * madcm_sock_send_pages() (madcm_compat.h, the RNIC's transmit of FPDUs
+ * madcm_sock_send_pages() (madcm_compat_net.h, the RNIC's transmit of FPDUs
  * built in pages) hands TCP the pages themselves, not a copy: three
  * pieces of one page, apart from each other, sent over a loopback
  * connection; the receiver's queue then holds skbs that point into that
