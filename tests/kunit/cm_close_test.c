@@ -622,10 +622,11 @@ static void cm_close_reconnect_keeps_steering(struct kunit *test)
 	DECLARE_COMPLETION_ONSTACK(seen);
 	DECLARE_COMPLETION_ONSTACK(go);
 	struct madcm_cm_connect_attr attr;
+	struct cm_rec *a2, *p2;
 	struct cm_side *s0;
 	struct cm_fix *fix;
-	struct cm_rec *a2;
 	int ev0, ev1;
+	bool up;
 
 	fix = cm_fix_create(test, 2, false, &reuse_cfg, 4);
 	s0 = &fix->side[0];
@@ -651,14 +652,26 @@ static void cm_close_reconnect_keeps_steering(struct kunit *test)
 	a2 = cm_connect(test, fix, 0, &attr);
 	complete(&go);
 	KUNIT_ASSERT_TRUE(test, cm_wait_events(s0, ev0 + 2));
+	/*
+	 * The second connection is a record of its own on side 1, even
+	 * when it reuses the first one's freed memory (cm_find_rec(); on a
+	 * KCSAN kernel, without KASAN's quarantine, it does).
+	 */
 	KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[1], ev1 + 2));
+	KUNIT_ASSERT_TRUE(test, cm_wait_nrecs(&fix->side[1], 2));
+	p2 = &fix->side[1].recs[1];
+	up = wait_event_timeout(fix->side[1].wq,
+				cm_rec_has(p2, MADCM_CM_EVENT_ESTABLISHED),
+				CM_TEST_WAIT) > 0;
+	KUNIT_ASSERT_TRUE(test, up);
+	KUNIT_ASSERT_NOT_NULL(test, p2->conn);
 	KUNIT_ASSERT_TRUE(test, cm_rec_has(a2, MADCM_CM_EVENT_ESTABLISHED));
 	/* the old removal has run by now: the new entry is still there */
 	flush_workqueue(fix->core[0]->event_wq);
 	KUNIT_EXPECT_EQ(test, madcm_wire_loop_qhash_count(fix->port[0]), 1);
 
 	/* and the new connection's end takes it, once */
-	KUNIT_ASSERT_EQ(test, madcm_cm_close(fix->side[1].recs[1].conn), 0);
+	KUNIT_ASSERT_EQ(test, madcm_cm_close(p2->conn), 0);
 	KUNIT_EXPECT_TRUE(test, cm_wait_terminals(s0, 2));
 	KUNIT_EXPECT_TRUE(test, cm_wait_terminals(&fix->side[1], 2));
 	flush_workqueue(fix->core[0]->event_wq);

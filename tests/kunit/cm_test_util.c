@@ -120,13 +120,21 @@ struct cm_fix *cm_fix_create(struct kunit *test, int ncores, bool raw,
 	return fix;
 }
 
+/*
+ * The record of @conn: the newest with that pointer. A connection
+ * released at its terminal event is freed, and a new one may get the same
+ * memory (at once without KASAN's quarantine: seen on the KCSAN kernel,
+ * where a second connection's events went to the first one's record), so
+ * a new connection (@create) never takes a record that has ended.
+ */
 static struct cm_rec *cm_find_rec(struct cm_side *side,
 				  struct madcm_cm_conn *conn, bool create)
 {
 	int i;
 
-	for (i = 0; i < side->nrecs; i++)
-		if (side->recs[i].conn == conn)
+	for (i = side->nrecs - 1; i >= 0; i--)
+		if (side->recs[i].conn == conn &&
+		    !(create && side->recs[i].terminal))
 			return &side->recs[i];
 	if (!create || side->nrecs == side->max)
 		return NULL;
