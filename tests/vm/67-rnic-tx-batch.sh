@@ -28,14 +28,7 @@ ipstat() {
 load_modules madcm madcm_rdmacm_test
 madcm_host_tcp_on || skip "madcm's own TCP engine (rnic_host_tcp=0)"
 rdmacm_siw_net
-check "rdma link add m0" /bin/rdma link add m0 type madcm netdev veth0
-check "rdma link add m1" in_ns b /bin/rdma link add m1 type madcm netdev veth1
-check "listen" rt ns:b listen Lg 192.0.2.2 7910 mode=accept data=$SIZE
-check "connect" rt connect bg 192.0.2.2 7910 data=$SIZE
-check "established" rt_wait bg.0 ESTABLISHED 60
-check "ready" rt ready bg.0
-check "peer ready" rt ready Lg.0
-check "echo Sends" rt echo Lg.0 send
+mm_pair bg Lg 7910
 p0=$(ipstat OutRequests)
 o0=$(ipstat OutOctets)
 check "$MIB MiB of 1 MiB Writes" rt bench bg.0 bw $SIZE $MIB

@@ -182,3 +182,18 @@ kernel_rping_server() {
 	ulp_conn_ok $n.0 "CONNECT_REQUEST/0,ESTABLISHED/0,DISCONNECTED/0"
 	check "unlisten $n" rt unlisten $n
 }
+
+# mm_pair CONN LISTENER PORT: madcm on both ends of rdmacm_siw_net's veth
+# pair (m0 on veth0, m1 on veth1 in namespace b); the ULP's LISTENER on
+# m1 and its connection CONN from m0, established, each end's buffer of
+# SIZE advertised, and the listener echoing Sends.
+mm_pair() {
+	check "rdma link add m0" /bin/rdma link add m0 type madcm netdev veth0
+	check "rdma link add m1" in_ns b /bin/rdma link add m1 type madcm netdev veth1
+	check "listen" rt ns:b listen $2 192.0.2.2 $3 mode=accept data=$SIZE
+	check "connect" rt connect $1 192.0.2.2 $3 data=$SIZE
+	check "established" rt_wait $1.0 ESTABLISHED 60
+	check "ready" rt ready $1.0
+	check "peer ready" rt ready $2.0
+	check "echo Sends" rt echo $2.0 send
+}

@@ -19,14 +19,7 @@ BYTES=$((${PROFILE_MIB:-256} << 20))
 
 load_modules madcm madcm_rdmacm_test
 rdmacm_siw_net
-check "rdma link add m0" /bin/rdma link add m0 type madcm netdev veth0
-check "rdma link add m1" in_ns b /bin/rdma link add m1 type madcm netdev veth1
-check "listen" rt ns:b listen Lp 192.0.2.2 7900 mode=accept data=$SIZE
-check "connect" rt connect bp 192.0.2.2 7900 data=$SIZE
-check "established" rt_wait bp.0 ESTABLISHED 60
-check "ready" rt ready bp.0
-check "peer ready" rt ready Lp.0
-check "echo Sends" rt echo Lp.0 send
+mm_pair bp Lp 7900
 # warm up, then the profiled run
 check "warm-up" rt bench bp.0 bw $SIZE 8
 /bin/perf record -q -e cpu-clock -F 499 -a -g -o /tmp/perf.data >/tmp/perf.out 2>&1 &

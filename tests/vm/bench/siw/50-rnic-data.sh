@@ -148,50 +148,46 @@ measure() {
 # The link's limit: the kernel's TCP over the same veth pair.
 : >/tmp/bench.tcp
 : >/tmp/bench.tcp.why
-if [ -x /bin/iperf3 ]; then
+# iperf3_run KEY BYTES WHAT: iperf3 moves BYTES in 1 MiB writes from
+# veth0 to veth1; "KEY MB/s" into /tmp/bench.tcp, and for KEY bw_1048576
+# also "cpu_1048576 ns/B" (the guest's busy time over the run, per byte).
+iperf3_run() {
+	local key=$1 bytes=$2 what=$3 ipid rc t0 t1 mbit
+
 	in_ns b /bin/iperf3 -s -1 -B 192.0.2.2 -p 7800 >/tmp/iperf3-s.out 2>&1 &
 	ipid=$!
 	sleep 1
 	t0=$(busy)
-	timeout 300 /bin/iperf3 -c 192.0.2.2 -p 7800 -n $BW_BYTES -l 1M -f m >/tmp/iperf3.out 2>&1
+	timeout 300 /bin/iperf3 -c 192.0.2.2 -p 7800 -n $bytes -l 1M -f m >/tmp/iperf3.out 2>&1
 	rc=$?
 	t1=$(busy)
 	wait $ipid
-	sed 's/^/iperf3: /' /tmp/iperf3.out
+	sed "s/^/iperf3 ($what): /" /tmp/iperf3.out
 	mbit=$(awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i + 1) ~ /^Mbits/) v = $i }
 		END { if (v != "") print v }' /tmp/iperf3.out)
 	if [ $rc -eq 0 ] && [ -n "$mbit" ]; then
-		ok "tcp: iperf3 moved $BW_BYTES bytes"
+		ok "tcp: iperf3 moved $bytes bytes ($what)"
 		# Mbit/s to MB/s (10^6 bytes), as the ULP's figures
-		echo "bw_1048576 $(awk -v m="$mbit" 'BEGIN { printf "%.1f", m / 8 }')" >>/tmp/bench.tcp
-		echo "cpu_1048576 $(awk 'BEGIN { printf "%.2f", '$((t1 - t0))' * 1e7 / '$BW_BYTES' }')" >>/tmp/bench.tcp
+		echo "$key $(awk -v m="$mbit" 'BEGIN { printf "%.1f", m / 8 }')" >>/tmp/bench.tcp
+		[ $key = bw_1048576 ] &&
+			echo "cpu_1048576 $(awk 'BEGIN { printf "%.2f", '$((t1 - t0))' * 1e7 / '$bytes' }')" >>/tmp/bench.tcp
 	else
-		fail "tcp: iperf3 (exit $rc)"
-		echo "bw_1048576 iperf3 failed (exit $rc)" >>/tmp/bench.tcp.why
+		fail "tcp: iperf3 ($what, exit $rc)"
+		echo "$key iperf3 failed (exit $rc)" >>/tmp/bench.tcp.why
+	fi
+}
+
+if [ -x /bin/iperf3 ]; then
+	iperf3_run bw_1048576 $BW_BYTES "no loss"
+	# ... and under loss
+	if netem_on; then
+		iperf3_run bw_loss $LOSS_BYTES "$LOSS"
+	else
+		echo "bw_loss tc netem could not be set" >>/tmp/bench.tcp.why
 	fi
 else
 	echo "bw_1048576 no iperf3 in the guest" >>/tmp/bench.tcp.why
-fi
-# ... and under loss
-if [ -x /bin/iperf3 ] && netem_on; then
-	in_ns b /bin/iperf3 -s -1 -B 192.0.2.2 -p 7800 >/tmp/iperf3-s.out 2>&1 &
-	ipid=$!
-	sleep 1
-	timeout 300 /bin/iperf3 -c 192.0.2.2 -p 7800 -n $LOSS_BYTES -l 1M -f m >/tmp/iperf3.out 2>&1
-	rc=$?
-	wait $ipid
-	sed "s/^/iperf3 ($LOSS): /" /tmp/iperf3.out
-	mbit=$(awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i + 1) ~ /^Mbits/) v = $i }
-		END { if (v != "") print v }' /tmp/iperf3.out)
-	if [ $rc -eq 0 ] && [ -n "$mbit" ]; then
-		ok "tcp: iperf3 under $LOSS"
-		echo "bw_loss $(awk -v m="$mbit" 'BEGIN { printf "%.1f", m / 8 }')" >>/tmp/bench.tcp
-	else
-		fail "tcp: iperf3 under $LOSS (exit $rc)"
-		echo "bw_loss iperf3 failed (exit $rc)" >>/tmp/bench.tcp.why
-	fi
-else
-	echo "bw_loss no iperf3 or no tc netem in the guest" >>/tmp/bench.tcp.why
+	echo "bw_loss no iperf3 in the guest" >>/tmp/bench.tcp.why
 fi
 netem_off
 cat /tmp/bench.tcp
