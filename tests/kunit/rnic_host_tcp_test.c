@@ -281,6 +281,28 @@ static struct socket *ht_sock(struct kunit *test, u16 port)
 	return sock;
 }
 
+/*
+ * A plain loopback connection of the host's TCP: a listener on @rport
+ * (*@l), a client from @lport (*@c) and the listener's accepted end (*@a).
+ */
+static void ht_loop_conn(struct kunit *test, u16 lport, u16 rport,
+			 struct socket **l, struct socket **c, struct socket **a)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+		.sin_port = htons(rport),
+	};
+
+	*a = NULL;
+	*l = ht_sock(test, rport);
+	KUNIT_ASSERT_EQ(test, kernel_listen(*l, 1), 0);
+	*c = ht_sock(test, lport);
+	KUNIT_ASSERT_EQ(test, kernel_connect(*c, (struct sockaddr *)&sin,
+					     sizeof(sin), 0), 0);
+	KUNIT_ASSERT_EQ(test, kernel_accept(*l, a, 0), 0);
+}
+
 /* The state of the host's socket for 127.0.0.1:@lport - 127.0.0.1:@rport. */
 static int ht_tuple_state(u16 lport, u16 rport)
 {
@@ -311,23 +333,13 @@ static void ht_time_wait_taken(struct kunit *test)
 {
 	const u16 lport = 41011, rport = 41010;
 	u8 ts = READ_ONCE(init_net.ipv4.sysctl_tcp_timestamps);
-	struct sockaddr_in sin = {
-		.sin_family = AF_INET,
-		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
-		.sin_port = htons(rport),
-	};
-	struct socket *l, *c, *a = NULL, *sock;
+	struct socket *l, *c, *a, *sock;
 	struct madcm_cm_tcp_ctx ctx;
 	struct madcm_rnic_ks_conn k = { .tcp = &ctx, .mss = 1460 };
 	int i;
 
 	WRITE_ONCE(init_net.ipv4.sysctl_tcp_timestamps, 0);
-	l = ht_sock(test, rport);
-	KUNIT_ASSERT_EQ(test, kernel_listen(l, 1), 0);
-	c = ht_sock(test, lport);
-	KUNIT_ASSERT_EQ(test, kernel_connect(c, (struct sockaddr *)&sin,
-					     sizeof(sin), 0), 0);
-	KUNIT_ASSERT_EQ(test, kernel_accept(l, &a, 0), 0);
+	ht_loop_conn(test, lport, rport, &l, &c, &a);
 	/* our side closes first: its end goes to TIME-WAIT */
 	sock_release(c);
 	for (i = 0; i < 50 && ht_tuple_state(lport, rport) != TCP_FIN_WAIT2; i++)
@@ -361,13 +373,8 @@ static void ht_send_pages_by_reference(struct kunit *test)
 		{ 0, 500 }, { 1000, 1448 }, { 3000, 200 },
 	};
 	const u16 lport = 41021, rport = 41020;
-	struct sockaddr_in sin = {
-		.sin_family = AF_INET,
-		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
-		.sin_port = htons(rport),
-	};
 	struct bio_vec bv[ARRAY_SIZE(piece)];
-	struct socket *l, *c, *a = NULL;
+	struct socket *l, *c, *a;
 	u32 total = 0, i, at;
 	struct page *page;
 	u8 *va, *buf;
@@ -386,12 +393,7 @@ static void ht_send_pages_by_reference(struct kunit *test)
 		total += piece[i].len;
 	}
 
-	l = ht_sock(test, rport);
-	KUNIT_ASSERT_EQ(test, kernel_listen(l, 1), 0);
-	c = ht_sock(test, lport);
-	KUNIT_ASSERT_EQ(test, kernel_connect(c, (struct sockaddr *)&sin,
-					     sizeof(sin), 0), 0);
-	KUNIT_ASSERT_EQ(test, kernel_accept(l, &a, 0), 0);
+	ht_loop_conn(test, lport, rport, &l, &c, &a);
 
 	ret = madcm_sock_send_pages(c, bv, ARRAY_SIZE(bv), total,
 				    MSG_DONTWAIT);
