@@ -57,6 +57,10 @@ extern struct workqueue_struct *madcm_mad_ah_wq;
  * @rmpp_lru: the same, least recently active first
  * @rmpp_gc: ends reassemblies that stayed inactive too long
  * @rmpp_done_nr: records of completed transfers in @rmpp_rx
+ * @rmpp_charged: reassemblies in progress charged to the port's budget,
+ *	under the port's rmpp_src_lock
+ * @rmpp_node: on the port's rmpp_agents while @rmpp_charged is not zero,
+ *	under the port's rmpp_src_lock
  */
 struct madcm_agent {
 	struct ib_mad_agent agent;
@@ -86,6 +90,8 @@ struct madcm_agent {
 	struct list_head rmpp_lru;
 	struct delayed_work rmpp_gc;
 	unsigned int rmpp_done_nr;
+	unsigned int rmpp_charged;
+	struct list_head rmpp_node;
 };
 
 static inline struct madcm_agent *to_madcm_agent(struct ib_mad_agent *agent)

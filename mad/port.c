@@ -119,6 +119,7 @@ struct madcm_port *madcm_port_register(const struct madcm_port_ops *ops,
 	hash_init(port->reg_table);
 	spin_lock_init(&port->rmpp_src_lock);
 	hash_init(port->rmpp_src);
+	INIT_LIST_HEAD(&port->rmpp_agents);
 	if (madcm_ports_dir) {
 		port->debugfs = debugfs_create_dir(port->name, madcm_ports_dir);
 		debugfs_create_file("counters", 0400, port->debugfs, port,

@@ -145,6 +145,8 @@ enum madcm_port_counter {
  * @rmpp_src: the senders (SLID or source GID) with RMPP reassemblies in
  *	progress, and what each holds; an entry lives while its sender has
  *	one, so there are never more than @rmpp_reassemblies
+ * @rmpp_agents: the agents with RMPP reassemblies in progress, where an
+ *	eviction looks for its victim when the port's budget is spent
  * @rmpp_reassemblies: RMPP reassemblies in progress
  * @rmpp_bytes: bytes those reassemblies hold
  * @rmpp_peak_reassemblies: the most @rmpp_reassemblies ever was
@@ -169,6 +171,7 @@ struct madcm_port {
 	atomic_t ctl_waiting;
 	spinlock_t rmpp_src_lock;	/* the RMPP receive budget */
 	DECLARE_HASHTABLE(rmpp_src, MADCM_RMPP_SRC_HASH_BITS);
+	struct list_head rmpp_agents;
 	atomic_t rmpp_reassemblies;
 	atomic_long_t rmpp_bytes;
 	atomic_t rmpp_peak_reassemblies;

@@ -20,7 +20,10 @@
  * sender cannot take what others need. A new transfer past a limit, or a
  * transfer whose next page does not fit, gets a STOP (status 1,
  * resources exhausted, 13.6.3.3), which ends it on both sides; the
- * refusal is counted as the port's limit or the sender's. A response
+ * refusal is counted as the port's limit or the sender's. Before a new
+ * transfer is refused for the port's budget, it evicts the reassembly
+ * of the port (whichever agent's) that made the least progress, none
+ * past its first segment, if there is one. A response
  * segment 1 that answers no request of the agent still waiting for it
  * (same TID, class and address, 13.4.6.4) is dropped and counted before
  * anything is allocated for it.
@@ -377,16 +380,18 @@ static bool madcm_rmpp_src_fits(struct madcm_port *port,
 }
 
 /*
- * A new reassembly from the sender of @rv that holds @bytes now: take it
- * from the port's budget and the sender's. Return the sender's entry, or
- * NULL with the counter of the limit in @why. @spare becomes the entry
- * of a sender new to the port (and is then set to NULL).
+ * A new reassembly of @ag from the sender of @rv that holds @bytes now:
+ * take it from the port's budget and the sender's, and put @ag on the
+ * port's rmpp_agents if it had none. Return the sender's entry, or NULL
+ * with the counter of the limit in @why. @spare becomes the entry of a
+ * sender new to the port (and is then set to NULL).
  */
 static struct madcm_rmpp_src *
-madcm_rmpp_src_start(struct madcm_port *port, const struct madcm_recv *rv,
+madcm_rmpp_src_start(struct madcm_agent *ag, const struct madcm_recv *rv,
 		     unsigned long bytes, struct madcm_rmpp_src **spare,
 		     enum madcm_port_counter *why, bool *port_full)
 {
+	struct madcm_port *port = ag->port;
 	struct madcm_rmpp_src *s;
 	union ib_gid gid;
 	u32 lid, hash;
@@ -420,6 +425,8 @@ madcm_rmpp_src_start(struct madcm_port *port, const struct madcm_recv *rv,
 		hash_add(port->rmpp_src, &s->node, hash);
 	}
 	s->reassemblies++;
+	if (!ag->rmpp_charged++)
+		list_add_tail(&ag->rmpp_node, &port->rmpp_agents);
 	n = atomic_inc_return(&port->rmpp_reassemblies);
 	spin_unlock_bh(&port->rmpp_src_lock);
 	madcm_rmpp_peak_int(&port->rmpp_peak_reassemblies, n);
@@ -445,9 +452,10 @@ static bool madcm_rmpp_charge(struct madcm_port *port,
 }
 
 /* The reassembly ends, or goes to the agent: give back its budget. */
-static void madcm_rmpp_uncharge(struct madcm_port *port,
+static void madcm_rmpp_uncharge(struct madcm_agent *ag,
 				struct madcm_rmpp_rx *rx)
 {
+	struct madcm_port *port = ag->port;
 	struct madcm_rmpp_src *s = rx->src;
 
 	if (!s)
@@ -455,6 +463,8 @@ static void madcm_rmpp_uncharge(struct madcm_port *port,
 	spin_lock_bh(&port->rmpp_src_lock);
 	atomic_long_sub(rx->charged, &port->rmpp_bytes);
 	atomic_dec(&port->rmpp_reassemblies);
+	if (!--ag->rmpp_charged)
+		list_del(&ag->rmpp_node);
 	s->bytes -= rx->charged;
 	if (!--s->reassemblies)
 		hash_del(&s->node);
@@ -479,7 +489,7 @@ static void madcm_rmpp_rx_unlink(struct madcm_agent *ag,
 {
 	rhashtable_remove_fast(&ag->rmpp_rx, &rx->hnode, madcm_rmpp_rx_params);
 	list_del_init(&rx->lru);
-	madcm_rmpp_uncharge(ag->port, rx);
+	madcm_rmpp_uncharge(ag, rx);
 	if (rx->complete)
 		ag->rmpp_done_nr--;
 }
@@ -502,23 +512,21 @@ static struct madcm_rmpp_rx *madcm_rmpp_rx_evict(struct madcm_agent *ag)
 }
 
 /*
- * How many of the agent's least recently active transfers (records of
- * completed ones included) an eviction looks at: the choice is O(1),
- * whatever the number of reassemblies.
+ * How many of an agent's least recently active transfers (records of
+ * completed ones included) an eviction looks at, and how many agents
+ * with reassemblies in progress: the choice is O(1), whatever the number
+ * of reassemblies and agents.
  */
 #define MADCM_RMPP_EVICT_SCAN	32
+#define MADCM_RMPP_EVICT_AGENTS	8
 
 /*
- * The port's budget is spent and a new transfer wants in: end the
- * least recently active of the agent's reassemblies among the first
- * MADCM_RMPP_EVICT_SCAN of its LRU that made no progress past their
- * first segment, with a STOP (resources exhausted, 13.6.3.3). A flood
- * of first segments from many sources (spoofed source addresses on
- * RoCE) then only evicts itself, and a sender that keeps making
- * progress is never shut out. Return the reassembly, unlinked, to free
- * once the lock is dropped, or NULL. Lock held.
+ * The agent's best victim: among the first MADCM_RMPP_EVICT_SCAN of its
+ * LRU, the reassembly in progress with the fewest segments in order and
+ * at most its first, the least recently active of those. NULL when
+ * there is none. Lock held.
  */
-static struct madcm_rmpp_rx *madcm_rmpp_rx_evict_idle(struct madcm_agent *ag)
+static struct madcm_rmpp_rx *madcm_rmpp_idle_pick(struct madcm_agent *ag)
 {
 	struct madcm_rmpp_rx *rx, *victim = NULL;
 	int seen = 0;
@@ -531,6 +539,18 @@ static struct madcm_rmpp_rx *madcm_rmpp_rx_evict_idle(struct madcm_agent *ag)
 		if (rx->contig <= 1 && (!victim || rx->contig < victim->contig))
 			victim = rx;
 	}
+	return victim;
+}
+
+/*
+ * End @ag's best victim with a STOP (resources exhausted, 13.6.3.3).
+ * Return it, unlinked, to free once the lock is dropped, or NULL. Lock
+ * held.
+ */
+static struct madcm_rmpp_rx *madcm_rmpp_rx_evict_idle(struct madcm_agent *ag)
+{
+	struct madcm_rmpp_rx *victim = madcm_rmpp_idle_pick(ag);
+
 	if (!victim)
 		return NULL;
 	madcm_port_count(ag->port, MADCM_CNT_RMPP_RX_EVICTED);
@@ -538,6 +558,63 @@ static struct madcm_rmpp_rx *madcm_rmpp_rx_evict_idle(struct madcm_agent *ag)
 			    sizeof(victim->tmpl), true, IB_MGMT_RMPP_TYPE_STOP,
 			    IB_MGMT_RMPP_STATUS_RESX, 0, 0);
 	madcm_rmpp_rx_unlink(ag, victim);
+	return victim;
+}
+
+/*
+ * The port's budget is spent and a new transfer wants in: end the
+ * reassembly that made the least progress (none past its first
+ * segment), the least recently active of those, whichever agent of the
+ * port it belongs to: the budget is the port's. MADCM_RMPP_EVICT_AGENTS
+ * agents are looked at, and the port's list is turned so that the next
+ * eviction starts past them. A flood of first segments from many
+ * sources (spoofed source addresses on RoCE) then only evicts itself,
+ * at whichever agent it aims, and a sender that keeps making progress is
+ * never shut out. Return the reassembly, unlinked, to free, or NULL. No
+ * lock held: each agent's lock is taken in turn, never two at once.
+ */
+static struct madcm_rmpp_rx *madcm_rmpp_rx_evict_port(struct madcm_port *port)
+{
+	struct madcm_agent *cand[MADCM_RMPP_EVICT_AGENTS], *a, *best = NULL;
+	struct madcm_rmpp_rx *rx, *victim = NULL;
+	unsigned long best_at = 0;
+	u32 best_contig = 0;
+	int i, n = 0;
+
+	spin_lock_bh(&port->rmpp_src_lock);
+	list_for_each_entry(a, &port->rmpp_agents, rmpp_node) {
+		if (n == MADCM_RMPP_EVICT_AGENTS)
+			break;
+		/* An agent whose last reference is gone is being freed. */
+		if (madcm_agent_get(a))
+			cand[n++] = a;
+	}
+	if (n && !list_is_last(&cand[n - 1]->rmpp_node, &port->rmpp_agents))
+		list_rotate_to_front(cand[n - 1]->rmpp_node.next,
+				     &port->rmpp_agents);
+	spin_unlock_bh(&port->rmpp_src_lock);
+
+	for (i = 0; i < n; i++) {
+		a = cand[i];
+		spin_lock_bh(&a->lock);
+		rx = madcm_rmpp_idle_pick(a);
+		if (rx && (!best || rx->contig < best_contig ||
+			   (rx->contig == best_contig &&
+			    time_before(rx->active_at, best_at)))) {
+			best = a;
+			best_contig = rx->contig;
+			best_at = rx->active_at;
+		}
+		spin_unlock_bh(&a->lock);
+	}
+	if (best) {
+		/* Its choice again: the one seen may have moved on since. */
+		spin_lock_bh(&best->lock);
+		victim = madcm_rmpp_rx_evict_idle(best);
+		spin_unlock_bh(&best->lock);
+	}
+	for (i = 0; i < n; i++)
+		madcm_agent_put(cand[i]);
 	return victim;
 }
 
@@ -615,7 +692,7 @@ static struct madcm_rmpp_rx *madcm_rmpp_rx_new(struct madcm_agent *ag,
 		goto fail;
 	bytes = madcm_rmpp_rx_fixed(mad_size) +
 		madcm_rmpp_map_size(npages, per_page);
-	rx->src = madcm_rmpp_src_start(ag->port, rv, bytes, &spare, why,
+	rx->src = madcm_rmpp_src_start(ag, rv, bytes, &spare, why,
 				       port_full);
 	if (!rx->src)
 		goto fail;
@@ -716,7 +793,7 @@ static struct madcm_recv *madcm_rmpp_rx_finish(struct madcm_agent *ag,
 	rx->rv = NULL;
 	rx->complete = true;
 	ag->rmpp_done_nr++;
-	madcm_rmpp_uncharge(ag->port, rx);
+	madcm_rmpp_uncharge(ag, rx);
 	/* Like any received MAD, it holds the port until freed. */
 	madcm_port_get(ag->port);
 	atomic_inc(&ag->port->live_recvs);
@@ -966,9 +1043,7 @@ again:
 		rx = madcm_rmpp_rx_new(ag, rv, &type, &status, &why, &full);
 		if (!rx && full) {
 			/* Room made by an idle one, once: then again. */
-			spin_lock_bh(&ag->lock);
-			evicted = madcm_rmpp_rx_evict_idle(ag);
-			spin_unlock_bh(&ag->lock);
+			evicted = madcm_rmpp_rx_evict_port(port);
 			if (evicted) {
 				madcm_rmpp_rx_free(evicted);
 				evicted = NULL;
@@ -990,7 +1065,7 @@ again:
 							madcm_rmpp_rx_params);
 		if (old) {
 			/* Another copy of segment 1 was faster, or no memory. */
-			madcm_rmpp_uncharge(port, rx);
+			madcm_rmpp_uncharge(ag, rx);
 			gone = rx;
 			rx = IS_ERR(old) ? NULL : old;
 		} else {
@@ -1184,6 +1259,7 @@ static void madcm_rmpp_gc(struct work_struct *work)
 int madcm_rmpp_agent_init(struct madcm_agent *ag)
 {
 	INIT_LIST_HEAD(&ag->rmpp_lru);
+	INIT_LIST_HEAD(&ag->rmpp_node);
 	INIT_DELAYED_WORK(&ag->rmpp_gc, madcm_rmpp_gc);
 	return rhashtable_init(&ag->rmpp_rx, &madcm_rmpp_rx_params);
 }
@@ -1200,8 +1276,7 @@ static void madcm_rmpp_rx_destroy(void *ptr, void *arg)
 void madcm_rmpp_agent_destroy(struct madcm_agent *ag)
 {
 	cancel_delayed_work_sync(&ag->rmpp_gc);
-	rhashtable_free_and_destroy(&ag->rmpp_rx, madcm_rmpp_rx_destroy,
-				    ag->port);
+	rhashtable_free_and_destroy(&ag->rmpp_rx, madcm_rmpp_rx_destroy, ag);
 }
 
 /* The port's RMPP gauges, for its counters file. */

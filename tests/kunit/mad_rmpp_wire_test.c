@@ -1376,18 +1376,40 @@ static void drain_all(struct wire *w, u32 dlid, int *stops_peer,
  * flood segments) completes, its bytes intact. 1,001 transfers are
  * admitted into 8 places and one of them ends by completing: 992 are
  * evicted, none refused.
+ *
+ * The budget is the port's, so the choice is too: with the flood aimed
+ * at one agent (Set) and the real transfer at another on the same port
+ * (GetMulti), the newcomer finds none of its own agent's reassemblies to
+ * evict and must evict one of the flood's, in the other agent.
  */
+static const bool flood_two_agents[] = { false, true };
+
+static void flood_desc(const bool *two, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s",
+		 *two ? "flood and sender at two agents" : "one agent");
+}
+
+KUNIT_ARRAY_PARAM(flood, flood_two_agents, flood_desc);
+
 static void rmpp_flood_of_sources_cannot_shut_out_a_sender(struct kunit *test)
 {
+	const bool two = *(const bool *)test->param_value;
+	const u8 method = two ? RT_GET_MULTI : RT_SET;
 	const u64 tid = 0x7800000001ULL;
 	struct wire *w = wire_new(test);
 	struct rt_agent_log *log = rt_log(test, 1000, 7);
+	struct rt_agent_log *flood_log = log;
 	struct madcm_port *port = w->mm->port;
 	int i, stops_peer = 0, stops_other = 0;
 	u32 seg = 1;
 
 	madcm_rmpp_max_reassemblies = 8;
-	receiver(test, w, log, RT_SET);
+	receiver(test, w, log, method);
+	if (two) {
+		flood_log = rt_log(test, 100 * RT_PAYLOAD, 1);
+		receiver(test, w, flood_log, RT_SET);
+	}
 	for (i = 0; i < 1000; i++) {
 		rt_mad(w->mad, RT_SET, 0x7700000000ULL + i, RT_TYPE_DATA,
 		       RT_FLAG_ACTIVE | RT_FLAG_FIRST, 0, 1, 100 * RT_PAYLOAD);
@@ -1396,13 +1418,14 @@ static void rmpp_flood_of_sources_cannot_shut_out_a_sender(struct kunit *test)
 		if (i % 100 != 50 || seg > 5)
 			continue;
 		do {
-			rt_data_seg(w->mad, RT_SET, tid, seg, 5, 1000, 7);
+			rt_data_seg(w->mad, method, tid, seg, 5, 1000, 7);
 			deliver(w);
 			drain_all(w, LID_PEER, &stops_peer, &stops_other);
 		} while (++seg == 2);
 	}
 	KUNIT_EXPECT_EQ(test, log->transfers, 1);
 	KUNIT_EXPECT_EQ(test, log->bad, 0);
+	KUNIT_EXPECT_EQ(test, flood_log->transfers, two ? 0 : 1);
 	KUNIT_EXPECT_EQ(test, stops_peer, 0);
 	KUNIT_EXPECT_EQ(test, stops_other, 992);
 	KUNIT_EXPECT_EQ(test, mt_counter(port, MADCM_CNT_RMPP_RX_EVICTED), 992);
@@ -1437,7 +1460,8 @@ static struct kunit_case mad_rmpp_wire_cases[] = {
 	KUNIT_CASE_PARAM(sender_ctl_mads_carry_no_memory, ctl_bytes_gen_params),
 	KUNIT_CASE(reposted_queued_send_cancels_without_abort),
 	KUNIT_CASE(rmpp_allocation_failures_fail_cleanly),
-	KUNIT_CASE(rmpp_flood_of_sources_cannot_shut_out_a_sender),
+	KUNIT_CASE_PARAM(rmpp_flood_of_sources_cannot_shut_out_a_sender,
+			 flood_gen_params),
 	{}
 };
 
