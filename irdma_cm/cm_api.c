@@ -870,7 +870,8 @@ EXPORT_SYMBOL_GPL(madcm_cm_release);
  * state and of every buffer its setup still holds (the MPA frames, the
  * setup's event slots), not the sizes asked for. An established
  * connection that is idle holds its state alone. For benchmarks and
- * tests; the steering entry a wire backend may keep is not included.
+ * tests; what the link's backend keeps for the connection is
+ * madcm_cm_conn_backend_memory().
  *
  * Context: Process or softirq context.
  * Return: the number of octets.
@@ -886,3 +887,51 @@ size_t madcm_cm_conn_memory(struct madcm_cm_conn *conn)
 	return n;
 }
 EXPORT_SYMBOL_GPL(madcm_cm_conn_memory);
+
+/**
+ * madcm_cm_conn_backend_memory() - what the link's backend holds for a
+ *	connection
+ * @conn: the connection, held by the caller
+ *
+ * The other part of a connection's memory, beside
+ * madcm_cm_conn_memory(): what the backend of its link allocated for it.
+ * On a net_device (madcm_cm_netdev_attach()): the slab objects of its
+ * steering entry and of the record that holds it, and, when its local
+ * port is its own rather than a listener's, the socket that reserves the
+ * port in the host stack (its sock, its socket and inode, the port's
+ * bind buckets). 0 for a connection without a steering entry (not yet
+ * accepted, or ended), on a link whose backend does not say, or on a
+ * core that is stopping. For benchmarks and tests.
+ *
+ * Context: Process context; may sleep.
+ * Return: the number of octets.
+ */
+size_t madcm_cm_conn_backend_memory(struct madcm_cm_conn *conn)
+{
+	struct irdma_cm_node *node = irdma_cm_node_of(conn);
+	struct irdma_cm_core *core = node->core;
+	struct irdma_cm_qhash qh;
+	size_t n = 0;
+	bool steered;
+
+	might_sleep();
+	if (!core->ops->qhash_mem)
+		return 0;
+	down_read(&core->api_rwsem);
+	if (READ_ONCE(core->dying))
+		goto out;
+	irdma_cm_node_lock(node);
+	steered = test_bit(IRDMA_CM_F_QH_ADDED, &node->flags);
+	irdma_cm_node_qhash(node, &qh);
+	irdma_cm_node_unlock(node);
+	if (steered) {
+		mutex_lock(&core->qh_mutex);
+		if (!core->wire_gone)
+			n = core->ops->qhash_mem(core, &qh);
+		mutex_unlock(&core->qh_mutex);
+	}
+out:
+	up_read(&core->api_rwsem);
+	return n;
+}
+EXPORT_SYMBOL_GPL(madcm_cm_conn_backend_memory);

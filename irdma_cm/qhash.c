@@ -172,6 +172,30 @@ bool irdma_qhash_has(struct irdma_qhash_table *tbl,
 }
 
 /**
+ * irdma_qhash_mem() - the memory a steering entry takes
+ * @tbl: the table
+ * @qh: the entry, as it was inserted
+ *
+ * Context: Any context; takes the RCU read lock.
+ * Return: the octets of its slab object, or 0 when it is not in @tbl.
+ */
+size_t irdma_qhash_mem(struct irdma_qhash_table *tbl,
+		       const struct irdma_cm_qhash *qh)
+{
+	struct irdma_qhash_entry *e;
+	struct irdma_qhash_key k;
+	size_t n = 0;
+
+	qhash_key(&k, qh->type, &qh->loc, &qh->rem, qh->vlan_id);
+	rcu_read_lock();
+	e = rhashtable_lookup(&tbl->ht, &k, qhash_params);
+	if (e)
+		n = ksize(e);
+	rcu_read_unlock();
+	return n;
+}
+
+/**
  * irdma_qhash_match() - does a received segment belong to the CM?
  * @tbl: the table
  * @loc: the segment's destination (our side)

@@ -31,6 +31,8 @@ int irdma_qhash_remove(struct irdma_qhash_table *tbl,
 		       const struct irdma_cm_qhash *qh);
 bool irdma_qhash_has(struct irdma_qhash_table *tbl,
 		     const struct irdma_cm_qhash *qh);
+size_t irdma_qhash_mem(struct irdma_qhash_table *tbl,
+		       const struct irdma_cm_qhash *qh);
 bool irdma_qhash_match(struct irdma_qhash_table *tbl,
 		       const struct irdma_cm_addr *loc,
 		       const struct irdma_cm_addr *rem, u16 vlan_id,

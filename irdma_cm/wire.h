@@ -97,6 +97,10 @@ static inline bool irdma_cm_qhash_equal(const struct irdma_cm_qhash *a,
  *	ip_local_port_range); the CM's default stays when absent
  * @port_reserved: optional; whether @port must not be picked by such an
  *	active open (ip_local_reserved_ports)
+ * @qhash_mem: optional; the octets the backend holds for a connection's
+ *	entry @qh: the slab objects of its steering entries and of its
+ *	record, and what the socket that reserves its port in the host
+ *	stack takes, when it has one of its own. May sleep.
  */
 struct irdma_cm_wire_ops {
 	int (*xmit)(struct irdma_cm_core *core, const u8 *frame, u32 len);
@@ -112,6 +116,8 @@ struct irdma_cm_wire_ops {
 			  const struct irdma_cm_qhash *qh);
 	void (*local_ports)(struct irdma_cm_core *core, u16 *lo, u16 *hi);
 	bool (*port_reserved)(struct irdma_cm_core *core, u16 port);
+	size_t (*qhash_mem)(struct irdma_cm_core *core,
+			    const struct irdma_cm_qhash *qh);
 };
 
 /*

@@ -55,6 +55,8 @@
 #include <linux/tcp.h>
 #include <net/addrconf.h>
 #include <net/arp.h>
+#include <net/inet_connection_sock.h>
+#include <net/inet_hashtables.h>
 #include <net/ip.h>
 #include <net/ip6_route.h>
 #include <net/ndisc.h>
@@ -597,6 +599,59 @@ static void nd_qhash_del(struct irdma_cm_core *core,
 	}
 }
 
+/*
+ * What a reservation socket takes: its sock, from its protocol's cache
+ * (a tcp_sock or tcp6_sock), the socket and inode allocated with it (a
+ * socket_alloc from the cache-line aligned sock_inode_cache), and the
+ * two bind buckets of the port it holds in the host's tables (the
+ * connection's own ephemeral port: a socket on it shares them later,
+ * but they were made for the reservation).
+ */
+static size_t nd_sock_mem(const struct socket *sock)
+{
+	const struct sock *sk = sock->sk;
+	const struct inet_connection_sock *icsk = inet_csk(sk);
+	const struct inet_hashinfo *hinfo = tcp_or_dccp_get_hashinfo(sk);
+	const struct proto *prot = sk->sk_prot_creator;
+	size_t n = ALIGN(sizeof(struct socket_alloc), L1_CACHE_BYTES);
+
+	n += prot->slab ? kmem_cache_size(prot->slab) : prot->obj_size;
+	if (icsk->icsk_bind_hash)
+		n += kmem_cache_size(hinfo->bind_bucket_cachep);
+	if (icsk->icsk_bind2_hash)
+		n += kmem_cache_size(hinfo->bind2_bucket_cachep);
+	return n;
+}
+
+/*
+ * The memory the backend holds for a connection: its steering entry
+ * (the CM's, or the pass entry once the host's TCP carries the stream),
+ * its reservation record, and the reservation socket when its port is
+ * not a listener's.
+ */
+static size_t nd_qhash_mem(struct irdma_cm_core *core,
+			   const struct irdma_cm_qhash *qh)
+{
+	struct irdma_cm_netdev *nd = nd_of(core);
+	struct irdma_cm_qhash host = *qh;
+	struct nd_reservation *r;
+	size_t n;
+
+	host.type = IRDMA_QHASH_HOST;
+	mutex_lock(&nd->resv_lock);
+	n = irdma_qhash_mem(&nd->qhash, qh) + irdma_qhash_mem(&nd->qhash, &host);
+	list_for_each_entry(r, &nd->resv, list) {
+		if (irdma_cm_qhash_equal(&r->qh, qh)) {
+			n += ksize(r);
+			if (r->sock)
+				n += nd_sock_mem(r->sock);
+			break;
+		}
+	}
+	mutex_unlock(&nd->resv_lock);
+	return n;
+}
+
 /* The range and the reserved ports of the device's namespace, as connect(). */
 static void nd_local_ports(struct irdma_cm_core *core, u16 *lo, u16 *hi)
 {
@@ -622,6 +677,7 @@ const struct irdma_cm_wire_ops irdma_cm_nd_wire_ops = {
 	.qhash_host = nd_qhash_host,
 	.local_ports = nd_local_ports,
 	.port_reserved = nd_port_reserved,
+	.qhash_mem = nd_qhash_mem,
 };
 
 /* ---- receive ---- */

@@ -386,6 +386,7 @@ int madcm_cm_close(struct madcm_cm_conn *conn);
 int madcm_cm_abort(struct madcm_cm_conn *conn);
 void madcm_cm_release(struct madcm_cm_conn *conn);
 size_t madcm_cm_conn_memory(struct madcm_cm_conn *conn);
+size_t madcm_cm_conn_backend_memory(struct madcm_cm_conn *conn);
 const char *madcm_cm_event_name(enum madcm_cm_event_type type);
 
 #endif /* _MADCM_CM_H */

@@ -26,6 +26,8 @@
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
+#include <linux/tcp.h>
+#include <net/inet_hashtables.h>
 #include <net/ipv6.h>
 #include <madcm/cm.h>
 #include <madcm/cm_backend.h>
@@ -227,8 +229,8 @@ static struct kunit_suite cm_get_core_suite = {
  * backend's reservation socket needs. A reservation without a socket is
  * what nd_qhash_del() takes away like any other.
  */
-static int steer_listener(struct irdma_cm_netdev *nd,
-			  const struct irdma_cm_qhash *lis)
+static int steer_resv(struct irdma_cm_netdev *nd,
+		      const struct irdma_cm_qhash *lis, struct socket *sock)
 {
 	struct nd_reservation *r = kzalloc(sizeof(*r), GFP_KERNEL);
 	int ret;
@@ -236,6 +238,7 @@ static int steer_listener(struct irdma_cm_netdev *nd,
 	if (!r)
 		return -ENOMEM;
 	r->qh = *lis;
+	r->sock = sock;
 	mutex_lock(&nd->resv_lock);
 	ret = irdma_qhash_insert(&nd->qhash, lis, GFP_KERNEL);
 	if (!ret)
@@ -244,6 +247,12 @@ static int steer_listener(struct irdma_cm_netdev *nd,
 	if (ret)
 		kfree(r);
 	return ret;
+}
+
+static int steer_listener(struct irdma_cm_netdev *nd,
+			  const struct irdma_cm_qhash *lis)
+{
+	return steer_resv(nd, lis, NULL);
 }
 
 /* Whether the receive hook would give a segment of @qh's 4-tuple to the CM. */
@@ -358,8 +367,119 @@ static void cm_netdev_retarget_keeps_host_stream(struct kunit *test)
 	get_core_netdev_free(dev);
 }
 
+static size_t steer_mem(struct irdma_cm_core *core,
+			const struct irdma_cm_qhash *qh)
+{
+	size_t n;
+
+	mutex_lock(&core->qh_mutex);
+	n = core->ops->qhash_mem(core, qh);
+	mutex_unlock(&core->qh_mutex);
+	return n;
+}
+
+/*
+ * What the backend says it holds for a connection (the figure make
+ * bench adds to the CM's own): nothing for a connection it does not
+ * steer; under a listener, whose socket holds the port, its entry and
+ * record only, which together are at least a hash link and the two
+ * addresses and ports of the 4-tuple, and less than any TCP socket;
+ * the same once the host's TCP carries the stream (the entry becomes
+ * a pass entry); and for a connection that holds its own port, a TCP
+ * socket more (a tcp_sock and its struct socket), and the two bind
+ * buckets of the port once the socket is bound (the host's bhash and
+ * bhash2). Bounds from what these objects must hold, not from our
+ * sizes.
+ */
+static void cm_netdev_conn_memory_counts_steering_and_socket(struct kunit *test)
+{
+	struct net_device *dev = get_core_netdev(test);
+	struct irdma_cm_qhash lis = {
+		.type = IRDMA_QHASH_LISTEN,
+		.loc.port = 7472,
+		.vlan_id = IRDMA_NO_VLAN,
+	};
+	struct irdma_cm_qhash conn = {
+		.type = IRDMA_QHASH_CONN,
+		.loc.port = 7472,
+		.rem.port = 45072,
+		.vlan_id = IRDMA_NO_VLAN,
+	};
+	struct irdma_cm_qhash own = {
+		.type = IRDMA_QHASH_CONN,
+		.loc.port = 45073,
+		.rem.port = 7473,
+		.vlan_id = IRDMA_NO_VLAN,
+	};
+	const size_t tuple = sizeof(struct rhash_head) +
+			     2 * (sizeof(struct in6_addr) + sizeof(u16));
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_ANY),
+	};
+	size_t passive, handed, unbound, bound;
+	struct irdma_cm_netdev *nd;
+	struct irdma_cm_core *core;
+	struct madcm_cm_core *h;
+	struct socket *sock;
+	bool cm;
+	enum irdma_qhash_type type;
+
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	ipv6_addr_set_v4mapped(htonl(INADDR_ANY), &lis.loc.ip);
+	ipv6_addr_set_v4mapped(htonl(0xc0000201), &conn.loc.ip);
+	ipv6_addr_set_v4mapped(htonl(0xc0000202), &conn.rem.ip);
+	own.loc.ip = conn.loc.ip;
+	own.rem.ip = conn.rem.ip;
+	KUNIT_ASSERT_EQ(test, madcm_cm_netdev_attach(dev, NULL), 0);
+	h = madcm_cm_get_core(dev);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(h));
+	core = irdma_cm_core_of(h);
+	nd = nd_of(core);
+	KUNIT_ASSERT_NOT_NULL(test, core->ops->qhash_mem);
+
+	KUNIT_EXPECT_EQ(test, steer_mem(core, &conn), 0);
+	KUNIT_ASSERT_EQ(test, steer_listener(nd, &lis), 0);
+	KUNIT_EXPECT_EQ(test, steer_mem(core, &conn), 0);
+	KUNIT_EXPECT_EQ(test, steer_op(core, core->ops->qhash_add, &conn,
+				       &conn, &cm, &type), 0);
+	passive = steer_mem(core, &conn);
+	KUNIT_EXPECT_GE(test, passive, tuple + sizeof(struct list_head));
+	KUNIT_EXPECT_LT(test, passive, sizeof(struct tcp_sock));
+	KUNIT_EXPECT_EQ(test, steer_op(core, core->ops->qhash_host, &conn,
+				       &conn, &cm, &type), 0);
+	handed = steer_mem(core, &conn);
+	KUNIT_EXPECT_EQ(test, handed, passive);
+
+	/* A connection with a port of its own: a socket reserves it. */
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_INET, SOCK_STREAM,
+					       IPPROTO_TCP, &sock), 0);
+	KUNIT_ASSERT_EQ(test, steer_resv(nd, &own, sock), 0);
+	unbound = steer_mem(core, &own);
+	KUNIT_EXPECT_GE(test, unbound, passive + sizeof(struct tcp_sock) +
+			sizeof(struct socket));
+	sin.sin_port = htons(own.loc.port);
+	KUNIT_EXPECT_EQ(test, kernel_bind(sock, (struct sockaddr *)&sin,
+					  sizeof(sin)), 0);
+	bound = steer_mem(core, &own);
+	KUNIT_EXPECT_GE(test, bound, unbound + sizeof(struct inet_bind_bucket) +
+			sizeof(struct inet_bind2_bucket));
+
+	mutex_lock(&core->qh_mutex);
+	core->ops->qhash_del(core, &own);	/* releases the socket */
+	core->ops->qhash_del(core, &conn);
+	core->ops->qhash_del(core, &lis);
+	mutex_unlock(&core->qh_mutex);
+	KUNIT_EXPECT_EQ(test, steer_mem(core, &conn), 0);
+	KUNIT_EXPECT_EQ(test, steer_mem(core, &own), 0);
+	madcm_cm_put_core(h);
+	KUNIT_EXPECT_EQ(test, madcm_cm_netdev_detach(dev), 0);
+	get_core_netdev_free(dev);
+}
+
 static struct kunit_case cm_netdev_steer_cases[] = {
 	KUNIT_CASE(cm_netdev_retarget_keeps_host_stream),
+	KUNIT_CASE(cm_netdev_conn_memory_counts_steering_and_socket),
 	{}
 };
 

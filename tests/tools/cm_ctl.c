@@ -19,6 +19,10 @@
  *          opts: backlog=N rev=1|2 ird=N ord=N p2p=0|1 rtr=MASK crc=0|1
  *                vlan=N lport=N pdata=HEX policy=...
  *   conns  one line per connection: its events, state and parameters
+ *   memory the connections established and not ended, on each side
+ *          (active, passive): how many, and the octets the CM and the
+ *          link's backend hold for them (madcm_cm_conn_memory(),
+ *          madcm_cm_conn_backend_memory()), for make bench
  *
  * DEV is looked up in the writer's network namespace. The counters of
  * every attached device and its core are madcm's own, in
@@ -986,6 +990,54 @@ static int conns_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(conns);
 
+/*
+ * The memory of the live established connections, by side: a passive
+ * connection's name is its listener's, a dot and a count. Handlers add
+ * records meanwhile (under ctl_lock), in the order of their ids: each
+ * round takes the next one past the last id seen, counted and held busy
+ * while the CM and its backend are asked, which may sleep.
+ */
+static int memory_show(struct seq_file *m, void *v)
+{
+	size_t cm[2] = {}, backend[2] = {};
+	unsigned int n[2] = {};
+	unsigned long last = 0;
+	struct madcm_cm_conn *conn;
+	struct ctl_conn *c;
+	int side;
+
+	for (;;) {
+		conn = NULL;
+		spin_lock_bh(&ctl_lock);
+		list_for_each_entry(c, &ctl_conns, list) {
+			if (c->id <= last)
+				continue;
+			last = c->id;
+			if (c->conn && c->established && !c->terminal) {
+				conn = c->conn;
+				c->busy++;
+				kref_get(&c->ref);
+				break;
+			}
+		}
+		spin_unlock_bh(&ctl_lock);
+		if (!conn)
+			break;
+		side = !!strchr(c->name, '.');
+		n[side]++;
+		cm[side] += madcm_cm_conn_memory(conn);
+		backend[side] += madcm_cm_conn_backend_memory(conn);
+		conn_unbusy(c);
+		kref_put(&c->ref, conn_free);
+	}
+	for (side = 0; side < 2; side++)
+		seq_printf(m, "%s: connections %u cm %zu backend %zu\n",
+			   side ? "passive" : "active", n[side], cm[side],
+			   backend[side]);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(memory);
+
 /* A device going away: forget it before madcm's own notifier detaches it. */
 static int ctl_netdev_event(struct notifier_block *nb, unsigned long event,
 			    void *ptr)
@@ -1020,6 +1072,7 @@ static int __init ctl_init(void)
 	ctl_dir = debugfs_create_dir("madcm_cm_ctl", NULL);
 	debugfs_create_file("ctl", 0200, ctl_dir, NULL, &ctl_fops);
 	debugfs_create_file("conns", 0400, ctl_dir, NULL, &conns_fops);
+	debugfs_create_file("memory", 0400, ctl_dir, NULL, &memory_fops);
 	return 0;
 }
 
