@@ -68,6 +68,18 @@ load_kernel_env() {
 	KERNEL_LINE=${KERNEL_LINE:-$(kernel_line)}
 }
 
+# The kernel command line's console and watchdog part, for every guest
+# (run.sh, run2.sh). The console prints warnings (loglevel 5), so that a
+# report printed while a script hangs reaches the log before the VM's
+# limit (the guest's init prints the rest of dmesg after each script):
+# an RCU stall's or a soft lockup's backtraces, at their default level,
+# are warnings. A soft lockup (a CPU that did not schedule for 20 s)
+# prints every CPU's backtrace and panics: the boot ends at once, its
+# scripts are tried again, and a hang costs a minute instead of the VM's
+# whole limit. A 37-cm-trace.sh hang on 2026-12-05 showed only the
+# lockup's first line, for 25 minutes.
+VM_KERNEL_DIAG="loglevel=5 softlockup_all_cpu_backtrace=1 softlockup_panic=1"
+
 # kernel_reported LOG...: a guest's log holds a kernel report (run.sh and
 # run2.sh: such a boot's failures are never tried again). A report that
 # only shows the emulator's own fault (tests/vm/lib/tcg-fault.sh: RFLAGS

@@ -42,4 +42,13 @@ check "second load" modprobe madcm
 check "second unload" rmmod madcm
 
 teardown_rxe_pair
+
+# The harness's watchdog (scripts/common.sh, VM_KERNEL_DIAG): a soft
+# lockup ends the boot with every CPU's backtrace instead of hanging it.
+check "a soft lockup panics the guest" \
+	[ "$(cat /proc/sys/kernel/softlockup_panic)" = 1 ]
+check "a soft lockup prints every CPU's backtrace" \
+	[ "$(cat /proc/sys/kernel/softlockup_all_cpu_backtrace)" = 1 ]
+check "the console prints warnings" \
+	[ "$(cut -f1 /proc/sys/kernel/printk)" -ge 5 ]
 finish

@@ -113,7 +113,7 @@ boot() {
 		qemu-system-x86_64 -machine pc -cpu max -smp 2 -m "${MADCM_VM_MEM:-2048}" \
 		-nographic -no-reboot -nodefaults -serial stdio \
 		-kernel "$kernel" -initrd "$initrd" "${qemu_extra[@]}" \
-		-append "console=ttyS0 loglevel=3 panic=-1 oops=panic panic_on_warn=0 rdinit=/init${MADCM_VM_APPEND:+ $MADCM_VM_APPEND}" \
+		-append "console=ttyS0 $VM_KERNEL_DIAG panic=-1 oops=panic panic_on_warn=0 rdinit=/init${MADCM_VM_APPEND:+ $MADCM_VM_APPEND}" \
 		</dev/null >"$log" 2>&1 &
 	pid=$!
 	while kill -0 $pid 2>/dev/null && ! grep -aq 'VM: Linux' "$log"; do
@@ -157,8 +157,10 @@ grep '^=== VMTEST \(PASS\|FAIL\|SKIP\)' "$log.txt" | sed 's/^=== VMTEST //' || t
 capdir=$vmdir/captures
 rm -rf "$capdir"
 mkdir -p "$capdir"
+# Only the hex lines of a block: a kernel message the console prints in
+# the middle of one (warnings reach it, VM_KERNEL_DIAG) is not capture.
 for cap in $(sed -n 's/^=== PCAP \([a-z0-9-]*\)$/\1/p' "$log.txt"); do
-	awk -v n="$cap" '$0 == "=== PCAP " n { f = 1; next } /^=== PCAP END/ { f = 0 } f' \
+	awk -v n="$cap" '$0 == "=== PCAP " n { f = 1; next } /^=== PCAP END/ { f = 0 } f && /^[0-9a-f]*\r?$/' \
 		"$log.txt" | tr -d '\n' | xxd -r -p >"$capdir/$cap.pcap"
 	# A capture may have its own judge, tests/vm/lib/check-NAME.sh.
 	judge=tests/vm/lib/check-capture.sh

@@ -168,7 +168,7 @@ guest() {
 		-netdev "socket,id=n0,udp=127.0.0.1:$rport,localaddr=127.0.0.1:$lport" \
 		-device "virtio-net-pci,netdev=n0,mac=$mac" \
 		-kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 loglevel=3 panic=-1 oops=panic rdinit=/init madcm_pair=$role MADCM_PAIR_KERNEL=$kern MADCM_PAIR_PEER_KERNEL=$peer${MADCM_VM_APPEND:+ $MADCM_VM_APPEND}" \
+		-append "console=ttyS0 $VM_KERNEL_DIAG panic=-1 oops=panic rdinit=/init madcm_pair=$role MADCM_PAIR_KERNEL=$kern MADCM_PAIR_PEER_KERNEL=$peer${MADCM_VM_APPEND:+ $MADCM_VM_APPEND}" \
 		</dev/null >"$vmdir/$role.log" 2>&1
 }
 say "booting two guests (TCG), a: $kern_a, b: $kern_b ($KVER for stock), UDP $port_a <-> $port_b; logs: $vmdir/{a,b}.log"
