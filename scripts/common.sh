@@ -74,10 +74,10 @@ load_kernel_env() {
 # limit (the guest's init prints the rest of dmesg after each script):
 # an RCU stall's or a soft lockup's backtraces, at their default level,
 # are warnings. A soft lockup (a CPU that did not schedule for 20 s)
-# prints every CPU's backtrace and panics: the boot ends at once, its
-# scripts are tried again, and a hang costs a minute instead of the VM's
-# whole limit. A 37-cm-trace.sh hang on 2026-12-05 showed only the
-# lockup's first line, for 25 minutes.
+# prints every CPU's backtrace and panics: the boot ends at once with its
+# report (a kernel report: its failures stand, none is tried again), and
+# a hang costs a minute instead of the VM's whole limit. A 37-cm-trace.sh
+# hang on 2026-12-05 showed only the lockup's first line, for 25 minutes.
 VM_KERNEL_DIAG="loglevel=5 softlockup_all_cpu_backtrace=1 softlockup_panic=1"
 
 # kernel_reported LOG...: a guest's log holds a kernel report (run.sh and
