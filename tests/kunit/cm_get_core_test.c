@@ -255,6 +255,29 @@ static int steer_listener(struct irdma_cm_netdev *nd,
 	return steer_resv(nd, lis, NULL);
 }
 
+/*
+ * A wildcard listener's entry on @lport, and the entry of a connection
+ * under it from 192.0.2.2:@rport to 192.0.2.1:@lport.
+ */
+static void steer_tuples(struct irdma_cm_qhash *lis,
+			 struct irdma_cm_qhash *conn, u16 lport, u16 rport)
+{
+	*lis = (struct irdma_cm_qhash){
+		.type = IRDMA_QHASH_LISTEN,
+		.loc.port = lport,
+		.vlan_id = IRDMA_NO_VLAN,
+	};
+	*conn = (struct irdma_cm_qhash){
+		.type = IRDMA_QHASH_CONN,
+		.loc.port = lport,
+		.rem.port = rport,
+		.vlan_id = IRDMA_NO_VLAN,
+	};
+	ipv6_addr_set_v4mapped(htonl(INADDR_ANY), &lis->loc.ip);
+	ipv6_addr_set_v4mapped(htonl(0xc0000201), &conn->loc.ip);
+	ipv6_addr_set_v4mapped(htonl(0xc0000202), &conn->rem.ip);
+}
+
 /* Whether the receive hook would give a segment of @qh's 4-tuple to the CM. */
 static bool steer_to_cm(struct irdma_cm_netdev *nd,
 			const struct irdma_cm_qhash *qh,
@@ -296,18 +319,7 @@ static int steer_op(struct irdma_cm_core *core,
 static void cm_netdev_retarget_keeps_host_stream(struct kunit *test)
 {
 	struct net_device *dev = get_core_netdev(test);
-	struct irdma_cm_qhash lis = {
-		.type = IRDMA_QHASH_LISTEN,
-		.loc.port = 7471,
-		.vlan_id = IRDMA_NO_VLAN,
-	};
-	struct irdma_cm_qhash conn = {
-		.type = IRDMA_QHASH_CONN,
-		.loc.port = 7471,
-		.rem.port = 45071,
-		.vlan_id = IRDMA_NO_VLAN,
-	};
-	struct irdma_cm_qhash aimed;
+	struct irdma_cm_qhash lis, conn, aimed;
 	struct madcm_cm_offload_qp *qp;
 	enum irdma_qhash_type type;
 	struct irdma_cm_netdev *nd;
@@ -318,9 +330,7 @@ static void cm_netdev_retarget_keeps_host_stream(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, dev);
 	qp = kunit_kzalloc(test, 64, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, qp);
-	ipv6_addr_set_v4mapped(htonl(INADDR_ANY), &lis.loc.ip);
-	ipv6_addr_set_v4mapped(htonl(0xc0000201), &conn.loc.ip);
-	ipv6_addr_set_v4mapped(htonl(0xc0000202), &conn.rem.ip);
+	steer_tuples(&lis, &conn, 7471, 45071);
 	aimed = conn;
 	aimed.target = qp;
 
@@ -394,23 +404,7 @@ static size_t steer_mem(struct irdma_cm_core *core,
 static void cm_netdev_conn_memory_counts_steering_and_socket(struct kunit *test)
 {
 	struct net_device *dev = get_core_netdev(test);
-	struct irdma_cm_qhash lis = {
-		.type = IRDMA_QHASH_LISTEN,
-		.loc.port = 7472,
-		.vlan_id = IRDMA_NO_VLAN,
-	};
-	struct irdma_cm_qhash conn = {
-		.type = IRDMA_QHASH_CONN,
-		.loc.port = 7472,
-		.rem.port = 45072,
-		.vlan_id = IRDMA_NO_VLAN,
-	};
-	struct irdma_cm_qhash own = {
-		.type = IRDMA_QHASH_CONN,
-		.loc.port = 45073,
-		.rem.port = 7473,
-		.vlan_id = IRDMA_NO_VLAN,
-	};
+	struct irdma_cm_qhash lis, conn, own;
 	const size_t tuple = sizeof(struct rhash_head) +
 			     2 * (sizeof(struct in6_addr) + sizeof(u16));
 	struct sockaddr_in sin = {
@@ -426,11 +420,11 @@ static void cm_netdev_conn_memory_counts_steering_and_socket(struct kunit *test)
 	enum irdma_qhash_type type;
 
 	KUNIT_ASSERT_NOT_NULL(test, dev);
-	ipv6_addr_set_v4mapped(htonl(INADDR_ANY), &lis.loc.ip);
-	ipv6_addr_set_v4mapped(htonl(0xc0000201), &conn.loc.ip);
-	ipv6_addr_set_v4mapped(htonl(0xc0000202), &conn.rem.ip);
-	own.loc.ip = conn.loc.ip;
-	own.rem.ip = conn.rem.ip;
+	steer_tuples(&lis, &conn, 7472, 45072);
+	/* An active open's: a port of its own, not the listener's. */
+	own = conn;
+	own.loc.port = 45073;
+	own.rem.port = 7473;
 	KUNIT_ASSERT_EQ(test, madcm_cm_netdev_attach(dev, NULL), 0);
 	h = madcm_cm_get_core(dev);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(h));

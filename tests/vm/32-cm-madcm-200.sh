@@ -16,27 +16,16 @@ in_ns a sh -c "i=0; while [ \$i -lt $N ]; do
 	echo connect veth0 c\$i 192.0.2.1 192.0.2.2 7000 rev=2 ird=2 ord=2 pdata=\$(printf %04x \$i) > $CM/ctl || echo connect c\$i failed
 	i=\$((i + 1)); done"
 
-count() { grep -c "$1" $CM/conns; }
-wait_count() {
-	local i=0
-	while [ $i -lt 600 ]; do
-		[ "$(count "$1")" -ge "$2" ] && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	echo "only $(count "$1") of $2 match '$1'"
-	return 1
-}
-check "$N active connections established" wait_count '^c[0-9]* .*ESTABLISHED' $N
-check "$N passive connections established" wait_count '^L\.[0-9]* .*ESTABLISHED' $N
+check "$N active connections established" conns_wait '^c[0-9]* .*ESTABLISHED' $N
+check "$N passive connections established" conns_wait '^L\.[0-9]* .*ESTABLISHED' $N
 check "every passive side got its request's private data" \
 	sh -c "[ \$(grep '^L\\.' $CM/conns | sed 's/.*pdata=//' | sort -u | wc -l) -eq $N ]"
 check "every active side got the reply's private data" \
 	sh -c "[ \$(grep -c '^c[0-9]* .*pdata=b0b0' $CM/conns) -eq $N ]"
 
 in_ns a sh -c "i=0; while [ \$i -lt $N ]; do echo close c\$i > $CM/ctl; i=\$((i + 1)); done"
-check "$N active sides closed" wait_count '^c[0-9]* .*CLOSE nevents.*status=0' $N
-check "$N passive sides closed" wait_count '^L\.[0-9]* .*CLOSE nevents.*status=0' $N
+check "$N active sides closed" conns_wait '^c[0-9]* .*CLOSE nevents.*status=0' $N
+check "$N passive sides closed" conns_wait '^L\.[0-9]* .*CLOSE nevents.*status=0' $N
 check "no connection reset" sh -c "! grep -q RESET $CM/conns"
 sleep 2	# TIME-WAIT (1 s here) ends
 grep -E "^(live_nodes|established|passive_opens|active_opens|backlog_drop) " $CM_STATS

@@ -18,18 +18,7 @@ in_ns a sh -c "i=0; while [ \$i -lt $N ]; do
 	echo connect veth0 r\$i 192.0.2.1 192.0.2.2 5999 > $CM/ctl || echo connect r\$i failed
 	i=\$((i + 1)); done"
 
-count() { grep -c "$1" $CM/conns; }
-resets() {
-	local i=0
-	while [ $i -lt 600 ]; do
-		[ "$(count '^r[0-9]* .*RESET')" -ge $N ] && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	echo "only $(count '^r[0-9]* .*RESET') of $N reset"
-	return 1
-}
-check "$N connects refused with RESET" resets
+check "$N connects refused with RESET" conns_wait '^r[0-9]* .*RESET' $N
 check "each one refused by the peer (ECONNREFUSED or ECONNRESET)" \
 	sh -c "! grep '^r[0-9]* ' $CM/conns | grep -v -q 'status=-\(111\|104\)'"
 grep -E "^(live_nodes|active_opens|rst_rcvd) " $CM_STATS

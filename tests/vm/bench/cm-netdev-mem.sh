@@ -19,19 +19,8 @@ check "listen on b" cm b listen veth1 L 192.0.2.2 7100 policy=accept backlog=512
 in_ns a sh -c "i=0; while [ \$i -lt $N ]; do
 	echo connect veth0 m\$i 192.0.2.1 192.0.2.2 7100 rev=2 ird=2 ord=2 > $CM/ctl || echo connect m\$i failed
 	i=\$((i + 1)); done"
-count() { grep -c "$1" $CM/conns; }
-wait_count() {
-	local i=0
-	while [ $i -lt 600 ]; do
-		[ "$(count "$1")" -ge "$2" ] && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	echo "only $(count "$1") of $2 match '$1'"
-	return 1
-}
-check "$N active connections established" wait_count '^m[0-9]* .*ESTABLISHED' $N
-check "$N passive connections established" wait_count '^L\.[0-9]* .*ESTABLISHED' $N
+check "$N active connections established" conns_wait '^m[0-9]* .*ESTABLISHED' $N
+check "$N passive connections established" conns_wait '^L\.[0-9]* .*ESTABLISHED' $N
 sleep 1	# the last ACKs of the setup: idle from here
 cat $CM/memory | tee /tmp/mem.txt
 rows=0

@@ -139,6 +139,24 @@ conn_line() {
 	grep "^$1 " $CM/conns
 }
 
+# conns_count PATTERN: the lines of the CM's table that match PATTERN.
+conns_count() {
+	grep -c "$1" $CM/conns
+}
+
+# conns_wait PATTERN N: wait up to 60 s until N lines of the CM's table
+# match PATTERN.
+conns_wait() {
+	local i=0
+	while [ $i -lt 600 ]; do
+		[ "$(conns_count "$1")" -ge "$2" ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "only $(conns_count "$1") of $2 match '$1'"
+	return 1
+}
+
 # wait_event NAME EVENT [SECONDS]: wait until the connection saw EVENT.
 wait_event() {
 	local i=0 max=${3:-20}
