@@ -76,6 +76,13 @@ struct madcm_agent *madcm_agent_find_response(struct madcm_port *port,
 	return ag;
 }
 
+/* The RMPP receiver's eviction holds each agent it looks at. */
+bool madcm_agent_get(struct madcm_agent *ag)
+{
+	fuzz_env.agent_refs++;
+	return true;
+}
+
 void madcm_agent_put(struct madcm_agent *ag)
 {
 	fuzz_check(--fuzz_env.agent_refs >= 0,
@@ -200,6 +207,7 @@ void fuzz_mad_setup(u8 ctl, u8 pick)
 	fuzz_port.attr.name = "fuzz0";
 	fuzz_port.attr.opa = ctl & FUZZ_MAD_OPA;
 	strcpy(fuzz_port.name, "fuzz0");
+	INIT_LIST_HEAD(&fuzz_port.rmpp_agents);
 	for (i = 0; i < ARRAY_SIZE(fuzz_agents); i++) {
 		memset(&fuzz_agents[i], 0, sizeof(fuzz_agents[i]));
 		fuzz_agents[i].port = &fuzz_port;

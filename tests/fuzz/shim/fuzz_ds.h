@@ -52,6 +52,20 @@ static inline void list_move_tail(struct list_head *item,
 	list_add_tail(item, head);
 }
 
+static inline bool list_is_last(const struct list_head *item,
+				const struct list_head *head)
+{
+	return item->next == head;
+}
+
+/* Turn the list so that @item is its first entry. */
+static inline void list_rotate_to_front(struct list_head *item,
+					struct list_head *head)
+{
+	list_del(head);
+	list_add_tail(head, item);
+}
+
 /* ---- hlist and linux/hashtable.h ---- */
 #define hlist_entry_safe(ptr, type, member) ({			\
 	typeof(ptr) ____ptr = (ptr);				\
