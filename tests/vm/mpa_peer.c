@@ -15,6 +15,15 @@
  *       -t SECONDS (timeout, default 20)
  *       -x MODE (hostile: badkey, bigpd, rev3, stall, garbage; rst: a
  *       good request, then a RST a second later)
+ *       -w MS (soft-iWARP's windows after the exchange, as siw 6.1 and
+ *       6.12 open them: a client waits MS ms after the reply, then looks
+ *       for octets behind it, which siw_recv_mpa_rr() refuses as "peer
+ *       sent extra data": exit 0 when there are none, 5 when there are;
+ *       a server reads nothing for MS ms after its reply, then waits
+ *       edge-triggered for a segment, as siw_accept() hands the socket's
+ *       sk_data_ready to its QP only after the reply, so that an FPDU
+ *       that came in between waits unread: exit 0 when a segment comes
+ *       within the timeout, 5 when none does)
  * Prints "peer: ..." lines the scripts grep, exits 0 when the exchange
  * went as asked.
  */
@@ -23,6 +32,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <sys/epoll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +56,7 @@ static int timeout_s = 20;
 static unsigned char pd[MAX_PD];
 static int pd_len;
 static const char *hostile;
+static int window_ms = -1;
 
 static void die(const char *what)
 {
@@ -181,6 +192,59 @@ static void send_all(int fd, const void *b, size_t n)
 		die("write");
 }
 
+/* siw's initiator: octets behind the reply @window_ms ms after it. */
+static void siw_client_window(int fd)
+{
+	char buf[256];
+	ssize_t n;
+
+	usleep(window_ms * 1000);
+	n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT | MSG_PEEK);
+	if (n > 0) {
+		printf("peer: %zd octets behind the reply after %d ms (siw: peer sent extra data)\n",
+		       n, window_ms);
+		exit(5);
+	}
+	printf("peer: nothing behind the reply after %d ms\n", window_ms);
+	close(fd);
+	exit(0);
+}
+
+/*
+ * siw's responder: nothing is read for @window_ms ms after the reply,
+ * and the wake-ups of what came meanwhile go to a callback that ignores
+ * them; only a segment that comes after that wakes the reader. Here an
+ * edge-triggered epoll registered before the window, whose edges of the
+ * window are taken and dropped at its end.
+ */
+static void siw_server_window(int fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLET };
+	char buf[4096];
+	int ep, n;
+	ssize_t got;
+
+	ep = epoll_create1(0);
+	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev))
+		die("epoll");
+	usleep(window_ms * 1000);
+	while (epoll_wait(ep, &ev, 1, 0) > 0)
+		;
+	n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT | MSG_PEEK);
+	printf("peer: %d octets came in the first %d ms, unread\n",
+	       n > 0 ? n : 0, window_ms);
+	n = epoll_wait(ep, &ev, 1, timeout_s * 1000);
+	if (n > 0) {
+		got = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		printf("peer: woken by a segment after the window (%zd octets to read)\n",
+		       got);
+		close(fd);
+		exit(0);
+	}
+	printf("peer: no segment after the window in %d s: stalled\n", timeout_s);
+	exit(5);
+}
+
 /* Hostile clients: each misbehaves in one way and reports what it saw. */
 static void hostile_client(int fd)
 {
@@ -249,7 +313,7 @@ int main(int argc, char **argv)
 		goto usage;
 	server = !strcmp(argv[1], "server");
 	optind = server ? 3 : 4;
-	while ((opt = getopt(argc, argv, "r:i:o:p:Pjc6Dt:x:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:i:o:p:Pjc6Dt:x:w:")) != -1) {
 		switch (opt) {
 		case 'r':
 			rev = atoi(optarg);
@@ -280,6 +344,9 @@ int main(int argc, char **argv)
 			break;
 		case 'x':
 			hostile = optarg;
+			break;
+		case 'w':
+			window_ms = atoi(optarg);
 			break;
 		case 'p':
 			for (pd_len = 0; optarg[2 * pd_len] && pd_len < MAX_PD; pd_len++)
@@ -351,6 +418,8 @@ int main(int argc, char **argv)
 		send_all(fd, f, n);
 		printf("peer: sent %s\n", reject ? "reject" : "reply");
 		fflush(stdout);
+		if (window_ms >= 0 && !reject)
+			siw_server_window(fd);
 		finish(fd);
 	}
 
@@ -365,6 +434,8 @@ int main(int argc, char **argv)
 	n = receive(fd, KEY_REP);
 	printf("peer: %s\n", n & F_REJECT ? "rejected" : "accepted by responder");
 	fflush(stdout);
+	if (window_ms >= 0 && !(n & F_REJECT))
+		siw_client_window(fd);
 	finish(fd);
 usage:
 	fprintf(stderr, "usage: mpa_peer server PORT [opts] | client ADDR PORT [opts]\n");
