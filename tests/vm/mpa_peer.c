@@ -201,7 +201,7 @@ static void siw_client_window(int fd)
 	usleep(window_ms * 1000);
 	n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT | MSG_PEEK);
 	if (n > 0) {
-		printf("peer: %zd octets behind the reply after %d ms (siw: peer sent extra data)\n",
+		printf("peer: %zd octets behind the reply after %d ms (siw: extra data)\n",
 		       n, window_ms);
 		exit(5);
 	}
