@@ -78,7 +78,11 @@ load_kernel_env() {
 # report (a kernel report: its failures stand, none is tried again), and
 # a hang costs a minute instead of the VM's whole limit. A 37-cm-trace.sh
 # hang on 2026-12-05 showed only the lockup's first line, for 25 minutes.
-VM_KERNEL_DIAG="loglevel=5 softlockup_all_cpu_backtrace=1 softlockup_panic=1"
+# The early console (the decompressor's and the kernel's messages before
+# the serial console is up) shows how far a boot that never reaches
+# init got: the KASAN kernel's boots that stall showed nothing after
+# SeaBIOS's "Booting from ROM".
+VM_KERNEL_DIAG="loglevel=5 softlockup_all_cpu_backtrace=1 softlockup_panic=1 earlyprintk=serial,ttyS0,115200"
 
 # kernel_reported LOG...: a guest's log holds a kernel report (run.sh and
 # run2.sh: such a boot's failures are never tried again). A report that
