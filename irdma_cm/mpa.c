@@ -13,7 +13,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": cm: " fmt
 
 #include <linux/bitops.h>
-#include <linux/crc32.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
@@ -457,53 +456,6 @@ int irdma_parse_mpa(struct irdma_cm_node *cm_node, const u8 *buf, u32 *type,
 
 /* ---- The RTR message as an MPA FPDU ---- */
 
-/**
- * irdma_mpa_fpdu_len() - the length of the FPDU that carries a ULPDU
- * @ulpdu_len: the ULPDU's length (the DDP segment: header and payload)
- *
- * Return: ULPDU_Length field, ULPDU, PAD to a multiple of four octets,
- * and the CRC field.
- */
-u32 irdma_mpa_fpdu_len(u32 ulpdu_len)
-{
-	return ALIGN(MPA_ULPDU_LEN_SIZE + ulpdu_len, MPA_FPDU_ALIGN) +
-	       MPA_CRC_SIZE;
-}
-
-/**
- * irdma_mpa_frame_fpdu() - frame a ULPDU as an MPA FPDU
- * @fpdu: the FPDU; the ULPDU is already in place at offset 2
- * @size: the room at @fpdu
- * @ulpdu_len: the ULPDU's length
- * @crc: CRCs were negotiated (either side set C in its MPA frame)
- *
- * Writes ULPDU_Length, zero PAD octets up to a multiple of four and the
- * CRC field: CRC32c over everything before it when @crc, else zero.
- *
- * Return: the FPDU's length; -EMSGSIZE when @ulpdu_len does not fit
- * ULPDU_Length, -ENOSPC when @size is too small. Nothing is written on
- * error.
- */
-int irdma_mpa_frame_fpdu(u8 *fpdu, u32 size, u32 ulpdu_len, bool crc)
-{
-	struct mpa_fpdu_hdr *hdr = (struct mpa_fpdu_hdr *)fpdu;
-	u32 body = MPA_ULPDU_LEN_SIZE + ulpdu_len;
-	u32 padded = ALIGN(body, MPA_FPDU_ALIGN);
-	u32 check = 0;
-
-	if (ulpdu_len > MPA_ULPDU_LEN_MAX)
-		return -EMSGSIZE;
-	if (size < padded + MPA_CRC_SIZE)
-		return -ENOSPC;
-
-	hdr->ulpdu_len = cpu_to_be16(ulpdu_len);
-	memset(fpdu + body, 0, padded - body);
-	if (crc)
-		check = ~__crc32c_le(~0U, fpdu, padded);
-	put_unaligned_le32(check, fpdu + padded);
-	return padded + MPA_CRC_SIZE;
-}
-
 static u8 irdma_ddp_ctrl(bool tagged)
 {
 	return (tagged ? DDP_FLAG_TAGGED : 0) | DDP_FLAG_LAST | DDP_VERSION;
@@ -598,10 +550,10 @@ int irdma_build_rtr_fpdu(u8 rtr_type, bool crc, u8 *buf, u32 size)
 	default:
 		return -EINVAL;
 	}
-	if (size < irdma_mpa_fpdu_len(len))
+	if (size < madcm_mpa_fpdu_len(len))
 		return -ENOSPC;
 	memcpy(buf + MPA_ULPDU_LEN_SIZE, ulpdu, len);
-	return irdma_mpa_frame_fpdu(buf, size, len, crc);
+	return madcm_mpa_frame(buf, size, len, crc);
 }
 
 /**
@@ -625,18 +577,16 @@ bool irdma_rtr_fpdu_ok(const u8 *fpdu, u32 len, bool crc)
 {
 	const struct ddp_untagged_hdr *u;
 	const struct rdmap_read_req_hdr *rr;
-	u32 ulpdu_len, padded, want;
+	u32 ulpdu_len, want;
 	u8 ddp, rdmap;
 
 	if (len < MPA_ULPDU_LEN_SIZE + sizeof(struct ddp_tagged_hdr) +
 		  MPA_CRC_SIZE)
 		return false;
 	ulpdu_len = get_unaligned_be16(fpdu);
-	padded = ALIGN(MPA_ULPDU_LEN_SIZE + ulpdu_len, MPA_FPDU_ALIGN);
-	if (padded + MPA_CRC_SIZE != len)
+	if (madcm_mpa_fpdu_len(ulpdu_len) != len)
 		return false;
-	if (crc && get_unaligned_le32(fpdu + padded) !=
-		   ~__crc32c_le(~0U, fpdu, padded))
+	if (crc && !madcm_mpa_fpdu_crc_ok(fpdu, len))
 		return false;
 	ddp = fpdu[MPA_ULPDU_LEN_SIZE];
 	rdmap = fpdu[MPA_ULPDU_LEN_SIZE + 1];

@@ -10,7 +10,8 @@
 
 #include <linux/types.h>
 #include <asm/byteorder.h>
-#include "irdma_cm/iwarp.h"
+#include "iwarp/fpdu.h"
+#include "iwarp/iwarp.h"
 
 struct irdma_cm_node;
 
@@ -79,8 +80,6 @@ int irdma_negotiate_mpa_v2_ird_ord(struct irdma_cm_node *cm_node,
 				   const struct ietf_rtr_msg *rtr_msg);
 
 /* The RTR message, framed as an MPA FPDU. */
-u32 irdma_mpa_fpdu_len(u32 ulpdu_len);
-int irdma_mpa_frame_fpdu(u8 *fpdu, u32 size, u32 ulpdu_len, bool crc);
 int irdma_build_rtr_fpdu(u8 rtr_type, bool crc, u8 *buf, u32 size);
 bool irdma_rtr_fpdu_ok(const u8 *fpdu, u32 len, bool crc);
 

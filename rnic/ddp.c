@@ -2,11 +2,10 @@
 /*
  * madcm's software RNIC: the MPA/DDP/RDMAP codec.
  *
- * Pure functions on bytes, for both directions of the data path:
+ * Pure functions on bytes, for both directions of the data path (FPDU
+ * framing itself, RFC 5044 section 4, is iwarp/fpdu.c's, which the CM
+ * uses too):
  *
- *  - FPDU framing (RFC 5044 section 4): ULPDU_Length, PAD to a multiple
- *    of four octets, CRC32c over all of it (the kernel's crc32c, sent in
- *    iSCSI's octet order, as irdma_cm/mpa.c frames the RTR), MULPDU;
  *  - a streaming FPDU parser: stream octets go in split anywhere (one
  *    octet at a time if need be), each FPDU's headers, payload pieces and
  *    end come out, with the CRC verdict at the end;
@@ -19,106 +18,11 @@
  * them and the QP refuses a hand-off whose peer would send them.
  */
 #include <linux/bug.h>
-#include <linux/crc32.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <asm/byteorder.h>
 #include "madcm_compat.h"
 #include "rnic/ddp.h"
-
-/* ---- Framing ---- */
-
-static u32 madcm_mpa_pad(u32 ulpdu_len)
-{
-	return ALIGN(MADCM_MPA_HDR_SIZE + ulpdu_len, MPA_FPDU_ALIGN) -
-	       (MADCM_MPA_HDR_SIZE + ulpdu_len);
-}
-
-/**
- * madcm_mpa_fpdu_len() - the length of the FPDU that carries a ULPDU
- * @ulpdu_len: the ULPDU's length (DDP header and payload)
- *
- * Return: ULPDU_Length field, ULPDU, PAD and CRC field, in octets.
- */
-u32 madcm_mpa_fpdu_len(u32 ulpdu_len)
-{
-	return MADCM_MPA_HDR_SIZE + ulpdu_len + madcm_mpa_pad(ulpdu_len) +
-	       MPA_CRC_SIZE;
-}
-
-/**
- * madcm_mpa_mulpdu() - the largest ULPDU one TCP segment carries
- * @emss: the effective MSS of the stream
- *
- * RFC 5044 section 4.1 without markers: an FPDU fits one segment, so the
- * ULPDU is at most EMSS less ULPDU_Length, CRC, and the PAD that the
- * largest fitting multiple of four leaves.
- *
- * Return: MULPDU in octets, 0 when @emss is too small for any, at most
- * the largest ULPDU_Length.
- */
-u32 madcm_mpa_mulpdu(u32 emss)
-{
-	u32 room;
-
-	/* The smallest FPDU: ULPDU_Length, 2 octets of ULPDU, CRC. */
-	if (emss < MADCM_MPA_HDR_SIZE + 2 + MPA_CRC_SIZE)
-		return 0;
-	room = round_down(emss - MPA_CRC_SIZE, MPA_FPDU_ALIGN);
-	return min_t(u32, room - MADCM_MPA_HDR_SIZE, MPA_ULPDU_LEN_MAX);
-}
-
-/**
- * madcm_mpa_crc() - extend a CRC32c over more octets
- * @crc: the CRC so far (~0 to start)
- * @data: the octets
- * @len: how many
- *
- * Return: the CRC so far; the field sent is its complement, least
- * significant octet first.
- */
-u32 madcm_mpa_crc(u32 crc, const void *data, u32 len)
-{
-	return __crc32c_le(crc, data, len);
-}
-
-/**
- * madcm_mpa_seal() - close an FPDU gathered in pieces
- * @vec: the FPDU without its trailer: two octets of room for
- *	ULPDU_Length at the start of @vec[0], then the ULPDU
- * @nvec: entries in @vec
- * @ulpdu_len: the ULPDU's length; the entries add up to two more
- * @crc: CRCs were negotiated
- * @trailer: MADCM_MPA_TRAILER_MAX octets of room for PAD and CRC
- *
- * Writes ULPDU_Length into @vec[0], and the PAD (zeros) and the CRC field
- * (CRC32c over everything before it when @crc, else zero) into @trailer.
- *
- * Return: the octets of @trailer to send after @vec.
- */
-u32 madcm_mpa_seal(struct kvec *vec, unsigned int nvec, u32 ulpdu_len,
-		   bool crc, u8 *trailer)
-{
-	u32 pad = madcm_mpa_pad(ulpdu_len);
-	struct mpa_fpdu_hdr *hdr = vec[0].iov_base;
-	u32 check = ~0U;
-	unsigned int i;
-
-	WARN_ON_ONCE(ulpdu_len > MPA_ULPDU_LEN_MAX ||
-		     vec[0].iov_len < MADCM_MPA_HDR_SIZE);
-	hdr->ulpdu_len = cpu_to_be16(ulpdu_len);
-	memset(trailer, 0, pad);
-	if (crc) {
-		for (i = 0; i < nvec; i++)
-			check = madcm_mpa_crc(check, vec[i].iov_base,
-					      vec[i].iov_len);
-		check = ~madcm_mpa_crc(check, trailer, pad);
-	} else {
-		check = 0;
-	}
-	put_unaligned_le32(check, trailer + pad);
-	return pad + MPA_CRC_SIZE;
-}
 
 /* ---- Headers ---- */
 

@@ -3,9 +3,8 @@
  * The RNIC's MPA/DDP/RDMAP codec (rnic/ddp.c): pure functions on bytes,
  * no QP, no lock, no allocation.
  *
- * Send side: the size of an FPDU and the largest ULPDU a segment takes
- * (MULPDU), closing a gathered FPDU with its PAD and CRC, and building a
- * Terminate message.
+ * Send side: building a Terminate message. FPDU framing (lengths,
+ * MULPDU, PAD and CRC) is iwarp/fpdu.h's, shared with the CM.
  *
  * Receive side: a streaming FPDU parser, fed stream bytes split anywhere,
  * that reports each FPDU's headers, its payload in pieces and its end
@@ -17,16 +16,11 @@
 #define _MADCM_RNIC_DDP_H
 
 #include <linux/types.h>
-#include <linux/uio.h>
+#include "iwarp/fpdu.h"
 #include "rnic/iwarp.h"
 
 /* ---- Send side ---- */
 
-u32 madcm_mpa_fpdu_len(u32 ulpdu_len);
-u32 madcm_mpa_mulpdu(u32 emss);
-u32 madcm_mpa_seal(struct kvec *vec, unsigned int nvec, u32 ulpdu_len,
-		   bool crc, u8 *trailer);
-u32 madcm_mpa_crc(u32 crc, const void *data, u32 len);
 u32 madcm_ddp_term_build(struct madcm_ddp_term_msg *m, u32 msn, u8 layer,
 			 u8 etype, u8 ecode, const void *hdrs, u32 hdrs_len);
 

@@ -4,7 +4,7 @@
  *
  * The frame layouts themselves (MPA FPDU framing, the DDP tagged and
  * untagged headers, the RDMAP control octet, Read Request and Terminate
- * Control) are declared once, in irdma_cm/iwarp.h, which the CM's RTR
+ * Control) are declared once, in iwarp/iwarp.h, which the CM's RTR
  * builder uses too; this header adds what only the data path needs: the
  * Terminate error codes (RFC 5040 section 4.8 and its IANA registry, RFC
  * 5041 section 7.2, RFC 5044 section 8 with RFC 6581's additions), the
@@ -18,14 +18,12 @@
 
 #include <linux/build_bug.h>
 #include <linux/types.h>
-#include "irdma_cm/iwarp.h"
+#include "iwarp/iwarp.h"
 
 /* ==== MPA, RFC 5044 section 4 ==== */
 
-/* ULPDU_Length in front, PAD (0-3) and CRC behind. */
+/* ULPDU_Length in front (PAD and CRC behind: iwarp/fpdu.h). */
 #define MADCM_MPA_HDR_SIZE	MPA_ULPDU_LEN_SIZE
-#define MADCM_MPA_PAD_MAX	(MPA_FPDU_ALIGN - 1)
-#define MADCM_MPA_TRAILER_MAX	(MADCM_MPA_PAD_MAX + MPA_CRC_SIZE)
 
 /* ==== DDP and RDMAP headers, RFC 5041 section 4, RFC 5040 section 4 ==== */
 

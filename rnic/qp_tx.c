@@ -58,8 +58,6 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
-#include "irdma_cm/iwarp.h"
-#include "irdma_cm/mpa.h"
 #include "rnic/ddp.h"
 #include "rnic/iwarp.h"
 #include "rnic/rnic.h"
@@ -115,19 +113,15 @@ static u8 tx_ddp_ctrl(bool tagged, bool last)
  */
 static u32 tx_mulpdu(struct madcm_rnic_qp *qp)
 {
-	u32 rec = min(madcm_rnic_tcp_max_record(&qp->tcp), qp->tx_buf_size);
-
-	if (rec < MPA_ULPDU_LEN_SIZE + MPA_CRC_SIZE + MPA_FPDU_ALIGN)
-		return 0;
-	return min_t(u32, round_down(rec - MPA_CRC_SIZE, MPA_FPDU_ALIGN) -
-			  MPA_ULPDU_LEN_SIZE, MPA_ULPDU_LEN_MAX);
+	return madcm_mpa_mulpdu(min(madcm_rnic_tcp_max_record(&qp->tcp),
+				    qp->tx_buf_size));
 }
 
 /* Whether TCP takes an FPDU of @ulpdu_len now (before it is built). */
 static bool tx_room(struct madcm_rnic_qp *qp, u32 ulpdu_len)
 {
 	return madcm_rnic_tcp_send_room(&qp->tcp) >=
-	       irdma_mpa_fpdu_len(ulpdu_len);
+	       madcm_mpa_fpdu_len(ulpdu_len);
 }
 
 /*
@@ -139,7 +133,7 @@ static bool tx_room(struct madcm_rnic_qp *qp, u32 ulpdu_len)
 static u8 *tx_fpdu_buf(struct madcm_rnic_qp *qp, u32 ulpdu_len)
 {
 	u8 *buf = madcm_rnic_tcp_build_buf(&qp->tcp,
-					   irdma_mpa_fpdu_len(ulpdu_len));
+					   madcm_mpa_fpdu_len(ulpdu_len));
 
 	return buf ?: qp->tx_buf;
 }
@@ -150,9 +144,9 @@ static int tx_queue(struct madcm_rnic_qp *qp, u8 *fpdu, u32 ulpdu_len)
 	struct kvec vec;
 	int len;
 
-	len = irdma_mpa_frame_fpdu(fpdu, fpdu == qp->tx_buf ? qp->tx_buf_size :
-				   irdma_mpa_fpdu_len(ulpdu_len), ulpdu_len,
-				   qp->tx_crc);
+	len = madcm_mpa_frame(fpdu, fpdu == qp->tx_buf ? qp->tx_buf_size :
+			      madcm_mpa_fpdu_len(ulpdu_len), ulpdu_len,
+			      qp->tx_crc);
 	if (len < 0)
 		return len;
 	if (fpdu != qp->tx_buf)
@@ -212,8 +206,8 @@ static void tx_term_build(struct madcm_rnic_qp *qp, u8 layer, u8 etype,
 	m = (struct madcm_ddp_term_msg *)(qp->term_fpdu + MPA_ULPDU_LEN_SIZE);
 	ulen = madcm_ddp_term_build(m, qp->msn[DDP_QN_TERMINATE], layer, etype,
 				    ecode, hdr, hdr_len);
-	len = irdma_mpa_frame_fpdu(qp->term_fpdu, sizeof(qp->term_fpdu), ulen,
-				   qp->tx_crc);
+	len = madcm_mpa_frame(qp->term_fpdu, sizeof(qp->term_fpdu), ulen,
+			      qp->tx_crc);
 	if (WARN_ON_ONCE(len <= 0)) {
 		qp->term_done = true;
 		return;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit: the wire layouts of irdma_cm/iwarp.h against the RFCs' figures.
+ * KUnit: the wire layouts of iwarp/iwarp.h against the RFCs' figures.
  *
  * Each case fills a structure through its fields and named masks, the way
  * protocol code does, and compares the bytes with an image written out by
@@ -14,7 +14,7 @@
 #include <linux/stddef.h>
 #include <linux/string.h>
 #include <asm/byteorder.h>
-#include "irdma_cm/iwarp.h"
+#include "iwarp/iwarp.h"
 #include "tests/kunit/mpa_spec.h"
 
 /* RFC 5044 7.1 and RFC 6581 5: where each field starts. */

@@ -31,7 +31,6 @@
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 #include "madcm_compat.h"
-#include "irdma_cm/mpa.h"
 #include "rnic/ddp.h"
 #include "rnic/rnic.h"
 #include "tests/kunit/mpa_spec.h"
@@ -230,46 +229,52 @@ static void mulpdu_follows_rfc5044(struct kunit *test)
 }
 
 /*
- * A gathered FPDU closed by madcm_mpa_seal() is the FPDU RFC 5044 4.1
- * describes, and the one the CM frames its RTR with.
+ * madcm_mpa_frame() (iwarp/fpdu.c, the codec the CM's RTR and the data
+ * path share) builds the FPDU RFC 5044 4.1 describes around a ULPDU in
+ * place, in exactly its room and not in one octet less; and
+ * madcm_mpa_fpdu_crc_ok() takes it whole, and refuses it with any one
+ * octet changed.
  */
-static void seal_builds_rfc5044_fpdus(struct kunit *test)
+static void frame_builds_rfc5044_fpdus(struct kunit *test)
 {
-	u8 *want, *got, *cm, trailer[MADCM_MPA_TRAILER_MAX];
-	struct kvec vec[3];
-	u32 ulen, n, k, len;
+	u8 *want, *got;
+	u32 ulen, k, len;
 	int crc;
 
 	want = kunit_kzalloc(test, 256, GFP_KERNEL);
 	got = kunit_kzalloc(test, 256, GFP_KERNEL);
-	cm = kunit_kzalloc(test, 256, GFP_KERNEL);
-	KUNIT_ASSERT_TRUE(test, want && got && cm);
+	KUNIT_ASSERT_TRUE(test, want && got);
 	for (crc = 0; crc < 2; crc++) {
 		for (ulen = 14; ulen < 30; ulen++) {
 			for (k = 0; k < ulen; k++)
 				want[2 + k] = 0x30 + k;
 			len = t_fpdu(want, want + 2, ulen, crc);
 
+			memset(got, 0xee, 256);
 			memcpy(got + 2, want + 2, ulen);
-			/* Header piece, two payload pieces. */
-			vec[0].iov_base = got;
-			vec[0].iov_len = 2 + 6;
-			vec[1].iov_base = got + 8;
-			vec[1].iov_len = 3;
-			vec[2].iov_base = got + 11;
-			vec[2].iov_len = ulen - 9;
-			n = madcm_mpa_seal(vec, 3, ulen, crc, trailer);
-			KUNIT_ASSERT_EQ(test, 2 + ulen + n, len);
-			memcpy(got + 2 + ulen, trailer, n);
-			SPEC_EXPECT_MEMEQ(test, got, want, len);
-
-			memcpy(cm + 2, want + 2, ulen);
-			KUNIT_EXPECT_EQ(test, irdma_mpa_frame_fpdu(cm, 256, ulen,
-								   crc),
+			KUNIT_EXPECT_EQ(test, madcm_mpa_frame(got, len - 1, ulen,
+							      crc),
+					-ENOSPC);
+			KUNIT_EXPECT_EQ(test, got[0], 0xee);
+			KUNIT_EXPECT_EQ(test, madcm_mpa_frame(got, len, ulen,
+							      crc),
 					(int)len);
-			SPEC_EXPECT_MEMEQ(test, cm, want, len);
+			SPEC_EXPECT_MEMEQ(test, got, want, len);
+			KUNIT_EXPECT_EQ(test, got[len], 0xee);
+			if (!crc)
+				continue;
+			KUNIT_EXPECT_TRUE(test, madcm_mpa_fpdu_crc_ok(got, len));
+			for (k = 0; k < len; k++) {
+				got[k] ^= 0x01;
+				KUNIT_EXPECT_FALSE_MSG(test,
+						       madcm_mpa_fpdu_crc_ok(got, len),
+						       "ULPDU %u, octet %u", ulen,
+						       k);
+				got[k] ^= 0x01;
+			}
 		}
 	}
+	KUNIT_EXPECT_FALSE(test, madcm_mpa_fpdu_crc_ok(got, 3));
 }
 
 /* RFC 5040 4.8: Terminate messages, octet by octet. */
@@ -589,7 +594,7 @@ static struct kunit_case rnic_ddp_cases[] = {
 	KUNIT_CASE(crc32c_matches_rfc3720_b4),
 	KUNIT_CASE(fpdu_len_follows_rfc5044),
 	KUNIT_CASE(mulpdu_follows_rfc5044),
-	KUNIT_CASE(seal_builds_rfc5044_fpdus),
+	KUNIT_CASE(frame_builds_rfc5044_fpdus),
 	KUNIT_CASE(terminate_follows_rfc5040),
 	KUNIT_CASE(parser_takes_any_split),
 	KUNIT_CASE(parser_checks_crc),

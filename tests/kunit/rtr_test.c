@@ -152,10 +152,9 @@ static void mpa_fpdu_pads_to_four_and_crcs_it_all(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	memset(buf, POISON, BUF_LEN);
 	memset(buf + MPA_ULPDU_LEN_SIZE, 0xa5, c->ulpdu_len);
-	KUNIT_EXPECT_EQ(test, irdma_mpa_fpdu_len(c->ulpdu_len),
+	KUNIT_EXPECT_EQ(test, madcm_mpa_fpdu_len(c->ulpdu_len),
 			body + MPA_CRC_SIZE);
-	KUNIT_ASSERT_EQ(test, irdma_mpa_frame_fpdu(buf, BUF_LEN, c->ulpdu_len,
-						   true),
+	KUNIT_ASSERT_EQ(test, madcm_mpa_frame(buf, BUF_LEN, c->ulpdu_len, true),
 			(int)(body + MPA_CRC_SIZE));
 	KUNIT_EXPECT_EQ(test, buf[0], (u8)(c->ulpdu_len >> 8));
 	KUNIT_EXPECT_EQ(test, buf[1], (u8)c->ulpdu_len);
@@ -168,8 +167,7 @@ static void mpa_fpdu_pads_to_four_and_crcs_it_all(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, buf[body + MPA_CRC_SIZE], (u8)POISON);
 
 	/* Without CRC the field is there, and zero. */
-	KUNIT_ASSERT_EQ(test, irdma_mpa_frame_fpdu(buf, BUF_LEN, c->ulpdu_len,
-						   false),
+	KUNIT_ASSERT_EQ(test, madcm_mpa_frame(buf, BUF_LEN, c->ulpdu_len, false),
 			(int)(body + MPA_CRC_SIZE));
 	for (i = 0; i < MPA_CRC_SIZE; i++)
 		KUNIT_EXPECT_EQ(test, buf[body + i], 0);
@@ -215,13 +213,13 @@ static void mpa_frame_refuses_oversized_ulpdu(struct kunit *test)
 	u8 buf[8];
 
 	memset(buf, POISON, sizeof(buf));
-	KUNIT_EXPECT_EQ(test, irdma_mpa_frame_fpdu(buf, U32_MAX, 0x10000, true),
+	KUNIT_EXPECT_EQ(test, madcm_mpa_frame(buf, U32_MAX, 0x10000, true),
 			-EMSGSIZE);
-	KUNIT_EXPECT_EQ(test, irdma_mpa_frame_fpdu(buf, sizeof(buf), 3, true),
+	KUNIT_EXPECT_EQ(test, madcm_mpa_frame(buf, sizeof(buf), 3, true),
 			-ENOSPC);
 	KUNIT_EXPECT_EQ(test, buf[0], (u8)POISON);
 	/* The largest ULPDU_Length is fine as far as the field goes. */
-	KUNIT_EXPECT_EQ(test, irdma_mpa_fpdu_len(0xffff), 0x10000U + 4 + 4);
+	KUNIT_EXPECT_EQ(test, madcm_mpa_fpdu_len(0xffff), 0x10000U + 4 + 4);
 }
 
 static struct kunit_case rtr_test_cases[] = {

@@ -13,11 +13,13 @@
  * protocol code needs a literal bit value. The RFCs number bit 0 as the
  * most significant bit of an octet; the masks follow that.
  *
- * tests/kunit/iwarp_layout_test.c checks every offset and size here
- * against the RFCs' figures.
+ * Both cores use them: the CM builds and checks the MPA frames and the
+ * RTR message, the RNIC's data path its FPDUs (iwarp/fpdu.h frames them
+ * for both). tests/kunit/iwarp_layout_test.c checks every offset and
+ * size here against the RFCs' figures.
  */
-#ifndef _MADCM_IRDMA_CM_IWARP_H
-#define _MADCM_IRDMA_CM_IWARP_H
+#ifndef _MADCM_IWARP_IWARP_H
+#define _MADCM_IWARP_IWARP_H
 
 #include <linux/build_bug.h>
 #include <linux/types.h>
@@ -331,4 +333,4 @@ static_assert(sizeof(struct ddp_untagged_hdr) == 18);
 static_assert(sizeof(struct rdmap_read_req_hdr) == 28);
 static_assert(sizeof(struct rdmap_terminate_hdr) == 4);
 
-#endif /* _MADCM_IRDMA_CM_IWARP_H */
+#endif /* _MADCM_IWARP_IWARP_H */
