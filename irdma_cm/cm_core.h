@@ -474,6 +474,8 @@ void irdma_cm_tuple_from_seg(const struct irdma_cm_seg *seg,
 int irdma_send_syn(struct irdma_cm_node *node, bool ack);
 void irdma_send_ack(struct irdma_cm_node *node);
 void irdma_send_reset(struct irdma_cm_node *node);
+void irdma_cm_seg_addr(const struct irdma_cm_node *node,
+		       struct irdma_cm_seg *seg);
 void irdma_send_fin(struct irdma_cm_node *node);
 void irdma_cm_send_data(struct irdma_cm_node *node);
 void irdma_cm_send_more(struct irdma_cm_node *node, u32 len);

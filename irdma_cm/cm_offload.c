@@ -468,6 +468,52 @@ int madcm_cm_offload_xmit(struct madcm_cm_offload_qp *qp, const u8 *frame,
 EXPORT_SYMBOL_GPL(madcm_cm_offload_xmit);
 
 /**
+ * madcm_cm_offload_reset() - reset the peer of a stream the QP lost
+ * @qp: the QP, handed a stream by the CM and not yet detached
+ * @seq: the RST's sequence number: the QP's SND.NXT
+ * @ack: its acknowledgment number: the QP's RCV.NXT
+ *
+ * For a QP whose stream failed where nothing else will answer the peer
+ * (a hand-off to the host's TCP that made no socket): the CM sends the
+ * peer a RST with ACK (RFC 9293 3.10.7.4, which the peer takes at its
+ * RCV.NXT, RFC 5961 3.2) from the connection's addresses, on its link,
+ * whose steering still holds the 4-tuple. The CM's state does not
+ * change: the QP reports the end as it would otherwise
+ * (madcm_cm_offload_event() with MADCM_CM_OFFLOAD_EV_RESET).
+ *
+ * Context: Any context; does not sleep. The backend's ->xmit() is called
+ * with no CM lock held unless the QP calls from its own ->offload(),
+ * ->rx() or ->close().
+ * Return: 0; -ENOTCONN when @qp is bound to no connection or the
+ * connection has no next hop; the backend's error.
+ */
+int madcm_cm_offload_reset(struct madcm_cm_offload_qp *qp, u32 seq, u32 ack)
+{
+	struct irdma_cm_node *node = READ_ONCE(qp->cm_priv);
+	struct irdma_cm_seg seg = {};
+	struct irdma_cm_core *core;
+	u8 buf[IRDMA_CM_MAX_HDR];
+	int len, ret;
+
+	if (!node || !test_bit(IRDMA_CM_F_MAC_RESOLVED, &node->flags))
+		return -ENOTCONN;
+	core = node->core;
+	irdma_cm_seg_addr(node, &seg);
+	seg.seq = seq;
+	seg.ack = ack;
+	seg.flags = IRDMA_TCP_RST | IRDMA_TCP_ACK;
+	len = irdma_cm_build_seg(&seg, buf, sizeof(buf));
+	if (WARN_ON_ONCE(len <= 0))
+		return -EINVAL;
+	ret = core->ops->xmit(core, buf, len);
+	irdma_cm_count(core, ret ? IRDMA_CM_CNT_TX_ERR : IRDMA_CM_CNT_TX_SEGS);
+	if (!ret)
+		irdma_cm_count(core, IRDMA_CM_CNT_RST_SENT);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(madcm_cm_offload_reset);
+
+/**
  * madcm_cm_offload_can_host() - can the host's TCP take this stream?
  * @qp: the QP, attached to a connection (from its ->offload())
  *

@@ -214,6 +214,28 @@ static void irdma_cm_rtt_ack(struct irdma_cm_node *node, u32 ack)
 	}
 }
 
+/**
+ * irdma_cm_seg_addr() - a segment of this connection: its addresses
+ * @node: the node, its next hop resolved
+ * @seg: the segment, zeroed: MACs, VLAN, IP and its header fields, ports
+ */
+void irdma_cm_seg_addr(const struct irdma_cm_node *node,
+		       struct irdma_cm_seg *seg)
+{
+	memcpy(seg->dst_mac, node->rem_mac, ETH_ALEN);
+	memcpy(seg->src_mac, node->loc_mac, ETH_ALEN);
+	seg->ipv4 = irdma_cm_node_ipv4(node);
+	seg->vlan = node->key.vlan_id != IRDMA_NO_VLAN;
+	seg->vlan_tci = seg->vlan ? node->key.vlan_id : 0;
+	seg->tos = node->tos;
+	seg->ttl = node->ttl;
+	seg->flow_label = node->flow_label;
+	seg->src.ip = node->key.loc_ip;
+	seg->src.port = node->key.loc_port;
+	seg->dst.ip = node->key.rem_ip;
+	seg->dst.port = node->key.rem_port;
+}
+
 /* Queue one segment of this connection. */
 static int irdma_cm_xmit(struct irdma_cm_node *node, u8 flags, u32 seq,
 			 const u8 *data, u32 len)
@@ -225,18 +247,7 @@ static int irdma_cm_xmit(struct irdma_cm_node *node, u8 flags, u32 seq,
 		irdma_cm_count(node->core, IRDMA_CM_CNT_RESOLVE_WAIT);
 		return -EAGAIN;
 	}
-	memcpy(seg.dst_mac, node->rem_mac, ETH_ALEN);
-	memcpy(seg.src_mac, node->loc_mac, ETH_ALEN);
-	seg.ipv4 = irdma_cm_node_ipv4(node);
-	seg.vlan = node->key.vlan_id != IRDMA_NO_VLAN;
-	seg.vlan_tci = seg.vlan ? node->key.vlan_id : 0;
-	seg.tos = node->tos;
-	seg.ttl = node->ttl;
-	seg.flow_label = node->flow_label;
-	seg.src.ip = node->key.loc_ip;
-	seg.src.port = node->key.loc_port;
-	seg.dst.ip = node->key.rem_ip;
-	seg.dst.port = node->key.rem_port;
+	irdma_cm_seg_addr(node, &seg);
 	seg.seq = seq;
 	seg.ack = node->rcv_nxt;
 	seg.flags = flags;

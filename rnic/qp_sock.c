@@ -65,7 +65,6 @@
 #include <net/ipv6.h>
 #include <net/sock.h>
 #include <net/tcp.h>
-#include "irdma_cm/tcp_seg.h"
 #include "madcm_compat_net.h"
 #include "rnic/rnic.h"
 
@@ -744,34 +743,13 @@ static void ks_rst(struct madcm_rnic_ks *ks)
 
 /*
  * A hand-off that made no socket: the peer's side is ESTABLISHED, and no
- * socket will answer it. A RST (RFC 9293 3.10.7.4: at SND.NXT, with an
- * ACK of RCV.NXT) leaves on the CM's path, whose steering still holds
- * the 4-tuple.
+ * socket will answer it. The CM resets it (at SND.NXT, with an ACK of
+ * RCV.NXT) on its own path, whose steering still holds the 4-tuple.
  */
-static void ks_rst_frame(struct madcm_rnic_tcp *t)
+static void ks_reset_peer(struct madcm_rnic_tcp *t)
 {
-	const struct madcm_cm_tcp_ctx *a = &t->addr;
-	struct irdma_cm_seg seg = {};
-	u8 buf[IRDMA_CM_MAX_HDR];
-	int len;
-
-	memcpy(seg.dst_mac, a->rem_mac, ETH_ALEN);
-	memcpy(seg.src_mac, a->loc_mac, ETH_ALEN);
-	seg.ipv4 = a->ipv4;
-	seg.vlan = a->vlan_id != MADCM_CM_NO_VLAN;
-	seg.vlan_tci = seg.vlan ? a->vlan_id : 0;
-	seg.tos = a->tos;
-	seg.ttl = a->ttl ?: 64;
-	seg.flow_label = a->flow_label;
-	seg.src.ip = a->loc.ip;
-	seg.src.port = a->loc.port;
-	seg.dst.ip = a->rem.ip;
-	seg.dst.port = a->rem.port;
-	seg.seq = t->snd_nxt;
-	seg.ack = t->ks.rcv_nxt;
-	seg.flags = IRDMA_TCP_RST | IRDMA_TCP_ACK;
-	len = irdma_cm_build_seg(&seg, buf, sizeof(buf));
-	if (len > 0 && !madcm_cm_offload_xmit(&ks_qp(t)->oqp, buf, len))
+	if (!madcm_cm_offload_reset(&ks_qp(t)->oqp, t->snd_nxt,
+				    t->ks.rcv_nxt))
 		madcm_rnic_count(ks_qp(t)->dev, MADCM_RNIC_CNT_TX_FRAMES);
 }
 
@@ -790,7 +768,7 @@ static void ks_work(struct work_struct *work)
 			madcm_rnic_count(ks_qp(t)->dev,
 					 MADCM_RNIC_CNT_HOST_TCP_FAIL);
 			if (!ks->sock)
-				ks_rst_frame(t);
+				ks_reset_peer(t);
 			ks_end(t, ret);
 		}
 	}

@@ -8,7 +8,9 @@
  * RFC 6581 layouts (mpa_spec.h, rtr_spec.h), never from the CM's builders.
  */
 #include <kunit/test.h>
+#include <linux/etherdevice.h>
 #include <linux/string.h>
+#include <net/ipv6.h>
 #include <madcm/cm_offload.h>
 #include "irdma_cm/tcp_seq.h"
 #include "tests/kunit/cm_test_util.h"
@@ -550,6 +552,65 @@ static void cm_offload_qp_reset(struct kunit *test)
 }
 
 /*
+ * A QP that lost its stream with nothing left to answer the peer has the
+ * CM reset it, at the QP's own numbers, which have moved on from the
+ * hand-off's: RFC 9293 3.10.7.4, <SEQ=SND.NXT><ACK=RCV.NXT><CTL=RST,ACK>,
+ * from the connection's addresses and ports. The CM's state does not
+ * change (no event, no detach) until the QP reports the end. A QP bound
+ * to no connection gets -ENOTCONN and nothing is sent.
+ */
+static void cm_offload_reset_sends_the_qps_rst(struct kunit *test)
+{
+	struct cm_fix *fix = cm_fix_create(test, 1, true, &cm_test_quiet_cfg, 2);
+	struct fake_qp *lone = fake_qp_new(test, &fix->side[0]);
+	struct irdma_cm_seg seg;
+	struct off_active o;
+	u32 seq, ack;
+
+	off_connect(test, fix, &o, 0);
+	off_established(test, fix, &o);
+	seq = o.f->tcp.snd_nxt + 1000;
+	ack = o.f->tcp.rcv_nxt + 77;
+
+	KUNIT_EXPECT_EQ(test, madcm_cm_offload_reset(&lone->qp, seq, ack),
+			-ENOTCONN);
+	KUNIT_EXPECT_TRUE(test, cm_raw_none(&o.raw));
+
+	KUNIT_EXPECT_EQ(test, madcm_cm_offload_reset(&o.f->qp, seq, ack), 0);
+	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &o.raw, &seg, NULL, 0));
+	KUNIT_EXPECT_EQ(test, seg.flags, IRDMA_TCP_RST | IRDMA_TCP_ACK);
+	KUNIT_EXPECT_EQ(test, seg.seq, seq);
+	KUNIT_EXPECT_EQ(test, seg.ack, ack);
+	KUNIT_EXPECT_EQ(test, seg.payload_len, 0);
+	KUNIT_EXPECT_TRUE(test, seg.ipv4);
+	KUNIT_EXPECT_TRUE(test, ipv6_addr_equal(&seg.src.ip,
+						&o.raw.tmpl.dst.ip));
+	KUNIT_EXPECT_TRUE(test, ipv6_addr_equal(&seg.dst.ip,
+						&o.raw.tmpl.src.ip));
+	KUNIT_EXPECT_EQ(test, seg.src.port, o.raw.tmpl.dst.port);
+	KUNIT_EXPECT_EQ(test, seg.dst.port, o.raw.tmpl.src.port);
+	KUNIT_EXPECT_TRUE(test, ether_addr_equal(seg.src_mac,
+						 o.raw.tmpl.dst_mac));
+	KUNIT_EXPECT_TRUE(test, ether_addr_equal(seg.dst_mac,
+						 o.raw.tmpl.src_mac));
+	KUNIT_EXPECT_TRUE(test, cm_raw_none(&o.raw));
+	KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_RST_SENT), 1);
+	off_settle(fix, 0);
+	KUNIT_EXPECT_EQ(test, o.a->nev, 2);
+	KUNIT_EXPECT_EQ(test, o.f->detaches, 0);
+
+	/* The QP reports the end: the RESET the consumer hears of. */
+	madcm_cm_offload_event(&o.f->qp, MADCM_CM_OFFLOAD_EV_RESET,
+			       -ECONNRESET);
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&fix->side[0], 1));
+	off_settle(fix, 0);
+	KUNIT_EXPECT_EQ(test, o.a->ev[2], MADCM_CM_EVENT_RESET);
+	KUNIT_EXPECT_EQ(test, o.f->detaches, 1);
+	KUNIT_EXPECT_TRUE(test, cm_raw_none(&o.raw));
+	cm_expect_drained(test, fix->core[0]);
+}
+
+/*
  * We close first: ->close(FIN), and once the QP reports CLOSED the CM
  * keeps the tuple in TIME-WAIT, answering the peer's retransmitted FIN.
  */
@@ -847,6 +908,7 @@ static struct kunit_case cm_offload_cases[] = {
 	KUNIT_CASE(cm_offload_segment_after_handoff_reaches_qp),
 	KUNIT_CASE(cm_offload_qp_fin_then_closed),
 	KUNIT_CASE(cm_offload_qp_reset),
+	KUNIT_CASE(cm_offload_reset_sends_the_qps_rst),
 	KUNIT_CASE(cm_offload_close_reaches_qp_then_time_wait),
 	KUNIT_CASE(cm_offload_time_wait_reuse_above_qp_stream),
 	KUNIT_CASE(cm_offload_abort_reaches_qp),
