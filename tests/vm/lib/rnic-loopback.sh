@@ -27,6 +27,15 @@ lb_rping() {
 		src=$?
 		tail -1 /tmp/rping-c.out | cut -c1-120 | sed "s/^/rping -c $a: /"
 		tail -1 /tmp/rping-s.out | cut -c1-120 | sed "s/^/rping -s $a: /"
+		# A failed run: everything else both printed (its cause), and
+		# the device's counters.
+		if [ $crc -ne 0 ] || [ $src -ne 0 ]; then
+			grep -v '^ping data' /tmp/rping-c.out | head -20 |
+				sed "s/^/rping -c $a (all): /"
+			grep -v '^ping data' /tmp/rping-s.out | head -20 |
+				sed "s/^/rping -s $a (all): /"
+			dmesg | tail -20 | sed 's/^/dmesg: /'
+		fi
 		check "rping to $a: the client exits 0 (got $crc)" [ $crc -eq 0 ]
 		check "rping to $a: the server exits 0 (got $src)" [ $src -eq 0 ]
 		check "rping to $a: 10 pings checked" \
