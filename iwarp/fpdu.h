@@ -7,12 +7,15 @@
  *
  * The CRC field is CRC32c (as iSCSI uses it) over ULPDU_Length, ULPDU
  * and PAD, complemented, least significant octet first on the wire; zero
- * when neither side asked for CRCs.
+ * when neither side asked for CRCs. It is computed with libcrc32c's
+ * crc32c(), which runs the fastest implementation the crypto API has
+ * (crc32c-intel's CRC32 instruction and PCLMULQDQ on x86), as siw's
+ * crc32c transform does, not the table code of __crc32c_le().
  */
 #ifndef _MADCM_IWARP_FPDU_H
 #define _MADCM_IWARP_FPDU_H
 
-#include <linux/crc32.h>
+#include <linux/crc32c.h>
 #include <linux/types.h>
 #include "iwarp/iwarp.h"
 
@@ -39,7 +42,7 @@ static inline u32 madcm_mpa_pad(u32 ulpdu_len)
  */
 static inline u32 madcm_mpa_crc(u32 crc, const void *data, u32 len)
 {
-	return __crc32c_le(crc, data, len);
+	return crc32c(crc, data, len);
 }
 
 u32 madcm_mpa_fpdu_len(u32 ulpdu_len);

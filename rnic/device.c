@@ -20,6 +20,7 @@
  * id's connected QP (ERROR: flushed) as it does so.
  */
 #include <linux/ethtool.h>
+#include <linux/crc32c.h>
 #include <linux/etherdevice.h>
 #include <linux/if_arp.h>
 #include <linux/ipv6.h>
@@ -27,6 +28,7 @@
 #include <linux/mutex.h>
 #include <linux/rtnetlink.h>
 #include <linux/tcp.h>
+#include <crypto/hash.h>
 #include <net/addrconf.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_netlink.h>
@@ -322,6 +324,28 @@ static int madcm_rnic_take_core(struct madcm_rnic_dev *dev)
 	return 0;
 }
 
+/*
+ * Which crc32c driver the data path's CRC (iwarp/fpdu.h, libcrc32c) runs:
+ * a user wants to know whether it is the CPU's instruction or the table
+ * code. libcrc32c says so itself up to 6.11; later, the crypto API's
+ * choice for a new crc32c transform is the same one.
+ */
+static void madcm_rnic_crc_name(char *buf, size_t size)
+{
+#ifdef MADCM_HAVE_CRC32C_IMPL
+	strscpy(buf, crc32c_impl(), size);
+#else
+	struct crypto_shash *tfm = crypto_alloc_shash("crc32c", 0, 0);
+
+	if (IS_ERR(tfm)) {
+		strscpy(buf, "unknown", size);
+		return;
+	}
+	strscpy(buf, crypto_shash_driver_name(tfm), size);
+	crypto_free_shash(tfm);
+#endif
+}
+
 static struct madcm_rnic_dev *madcm_rnic_find(struct net_device *netdev)
 {
 	struct madcm_rnic_dev *dev;
@@ -353,11 +377,13 @@ int madcm_rnic_newlink(const char *name, struct net_device *netdev)
 {
 	struct madcm_rnic_dev *dev;
 	struct ib_device *ibdev;
+	char crc[CRYPTO_MAX_ALG_NAME];
 	bool exists;
 	int ret;
 
 	if (netdev->type != ARPHRD_ETHER)
 		return -EINVAL;
+	madcm_rnic_crc_name(crc, sizeof(crc));
 	mutex_lock(&madcm_rnic_link_lock);
 	mutex_lock(&madcm_rnic_devs_lock);
 	exists = madcm_rnic_find(netdev);
@@ -417,7 +443,8 @@ int madcm_rnic_newlink(const char *name, struct net_device *netdev)
 	/* The net_device may have gone while we were not on the list. */
 	if (READ_ONCE(netdev->reg_state) != NETREG_REGISTERED)
 		ib_unregister_device_queued(ibdev);
-	netdev_info(netdev, "madcm: RNIC %s created\n", dev_name(&ibdev->dev));
+	netdev_info(netdev, "madcm: RNIC %s created (crc32c: %s)\n",
+		    dev_name(&ibdev->dev), crc);
 	ret = 0;
 	goto out;
 

@@ -29,6 +29,16 @@ check "rdma link add m0 type madcm netdev veth0" \
 check "rdma link shows m0 over veth0" \
 	sh -c "/bin/rdma link show m0/1 | grep -q 'netdev veth0'"
 check "node type RNIC" grep -q RNIC /sys/class/infiniband/m0/node_type
+# The data path's CRC32c (iwarp/fpdu.h, libcrc32c) is the CPU's CRC32
+# instruction where the CPU has one (the guest's -cpu max has SSE 4.2),
+# not the table code; the device's creation names it.
+crc=$(dmesg | sed -n 's/.*RNIC m0 created (crc32c: \([^)]*\)).*/\1/p' | tail -1)
+if grep -qw sse4_2 /proc/cpuinfo; then
+	check "the data path's crc32c is crc32c-intel (got ${crc:-none})" \
+		[ "$crc" = crc32c-intel ]
+else
+	check "the device names its crc32c (${crc:-none})" [ -n "$crc" ]
+fi
 check "link layer Ethernet" grep -q Ethernet $PORT/link_layer
 check "the CM runs on veth0" grep -q '^dev veth0' $CM_STATS
 check "a second device on veth0 is refused" \

@@ -23,7 +23,7 @@ kos=("$@")
 # Stock modules the VM scripts use.
 MODS="ib_core ib_uverbs ib_umad ib_cm iw_cm rdma_cm rdma_ucm rdma_rxe
 crc32_generic veth sch_netem virtio_pci virtio_net af_packet ipv6 8021q
-nf_tables nft_ct crc32c_generic libcrc32c nvmet nvmet-rdma nvme-rdma null_blk
+nf_tables nft_ct crc32c_generic crc32c-intel libcrc32c nvmet nvmet-rdma nvme-rdma null_blk
 inet_diag tcp_diag
 ${MADCM_VM_MODS:-}"
 modroot=$STOCK_ROOT
@@ -102,6 +102,10 @@ for t in modprobe insmod rmmod lsmod modinfo depmod; do
 	rm -f "$root/bin/$t" "$root/sbin/$t"
 	ln -s kmod "$root/bin/$t"
 done
+# The kernel's request_module() runs /sbin/modprobe (modprobe_path), as on
+# a Debian host: libcrc32c's crypto_alloc_shash("crc32c") loads the best
+# crc32c driver through it.
+ln -s ../bin/kmod "$root/sbin/modprobe"
 # tc's netem needs its delay distribution tables.
 [ -d /usr/lib/x86_64-linux-gnu/tc ] &&
 	cp -r /usr/lib/x86_64-linux-gnu/tc "$root/usr/lib/"
