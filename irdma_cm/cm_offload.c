@@ -485,7 +485,8 @@ EXPORT_SYMBOL_GPL(madcm_cm_offload_xmit);
  * with no CM lock held unless the QP calls from its own ->offload(),
  * ->rx() or ->close().
  * Return: 0; -ENOTCONN when @qp is bound to no connection or the
- * connection has no next hop; the backend's error.
+ * connection has no next hop; -EINVAL when the segment could not be
+ * built (a bug: it warns); the backend's error.
  */
 int madcm_cm_offload_reset(struct madcm_cm_offload_qp *qp, u32 seq, u32 ack)
 {
