@@ -27,13 +27,19 @@ lb_rping() {
 		src=$?
 		tail -1 /tmp/rping-c.out | cut -c1-120 | sed "s/^/rping -c $a: /"
 		tail -1 /tmp/rping-s.out | cut -c1-120 | sed "s/^/rping -s $a: /"
-		# A failed run: everything else both printed (its cause), and
-		# the device's counters.
-		if [ $crc -ne 0 ] || [ $src -ne 0 ]; then
+		# A failed run: how far each side got and everything else it
+		# printed (its cause), TCP's resets, the device's counters and
+		# the kernel's last messages.
+		if [ $crc -ne 0 ] || [ $src -ne 0 ] ||
+		   [ "$(grep -c '^ping data' /tmp/rping-c.out)" -ne 10 ]; then
+			echo "rping $a: the client checked $(grep -c '^ping data' /tmp/rping-c.out) pings"
 			grep -v '^ping data' /tmp/rping-c.out | head -20 |
 				sed "s/^/rping -c $a (all): /"
 			grep -v '^ping data' /tmp/rping-s.out | head -20 |
 				sed "s/^/rping -s $a (all): /"
+			grep '^Tcp:' /proc/net/snmp | sed 's/^/snmp: /'
+			grep '^TcpExt:' /proc/net/netstat | sed 's/^/netstat: /'
+			rdma statistic show link m0/1 2>/dev/null | sed 's/^/m0: /'
 			dmesg | tail -20 | sed 's/^/dmesg: /'
 		fi
 		check "rping to $a: the client exits 0 (got $crc)" [ $crc -eq 0 ]
