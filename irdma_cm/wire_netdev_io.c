@@ -106,9 +106,9 @@ static struct net_device *nd_addr_owner(struct net *net,
  * consumed.
  *
  * Context: Any context.
- * Return: 0, or a negative errno when the frame was dropped (an IPv4
- * destination that is not this host's: -ENETUNREACH; a backlog that is
- * full: -ENOBUFS).
+ * Return: 0, or a negative errno when the frame was dropped (an IPv4 or
+ * IPv6 destination that is not this host's: -ENETUNREACH; a backlog that
+ * is full: -ENOBUFS).
  */
 int madcm_cm_netdev_loop_rx(struct net *net, struct sk_buff *skb)
 {
@@ -139,6 +139,34 @@ int madcm_cm_netdev_loop_rx(struct net *net, struct sk_buff *skb)
 			return -ENETUNREACH;
 		}
 		skb_dst_set(skb, &rt->dst);
+	}
+	/*
+	 * IPv6 takes the input device from the route the packet carries
+	 * (IP6CB()->iif), else from lo: the host's own packets carry the
+	 * local route of their address, whose device is the address's, and
+	 * a socket bound to that device takes them. Without the route such
+	 * a socket (the RNIC's, bound to its device) was not found, and
+	 * TCP reset the stream (66-rnic-loopback's IPv6 rping).
+	 */
+	if (skb->protocol == htons(ETH_P_IPV6)) {
+		const struct ipv6hdr *ip6h = (const struct ipv6hdr *)skb->data;
+		struct flowi6 fl6 = {};
+		struct dst_entry *dst;
+
+		if (skb->len < sizeof(*ip6h)) {
+			kfree_skb(skb);
+			return -ENETUNREACH;
+		}
+		fl6.daddr = ip6h->daddr;
+		fl6.saddr = ip6h->saddr;
+		dst = ip6_route_output(net, NULL, &fl6);
+		if (dst->error ||
+		    !(dst_rt6_info(dst)->rt6i_flags & RTF_LOCAL)) {
+			dst_release(dst);
+			kfree_skb(skb);
+			return -ENETUNREACH;
+		}
+		skb_dst_set(skb, dst);
 	}
 	return netif_rx(skb) == NET_RX_SUCCESS ? 0 : -ENOBUFS;
 }

@@ -10,12 +10,21 @@ lb_veth1_rx() {
 	/bin/ip netns exec b cat /sys/class/net/veth1/statistics/rx_packets
 }
 
+# tcp_resets: TCP's EstabResets (established connections that a RST
+# ended) from /proc/net/snmp.
+tcp_resets() {
+	awk '$1 == "Tcp:" && $2 ~ /^[0-9]+$/ { print $9 }' /proc/net/snmp
+}
+
 # lb_rping PORT ADDR...: rdma-core's rping, server and client on this
-# host, to each ADDR in turn (PORT, PORT + 1, ...), every ping checked.
+# host, to each ADDR in turn (PORT, PORT + 1, ...), every ping checked,
+# and no RST from the host's TCP on the way: both ends of each stream
+# are this host's sockets, so a reset means a segment met no socket.
 lb_rping() {
-	local port=$1 a crc src spid
+	local port=$1 a crc src spid r0
 	shift
 	for a in "$@"; do
+		r0=$(tcp_resets)
 		rping -s -a $a -p $port -C 10 -S 4096 -V -v >/tmp/rping-s.out 2>&1 &
 		spid=$!
 		sleep 1
@@ -46,6 +55,8 @@ lb_rping() {
 		check "rping to $a: the server exits 0 (got $src)" [ $src -eq 0 ]
 		check "rping to $a: 10 pings checked" \
 			[ "$(grep -c '^ping data' /tmp/rping-c.out)" -eq 10 ]
+		check "rping to $a: the host's TCP reset no stream ($r0 -> $(tcp_resets))" \
+			[ "$(tcp_resets)" -eq "$r0" ]
 		port=$((port + 1))
 	done
 }
