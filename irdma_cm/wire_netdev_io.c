@@ -438,7 +438,7 @@ static int nd_reserve(struct irdma_cm_netdev *nd,
 		return ret;
 	/*
 	 * SO_REUSEADDR: a connection the host's TCP carries for the RNIC
-	 * (rnic_host_tcp) holds the port too, with SO_REUSEADDR, while
+	 * (rnic/qp_sock.c) holds the port too, with SO_REUSEADDR, while
 	 * ESTABLISHED and in its TIME-WAIT; a listener made again on the
 	 * port meanwhile must still bind. A host socket without it still
 	 * cannot bind, and none can listen on the port (listen checks

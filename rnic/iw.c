@@ -715,7 +715,7 @@ int madcm_rnic_iw_connect(struct iw_cm_id *cm_id,
 		.peer_to_peer = MADCM_RNIC_P2P,
 		.rtr_caps = MADCM_RNIC_RTR_CAPS,
 		.crc = true,
-		.tcp_opts = madcm_rnic_tcp_opts(),
+		.tcp_opts = MADCM_RNIC_TCP_OPTS,
 		.handler = madcm_rnic_cm_handler,
 	};
 	struct madcm_cm_conn *conn;
@@ -991,7 +991,7 @@ int madcm_rnic_iw_create_listen(struct iw_cm_id *cm_id, int backlog)
 		.peer_to_peer = MADCM_RNIC_P2P,
 		.rtr_caps = MADCM_RNIC_RTR_CAPS,
 		.crc = true,
-		.tcp_opts = madcm_rnic_tcp_opts(),
+		.tcp_opts = MADCM_RNIC_TCP_OPTS,
 		.handler = madcm_rnic_cm_handler,
 	};
 	int ret;

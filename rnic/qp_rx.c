@@ -2,7 +2,7 @@
 /*
  * madcm's software RNIC: the receive side of the data path.
  *
- * The TCP engine hands the QP its stream, in order, in pieces of any
+ * The stream hands the QP its stream, in order, in pieces of any
  * size (madcm_rnic_qp_rx_data()). The MPA parser (rnic/ddp.c) cuts it
  * into FPDUs; each FPDU's DDP segment is checked, its payload placed as
  * it arrives, and what it asks for is done once its CRC has been
@@ -32,7 +32,7 @@
  * before its CRC is seen to be bad (it streams through); it lands only
  * where its header was allowed to write, and nothing completes.
  *
- * Context: rx_data runs with the engine's rx_lock held, BH off, one call
+ * Context: rx_data runs with the stream's rx_lock held, BH off, one call
  * at a time per QP, and from the CM with its connection lock held; it
  * takes @qp->lock only to look at the receive queue and calls the send
  * side with no QP lock held. What it completes or raises reaches the
@@ -43,9 +43,9 @@
 #include <rdma/ib_verbs.h>
 #include "rnic/rnic.h"
 
-static struct madcm_rnic_qp *madcm_rnic_rx_qp(struct madcm_rnic_tcp *t)
+static struct madcm_rnic_qp *madcm_rnic_rx_qp(struct madcm_rnic_stream *t)
 {
-	return container_of(t, struct madcm_rnic_qp, tcp);
+	return container_of(t, struct madcm_rnic_qp, stream);
 }
 
 /**
@@ -616,7 +616,7 @@ static void madcm_rnic_rx_end_term(struct madcm_rnic_qp *qp)
 		 (ctrl & RDMAP_TERM_MASK_ECODE) >> RDMAP_TERM_SHIFT_ECODE);
 	madcm_rnic_qp_event(qp, IB_EVENT_QP_FATAL);
 	madcm_rnic_qp_set_error(qp);
-	madcm_rnic_tcp_close_after_queue(&qp->tcp);
+	madcm_rnic_stream_close_after_queue(&qp->stream);
 }
 
 static void madcm_rnic_rx_end(struct madcm_rnic_qp *qp)
@@ -680,14 +680,14 @@ static void madcm_rnic_rx_fpdu_end_hook(struct madcm_rnic_qp *qp)
 #endif
 
 /**
- * madcm_rnic_qp_rx_data() - the TCP engine's rx_data for a QP
- * @t: the QP's engine
+ * madcm_rnic_qp_rx_data() - the stream's rx_data for a QP
+ * @t: the QP's stream
  * @d: stream octets, in order, each once
  * @len: how many
  *
- * Context: the engine's rx_lock held, BH off; never twice at once.
+ * Context: the stream's rx_lock held, BH off; never twice at once.
  */
-void madcm_rnic_qp_rx_data(struct madcm_rnic_tcp *t, const u8 *d, u32 len)
+void madcm_rnic_qp_rx_data(struct madcm_rnic_stream *t, const u8 *d, u32 len)
 {
 	struct madcm_rnic_qp *qp = madcm_rnic_rx_qp(t);
 	struct madcm_rnic_rx *rx = &qp->rx;

@@ -4,8 +4,8 @@
  *
  * irdma's CM ends a connection by loading its TCP context into the engine
  * that carries it (irdma_cm_init_tsa_conn()). For a software RNIC the
- * engine that carries TCP best is the host's, so with rnic_host_tcp set
- * the QP loads the context the CM hands over (<madcm/cm_offload.h>) into
+ * engine that carries TCP best is the host's, so the QP loads the
+ * context the CM hands over (<madcm/cm_offload.h>) into
  * a kernel TCP socket, with the repair mode CRIU restores connections
  * with, from a work item (repair needs CAP_NET_ADMIN, which the work's
  * kernel thread has and a process calling through ucma may not):
@@ -43,11 +43,10 @@
  * of each skb in place (skb_seq_read()). FIN, RST, a retransmission or
  * user timeout reach the CM as FIN_RCVD, CLOSED and RESET from the work.
  *
- * Locking: @ks->lock (IRQ-safe) guards the queues; the engine's rx_lock
- * serializes the deliveries to the upper layer, as for madcm's own
- * engine. The socket's callbacks find the engine through sk_user_data
- * under sk_callback_lock, which detach takes to put the socket's own
- * callbacks back.
+ * Locking: @ks->lock (IRQ-safe) guards the queues; the stream's rx_lock
+ * serializes the deliveries to the upper layer. The socket's callbacks
+ * find the stream through sk_user_data under sk_callback_lock, which
+ * detach takes to put the socket's own callbacks back.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": rnic: " fmt
 
@@ -68,25 +67,20 @@
 #include "madcm_compat_net.h"
 #include "rnic/rnic.h"
 
-bool madcm_rnic_host_tcp = true;
-module_param_named(rnic_host_tcp, madcm_rnic_host_tcp, bool, 0644);
-MODULE_PARM_DESC(rnic_host_tcp,
-		 "Carry each RNIC connection on a socket of the host's TCP after the CM's hand-off (repair mode; default Y); N: madcm's own TCP engine (read at each hand-off)");
-
 static unsigned int madcm_rnic_host_tcp_user_timeout_ms = 60000;
 module_param_named(rnic_host_tcp_user_timeout_ms,
 		   madcm_rnic_host_tcp_user_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(rnic_host_tcp_user_timeout_ms,
 		 "TCP_USER_TIMEOUT of an RNIC connection on the host's TCP: how long sent data may stay unacknowledged, or the peer's window shut, before the connection is reset (0: the host's retransmission limits only)");
 
-static struct madcm_rnic_tcp *ks_tcp(struct madcm_rnic_ks *ks)
+static struct madcm_rnic_stream *ks_tcp(struct madcm_rnic_ks *ks)
 {
-	return container_of(ks, struct madcm_rnic_tcp, ks);
+	return container_of(ks, struct madcm_rnic_stream, ks);
 }
 
-static struct madcm_rnic_qp *ks_qp(struct madcm_rnic_tcp *t)
+static struct madcm_rnic_qp *ks_qp(struct madcm_rnic_stream *t)
 {
-	return container_of(t, struct madcm_rnic_qp, tcp);
+	return container_of(t, struct madcm_rnic_qp, stream);
 }
 
 static u32 ks_charge(u32 len)
@@ -124,7 +118,7 @@ static int ks_setint(struct socket *sock, int opt, int val)
  * up or out but a RST. The work moves the QP to ERROR and tells the CM
  * (RESET, once), out of whatever context this is called from.
  */
-static void ks_end(struct madcm_rnic_tcp *t, int err)
+static void ks_end(struct madcm_rnic_stream *t, int err)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
 
@@ -135,7 +129,7 @@ static void ks_end(struct madcm_rnic_tcp *t, int err)
 }
 
 /* From the work: the RESET ks_end() left to report. */
-static void ks_report_end(struct madcm_rnic_tcp *t)
+static void ks_report_end(struct madcm_rnic_stream *t)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
 
@@ -147,7 +141,7 @@ static void ks_report_end(struct madcm_rnic_tcp *t)
 }
 
 /* The device the connection's frames use: the VLAN device for a VLAN. */
-static int ks_ifindex(struct madcm_rnic_tcp *t)
+static int ks_ifindex(struct madcm_rnic_stream *t)
 {
 	struct net_device *nd = ks_qp(t)->dev->netdev;
 	struct net_device *vdev;
@@ -191,7 +185,7 @@ static void ks_data_ready(struct sock *sk);
 static void ks_state_change(struct sock *sk);
 static void ks_write_space(struct sock *sk);
 
-static void ks_install(struct madcm_rnic_tcp *t, struct sock *sk)
+static void ks_install(struct madcm_rnic_stream *t, struct sock *sk)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
 
@@ -208,7 +202,7 @@ static void ks_install(struct madcm_rnic_tcp *t, struct sock *sk)
 	write_unlock_bh(&sk->sk_callback_lock);
 }
 
-static void ks_uninstall(struct madcm_rnic_tcp *t, struct sock *sk)
+static void ks_uninstall(struct madcm_rnic_stream *t, struct sock *sk)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
 
@@ -378,7 +372,7 @@ err:
  * error the caller ends the stream (the socket, if any, is released by
  * detach).
  */
-static int ks_load(struct madcm_rnic_tcp *t)
+static int ks_load(struct madcm_rnic_stream *t)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
 	struct madcm_rnic_ks_conn k = {
@@ -425,7 +419,7 @@ static int ks_load(struct madcm_rnic_tcp *t)
  * on the loopback device, as the CM looped it (a device would drop its
  * local source).
  */
-static void ks_reinject(struct madcm_rnic_tcp *t, struct sk_buff *skb,
+static void ks_reinject(struct madcm_rnic_stream *t, struct sk_buff *skb,
 			enum madcm_rnic_counter c)
 {
 	struct net_device *dev = skb->dev;
@@ -440,7 +434,7 @@ static void ks_reinject(struct madcm_rnic_tcp *t, struct sk_buff *skb,
 	netif_rx(skb);
 }
 
-static struct sk_buff *ks_frame_skb(struct madcm_rnic_tcp *t, const u8 *frame,
+static struct sk_buff *ks_frame_skb(struct madcm_rnic_stream *t, const u8 *frame,
 				    u32 len)
 {
 	struct net_device *nd = ks_qp(t)->dev->netdev;
@@ -454,7 +448,7 @@ static struct sk_buff *ks_frame_skb(struct madcm_rnic_tcp *t, const u8 *frame,
 	return skb;
 }
 
-static int ks_handoff(struct madcm_rnic_tcp *t)
+static int ks_handoff(struct madcm_rnic_stream *t)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
 	struct madcm_rnic_qp *qp = ks_qp(t);
@@ -489,7 +483,7 @@ static int ks_handoff(struct madcm_rnic_tcp *t)
 static int ks_recv_actor(read_descriptor_t *desc, struct sk_buff *skb,
 			 unsigned int off, size_t len)
 {
-	struct madcm_rnic_tcp *t = desc->arg.data;
+	struct madcm_rnic_stream *t = desc->arg.data;
 	struct skb_seq_state st;
 	unsigned int done = 0, n;
 	const u8 *data;
@@ -510,7 +504,7 @@ static int ks_recv_actor(read_descriptor_t *desc, struct sk_buff *skb,
 }
 
 /* The socket is locked (owned, or bh-locked in its receive path). */
-static void ks_read(struct madcm_rnic_tcp *t, struct sock *sk)
+static void ks_read(struct madcm_rnic_stream *t, struct sock *sk)
 {
 	read_descriptor_t desc = {
 		.arg.data = t,
@@ -525,7 +519,7 @@ static void ks_read(struct madcm_rnic_tcp *t, struct sock *sk)
 
 static void ks_data_ready(struct sock *sk)
 {
-	struct madcm_rnic_tcp *t;
+	struct madcm_rnic_stream *t;
 
 	read_lock_bh(&sk->sk_callback_lock);
 	t = sk->sk_user_data;
@@ -536,7 +530,7 @@ static void ks_data_ready(struct sock *sk)
 
 static void ks_state_change(struct sock *sk)
 {
-	struct madcm_rnic_tcp *t;
+	struct madcm_rnic_stream *t;
 
 	read_lock_bh(&sk->sk_callback_lock);
 	t = sk->sk_user_data;
@@ -547,7 +541,7 @@ static void ks_state_change(struct sock *sk)
 
 static void ks_write_space(struct sock *sk)
 {
-	struct madcm_rnic_tcp *t;
+	struct madcm_rnic_stream *t;
 
 	read_lock_bh(&sk->sk_callback_lock);
 	t = sk->sk_user_data;
@@ -560,7 +554,7 @@ static void ks_write_space(struct sock *sk)
  * Records written: out of the queue, and the send side told there is
  * room, from another work, when it waited for some.
  */
-static void ks_tx_done(struct madcm_rnic_tcp *t, struct list_head *done)
+static void ks_tx_done(struct madcm_rnic_stream *t, struct list_head *done)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
 	struct madcm_rnic_qp *qp = ks_qp(t);
@@ -581,7 +575,7 @@ static void ks_room_work(struct work_struct *work)
 {
 	struct madcm_rnic_ks *ks = container_of(work, struct madcm_rnic_ks,
 						room_work);
-	struct madcm_rnic_tcp *t = ks_tcp(ks);
+	struct madcm_rnic_stream *t = ks_tcp(ks);
 
 	if (!test_bit(MADCM_RNIC_KS_DETACHED, &ks->flags) &&
 	    !test_bit(MADCM_RNIC_KS_DEAD, &ks->flags) && t->out->tx_room)
@@ -601,12 +595,12 @@ static void ks_room_work(struct work_struct *work)
  * again while records wait): so a record queued behind others needs no
  * kick, only one queued to an empty queue does.
  */
-static void ks_tx(struct madcm_rnic_tcp *t)
+static void ks_tx(struct madcm_rnic_stream *t)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
 	struct madcm_rnic_qp *qp = ks_qp(t);
 
-	/* for madcm_rnic_ks_max_record(), which may not touch the socket */
+	/* for ks_max_record(), which may not touch the socket */
 	WRITE_ONCE(ks->mss_cache, READ_ONCE(tcp_sk(ks->sock->sk)->mss_cache));
 
 	for (;;) {
@@ -692,7 +686,7 @@ static void ks_tx(struct madcm_rnic_tcp *t)
 }
 
 /* The socket's state, as the CM's events, once each. */
-static void ks_events(struct madcm_rnic_tcp *t)
+static void ks_events(struct madcm_rnic_stream *t)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
 	struct sock *sk = ks->sock->sk;
@@ -746,7 +740,7 @@ static void ks_rst(struct madcm_rnic_ks *ks)
  * socket will answer it. The CM resets it (at SND.NXT, with an ACK of
  * RCV.NXT) on its own path, whose steering still holds the 4-tuple.
  */
-static void ks_reset_peer(struct madcm_rnic_tcp *t)
+static void ks_reset_peer(struct madcm_rnic_stream *t)
 {
 	if (!madcm_cm_offload_reset(&ks_qp(t)->oqp, t->snd_nxt,
 				    t->ks.rcv_nxt))
@@ -757,7 +751,7 @@ static void ks_work(struct work_struct *work)
 {
 	struct madcm_rnic_ks *ks = container_of(work, struct madcm_rnic_ks,
 						work);
-	struct madcm_rnic_tcp *t = ks_tcp(ks);
+	struct madcm_rnic_stream *t = ks_tcp(ks);
 	int ret;
 
 	if (test_bit(MADCM_RNIC_KS_DETACHED, &ks->flags))
@@ -788,10 +782,10 @@ static void ks_work(struct work_struct *work)
 }
 
 /**
- * madcm_rnic_ks_init() - set up a QP's host-socket engine
- * @t: the QP's engine, being initialized
+ * madcm_rnic_ks_init() - set up the host-socket side of a QP's stream
+ * @t: the QP's stream, being initialized
  */
-void madcm_rnic_ks_init(struct madcm_rnic_tcp *t)
+void madcm_rnic_ks_init(struct madcm_rnic_stream *t)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
 
@@ -802,27 +796,22 @@ void madcm_rnic_ks_init(struct madcm_rnic_tcp *t)
 	skb_queue_head_init(&ks->early);
 }
 
-/**
- * madcm_rnic_ks_offload() - the CM hands the stream over: load it into a
- *	host socket
- * @t: the engine, IDLE
- * @ctx: the hand-off context
- *
- * The upper layer starts at once (its records wait in the queue); the
- * socket is loaded from the work.
- *
- * Context: the CM's ->offload(): any context, must not sleep.
- * Return: 0, or a negative errno (the QP stays as it was).
+/*
+ * The CM hands the stream over: load it into a host socket. The upper
+ * layer starts at once (its records wait in the queue); the socket is
+ * loaded from the work. Only a backend that passes segments to the
+ * host's stack can give the stream to a socket.
  */
-int madcm_rnic_ks_offload(struct madcm_rnic_tcp *t,
-			  const struct madcm_cm_offload_ctx *ctx)
+static int ks_offload(struct madcm_rnic_stream *t,
+		      const struct madcm_cm_offload_ctx *ctx)
 {
-	const struct madcm_cm_tcp_ctx *c = &ctx->tcp;
 	struct madcm_rnic_ks *ks = &t->ks;
 	unsigned long flags;
 	u8 *unacked = NULL;
 	int ret;
 
+	if (!madcm_cm_offload_can_host(&ks_qp(t)->oqp))
+		return -EOPNOTSUPP;
 	if (ctx->unacked_len) {
 		unacked = kmemdup(ctx->unacked, ctx->unacked_len, GFP_ATOMIC);
 		if (!unacked)
@@ -837,17 +826,7 @@ int madcm_rnic_ks_offload(struct madcm_rnic_tcp *t,
 	}
 
 	spin_lock_bh(&t->rx_lock);
-	spin_lock_irqsave(&t->lock, flags);
-	t->addr = *c;
-	t->mss = max_t(u16, c->snd_mss, MADCM_RNIC_TCP_MSS_FLOOR);
-	t->snd_wscale = min_t(u8, c->snd_wscale, TCP_MAX_WSCALE);
-	t->rcv_wscale = min_t(u8, c->rcv_wscale, TCP_MAX_WSCALE);
-	t->snd_una = c->snd_una;
-	t->snd_nxt = c->snd_nxt;
-	t->rcv_nxt = c->rcv_nxt + ctx->rcvd_len;
-	t->state = MADCM_RNIC_TCP_ESTABLISHED;
-	WRITE_ONCE(t->host, true);
-	spin_unlock_irqrestore(&t->lock, flags);
+	madcm_rnic_stream_take(t, ctx);
 	spin_lock_irqsave(&ks->lock, flags);
 	ks->flags = BIT(MADCM_RNIC_KS_HANDOFF);
 	ks->unacked = unacked;
@@ -867,18 +846,12 @@ int madcm_rnic_ks_offload(struct madcm_rnic_tcp *t,
 	return 0;
 }
 
-/**
- * madcm_rnic_ks_rx() - a frame of the stream the CM still received
- * @t: the engine
- * @frame: the frame, from the Ethernet header on
- * @len: its length
- *
- * Kept until the steering entry is gone, then given to the host's stack,
- * which takes it to the socket.
- *
- * Context: the CM's ->rx(): softirq or process context; must not sleep.
+/*
+ * A frame of the stream the CM still received: kept until the steering
+ * entry is gone, then given to the host's stack, which takes it to the
+ * socket. The CM's ->rx(): softirq or process context; must not sleep.
  */
-void madcm_rnic_ks_rx(struct madcm_rnic_tcp *t, const u8 *frame, u32 len)
+static void ks_rx(struct madcm_rnic_stream *t, const u8 *frame, u32 len)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
 	struct madcm_rnic_dev *dev = ks_qp(t)->dev;
@@ -913,15 +886,9 @@ void madcm_rnic_ks_rx(struct madcm_rnic_tcp *t, const u8 *frame, u32 len)
 	}
 }
 
-/**
- * madcm_rnic_ks_close() - the CM closes (FIN) or aborts (RST) the stream
- * @t: the engine
- * @how: FIN after what is queued, or RST now
- *
- * Context: the CM's ->close(): any context, must not sleep.
- */
-void madcm_rnic_ks_close(struct madcm_rnic_tcp *t,
-			 enum madcm_cm_offload_close how)
+/* The CM closes (FIN) or aborts (RST) the stream; must not sleep. */
+static void ks_close(struct madcm_rnic_stream *t,
+		     enum madcm_cm_offload_close how)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
 
@@ -936,16 +903,12 @@ void madcm_rnic_ks_close(struct madcm_rnic_tcp *t,
 	ks_kick(ks);
 }
 
-/**
- * madcm_rnic_ks_detach() - the CM is done with the QP
- * @t: the engine
- *
- * The socket's callbacks go back, the work stops, and the socket is
- * released: a connection not closed on both sides is reset.
- *
- * Context: process context.
+/*
+ * The CM is done with the QP, or the QP goes: the socket's callbacks go
+ * back, the work stops, and the socket is released (a connection not
+ * closed on both sides is reset). Process context.
  */
-void madcm_rnic_ks_detach(struct madcm_rnic_tcp *t)
+static void ks_detach(struct madcm_rnic_stream *t)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
 	struct madcm_rnic_ks_rec *r, *n;
@@ -966,6 +929,8 @@ void madcm_rnic_ks_detach(struct madcm_rnic_tcp *t)
 	ks->sock = NULL;
 	if (sock) {
 		ks_uninstall(t, sock->sk);
+		madcm_rnic_count_add(ks_qp(t)->dev, MADCM_RNIC_CNT_RETRANSMITS,
+				     READ_ONCE(tcp_sk(sock->sk)->total_retrans));
 		ks_setint(sock, TCP_REPAIR, TCP_REPAIR_OFF_NO_WP);
 		if (sock->sk->sk_state != TCP_CLOSE)
 			sock_no_linger(sock->sk);
@@ -975,7 +940,7 @@ void madcm_rnic_ks_detach(struct madcm_rnic_tcp *t)
 	list_splice_init(&ks->txq, &txq);
 	ks->tx_mem = 0;
 	ks->tx_off = 0;
-	/* after DETACHED no builder allocates: see madcm_rnic_ks_build_buf() */
+	/* after DETACHED no builder allocates: see ks_build_buf() */
 	if (ks->build)
 		page_frag_free(ks->build);
 	ks->build = NULL;
@@ -993,9 +958,9 @@ void madcm_rnic_ks_detach(struct madcm_rnic_tcp *t)
 
 /*
  * Whether the queue takes a record of @charge octets now: the checks of
- * madcm_rnic_ks_send(), @ks->lock held. -EAGAIN asks for tx_room.
+ * ks_send(), @ks->lock held. -EAGAIN asks for tx_room.
  */
-static int ks_queue_check(struct madcm_rnic_tcp *t, u32 len, u32 charge)
+static int ks_queue_check(struct madcm_rnic_stream *t, u32 len, u32 charge)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
 
@@ -1013,18 +978,9 @@ static int ks_queue_check(struct madcm_rnic_tcp *t, u32 len, u32 charge)
 	return 0;
 }
 
-/**
- * madcm_rnic_ks_send() - queue one record for the socket
- * @t: the engine
- * @vec: its bytes
- * @nvec: how many pieces
- * @len: its length
- *
- * Context: any context.
- * Return: as madcm_rnic_tcp_send().
- */
-int madcm_rnic_ks_send(struct madcm_rnic_tcp *t, const struct kvec *vec,
-		       unsigned int nvec, u32 len)
+/* One record for the socket, copied: any context. */
+static int ks_send(struct madcm_rnic_stream *t, const struct kvec *vec,
+		   unsigned int nvec, u32 len)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
 	struct madcm_rnic_ks_rec *r;
@@ -1067,24 +1023,17 @@ int madcm_rnic_ks_send(struct madcm_rnic_tcp *t, const struct kvec *vec,
 	return ret;
 }
 
-/**
- * madcm_rnic_ks_build_buf() - where the send side may build its next FPDU
- *	in place
- * @t: the engine
- * @size: the FPDU's octets, at most
- *
- * A record in a page of the QP's fragment cache, which
- * madcm_rnic_ks_send_built() queues without a copy and the socket then
- * takes by reference: the FPDU's bytes, its CRC computed over them, are
- * the bytes TCP sends and resends, and nothing writes them again while
- * TCP holds the page. The same record comes back until it is queued.
- *
- * Context: any context; the QP's lock held (one builder at a time).
- * Return: the buffer, or NULL: the stream is not on its socket yet, or
- * is ending, or no page (the caller builds elsewhere and sends a copy
- * with madcm_rnic_ks_send()).
+/*
+ * Where the send side may build its next FPDU in place: a record in a
+ * page of the QP's fragment cache, which ks_send_built() queues without
+ * a copy and the socket then takes by reference. The FPDU's bytes, its
+ * CRC computed over them, are the bytes TCP sends and resends, and
+ * nothing writes them again while TCP holds the page. The same record
+ * comes back until it is queued. NULL: the stream is not on its socket
+ * yet, or is ending, or no page (the caller builds elsewhere and sends
+ * a copy). The QP's lock is held: one builder at a time.
  */
-u8 *madcm_rnic_ks_build_buf(struct madcm_rnic_tcp *t, u32 size)
+static u8 *ks_build_buf(struct madcm_rnic_stream *t, u32 size)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
 	struct madcm_rnic_ks_rec *r = NULL;
@@ -1117,18 +1066,11 @@ out:
 	return r ? r->data : NULL;
 }
 
-/**
- * madcm_rnic_ks_send_built() - queue the record madcm_rnic_ks_build_buf()
- *	gave, without copying it
- * @t: the engine
- * @buf: that buffer
- * @len: the FPDU's octets in it
- *
- * Context: as madcm_rnic_ks_build_buf().
- * Return: as madcm_rnic_ks_send(); the record stays the builder's on an
- * error, and comes back from the next madcm_rnic_ks_build_buf().
+/*
+ * Queue the record ks_build_buf() gave, without copying it; on an error
+ * it stays the builder's, and comes back from the next ks_build_buf().
  */
-int madcm_rnic_ks_send_built(struct madcm_rnic_tcp *t, u8 *buf, u32 len)
+static int ks_send_built(struct madcm_rnic_stream *t, u8 *buf, u32 len)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
 	u32 charge = ks_charge(len);
@@ -1157,32 +1099,23 @@ int madcm_rnic_ks_send_built(struct madcm_rnic_tcp *t, u8 *buf, u32 len)
 	return ret;
 }
 
-/**
- * madcm_rnic_ks_max_record() - the largest record the socket's stream
- *	takes: the MSS of the hand-off, or the socket's own when smaller
- *	(RFC 5044 5.2 sizes an FPDU to one segment)
- * @t: the engine
- *
- * Return: bytes.
+/*
+ * The largest record the socket's stream takes: the MSS of the hand-off,
+ * or the socket's own when smaller (RFC 5044 5.2 sizes an FPDU to one
+ * segment).
  */
-u32 madcm_rnic_ks_max_record(struct madcm_rnic_tcp *t)
+static u32 ks_max_record(struct madcm_rnic_stream *t)
 {
 	u32 cur = READ_ONCE(t->ks.mss_cache), mss = READ_ONCE(t->mss);
 
 	/* the socket's, as the work last saw it: never the socket itself */
-	if (cur >= MADCM_RNIC_TCP_MSS_FLOOR && cur < mss)
+	if (cur >= MADCM_RNIC_STREAM_MSS_FLOOR && cur < mss)
 		mss = cur;
 	return mss;
 }
 
-/**
- * madcm_rnic_ks_send_room() - how much the queue takes now
- * @t: the engine
- *
- * Return: bytes; U32_MAX when the queue is empty (it always takes one
- * record then).
- */
-u32 madcm_rnic_ks_send_room(struct madcm_rnic_tcp *t)
+/* What the queue takes now; U32_MAX when it is empty (one record always). */
+static u32 ks_send_room(struct madcm_rnic_stream *t)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
 	unsigned long flags;
@@ -1200,26 +1133,31 @@ u32 madcm_rnic_ks_send_room(struct madcm_rnic_tcp *t)
 	return room;
 }
 
-/**
- * madcm_rnic_ks_close_after_queue() - FIN once the queue is written
- * @t: the engine
- */
-void madcm_rnic_ks_close_after_queue(struct madcm_rnic_tcp *t)
+/* FIN once the queue is written. */
+static void ks_close_after_queue(struct madcm_rnic_stream *t)
 {
 	set_bit(MADCM_RNIC_KS_FIN_DUE, &t->ks.flags);
 	ks_kick(&t->ks);
 }
 
-/**
- * madcm_rnic_ks_abort() - reset the stream now
- * @t: the engine
- * @status: the RESET's status (0: -ECONNABORTED)
- *
- * Context: any context, the upper layer's rx_data included.
- */
-void madcm_rnic_ks_abort(struct madcm_rnic_tcp *t, int status)
+/* Reset the stream now: any context, the upper layer's rx_data included. */
+static void ks_abort(struct madcm_rnic_stream *t, int status)
 {
 	if (test_bit(MADCM_RNIC_KS_DETACHED, &t->ks.flags))
 		return;
 	ks_end(t, status ?: -ECONNABORTED);
 }
+
+const struct madcm_rnic_stream_ops madcm_rnic_ks_ops = {
+	.offload = ks_offload,
+	.rx = ks_rx,
+	.close = ks_close,
+	.detach = ks_detach,
+	.send = ks_send,
+	.build_buf = ks_build_buf,
+	.send_built = ks_send_built,
+	.max_record = ks_max_record,
+	.send_room = ks_send_room,
+	.close_after_queue = ks_close_after_queue,
+	.abort = ks_abort,
+};

@@ -1,12 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The software RNIC on the host's own TCP: at the offload boundary a QP
- * may load its stream into a kernel TCP socket, repaired into the
- * connection's state (the way CRIU restores a live connection), instead
- * of carrying it with madcm's own engine (rnic/qp_tcp.c). The choice is
- * made per hand-off by the rnic_host_tcp module parameter. The upper
- * layer (rnic/qp_tx.c, rnic/qp_rx.c) sees the same calls either way.
- * Documentation/rnic_tcp.rst describes the hand-off.
+ * loads its stream into a kernel TCP socket, repaired into the
+ * connection's state (the way CRIU restores a live connection). The
+ * upper layer (rnic/qp_tx.c, rnic/qp_rx.c) sees it through
+ * rnic/stream.h. Documentation/rnic_tcp.rst describes the hand-off.
  */
 #ifndef _MADCM_RNIC_QP_SOCK_H
 #define _MADCM_RNIC_QP_SOCK_H
@@ -20,7 +18,7 @@
 #include <linux/workqueue.h>
 #include <madcm/cm_offload.h>
 
-struct madcm_rnic_tcp;
+struct madcm_rnic_stream;
 struct socket;
 struct sock;
 
@@ -160,36 +158,15 @@ struct madcm_rnic_ks_conn {
 
 struct net;
 
-extern bool madcm_rnic_host_tcp;
-
 /*
  * The TCP options the CM's SYNs offer for the RNIC's connections: those
- * the host's TCP keeps using after the hand-off, when it takes them.
- * madcm's own engine sends neither.
+ * the host's TCP keeps using after the hand-off, when the peer takes them.
  */
-static inline u8 madcm_rnic_tcp_opts(void)
-{
-	return READ_ONCE(madcm_rnic_host_tcp) ?
-	       MADCM_CM_TCP_TS | MADCM_CM_TCP_SACK : 0;
-}
+#define MADCM_RNIC_TCP_OPTS	(MADCM_CM_TCP_TS | MADCM_CM_TCP_SACK)
 
 int madcm_rnic_ks_repair(struct net *net, const struct madcm_rnic_ks_conn *k,
 			 struct socket **sockp);
 
-void madcm_rnic_ks_init(struct madcm_rnic_tcp *t);
-int madcm_rnic_ks_offload(struct madcm_rnic_tcp *t,
-			  const struct madcm_cm_offload_ctx *ctx);
-void madcm_rnic_ks_rx(struct madcm_rnic_tcp *t, const u8 *frame, u32 len);
-void madcm_rnic_ks_close(struct madcm_rnic_tcp *t,
-			 enum madcm_cm_offload_close how);
-void madcm_rnic_ks_detach(struct madcm_rnic_tcp *t);
-int madcm_rnic_ks_send(struct madcm_rnic_tcp *t, const struct kvec *vec,
-		       unsigned int nvec, u32 len);
-u8 *madcm_rnic_ks_build_buf(struct madcm_rnic_tcp *t, u32 size);
-int madcm_rnic_ks_send_built(struct madcm_rnic_tcp *t, u8 *buf, u32 len);
-u32 madcm_rnic_ks_max_record(struct madcm_rnic_tcp *t);
-u32 madcm_rnic_ks_send_room(struct madcm_rnic_tcp *t);
-void madcm_rnic_ks_close_after_queue(struct madcm_rnic_tcp *t);
-void madcm_rnic_ks_abort(struct madcm_rnic_tcp *t, int status);
+void madcm_rnic_ks_init(struct madcm_rnic_stream *t);
 
 #endif /* _MADCM_RNIC_QP_SOCK_H */

@@ -4,12 +4,13 @@
  *
  * The send queue's work requests become RDMAP messages (RFC 5040), cut
  * into DDP segments (RFC 5041) of at most the MULPDU, each framed as one
- * MPA FPDU (RFC 5044: ULPDU_Length, PAD, CRC) and queued to the QP's TCP
- * engine as one record. On the host's TCP (rnic/qp_sock.c) the FPDU is
- * built in place in a record in a page, the payload copied once from the
- * MR and the CRC computed once over that copy, and the socket takes the
- * page by reference; madcm's own engine (rnic/qp_tcp.c) and a record
- * without a page take a copy of what was built in @qp->tx_buf:
+ * MPA FPDU (RFC 5044: ULPDU_Length, PAD, CRC) and queued to the QP's
+ * stream (rnic/stream.h) as one record. On the host's TCP (rnic/qp_sock.c)
+ * the FPDU is built in place in a record in a page, the payload copied
+ * once from the MR and the CRC computed once over that copy, and the
+ * socket takes the page by reference; a record without a page (no page
+ * to be had, or a test transport) takes a copy of what was built in
+ * @qp->tx_buf:
  *
  *  Send, Send with SE,          untagged, queue 0, MSN per message, MO
  *  with Invalidate (and SE)     per segment; L on the last
@@ -31,7 +32,7 @@
  *
  * IB_SEND_FENCE holds a work request until every RDMA Read before it has
  * completed. A full TCP send queue (-EAGAIN) holds the send side until
- * the engine's tx_room. The CM's RTR message (RFC 6581) is the first on
+ * the stream's tx_room. The CM's RTR message (RFC 6581) is the first on
  * its queue: an initiator's MSNs start after it, and its zero-length
  * Read's response completes no work request.
  *
@@ -51,8 +52,8 @@
  * Write (RFC 6581's RTR form: placed nowhere, completing nothing),
  * counted in tx_nudge; it also ends a madcm responder's hold early.
  *
- * Locking: everything here runs under @qp->lock (irqsave); the TCP engine
- * is called with it held (its lock nests inside); completion handlers
+ * Locking: everything here runs under @qp->lock (irqsave); the stream
+ * is called with it held (its locks nest inside); completion handlers
  * and closing the stream run after it is dropped (madcm_rnic_run_due()).
  */
 #include <linux/moduleparam.h>
@@ -113,26 +114,26 @@ static u8 tx_ddp_ctrl(bool tagged, bool last)
  */
 static u32 tx_mulpdu(struct madcm_rnic_qp *qp)
 {
-	return madcm_mpa_mulpdu(min(madcm_rnic_tcp_max_record(&qp->tcp),
+	return madcm_mpa_mulpdu(min(madcm_rnic_stream_max_record(&qp->stream),
 				    qp->tx_buf_size));
 }
 
 /* Whether TCP takes an FPDU of @ulpdu_len now (before it is built). */
 static bool tx_room(struct madcm_rnic_qp *qp, u32 ulpdu_len)
 {
-	return madcm_rnic_tcp_send_room(&qp->tcp) >=
+	return madcm_rnic_stream_send_room(&qp->stream) >=
 	       madcm_mpa_fpdu_len(ulpdu_len);
 }
 
 /*
  * Where the FPDU of a ULPDU of @ulpdu_len is built: in place in a record
- * of the TCP engine's queue when it has one (the host's TCP then takes
+ * of the stream's queue when it has one (the host's TCP then takes
  * it by reference: the payload is copied once, from the MR, and the CRC
  * computed once, over that copy), else in @qp->tx_buf.
  */
 static u8 *tx_fpdu_buf(struct madcm_rnic_qp *qp, u32 ulpdu_len)
 {
-	u8 *buf = madcm_rnic_tcp_build_buf(&qp->tcp,
+	u8 *buf = madcm_rnic_stream_build_buf(&qp->stream,
 					   madcm_mpa_fpdu_len(ulpdu_len));
 
 	return buf ?: qp->tx_buf;
@@ -150,10 +151,10 @@ static int tx_queue(struct madcm_rnic_qp *qp, u8 *fpdu, u32 ulpdu_len)
 	if (len < 0)
 		return len;
 	if (fpdu != qp->tx_buf)
-		return madcm_rnic_tcp_send_built(&qp->tcp, fpdu, len);
+		return madcm_rnic_stream_send_built(&qp->stream, fpdu, len);
 	vec.iov_base = fpdu;
 	vec.iov_len = len;
-	return madcm_rnic_tcp_send(&qp->tcp, &vec, 1, len);
+	return madcm_rnic_stream_send(&qp->stream, &vec, 1, len);
 }
 
 /* A local MR check's errno as the work request's status. */
@@ -226,7 +227,7 @@ static enum tx_step tx_term_send(struct madcm_rnic_qp *qp,
 	};
 	int ret;
 
-	ret = madcm_rnic_tcp_send(&qp->tcp, &vec, 1, qp->term_len);
+	ret = madcm_rnic_stream_send(&qp->stream, &vec, 1, qp->term_len);
 	if (ret == -EAGAIN)
 		return TX_WAIT;
 	if (!ret)
@@ -620,20 +621,20 @@ void madcm_rnic_qp_tx_run(struct madcm_rnic_qp *qp)
 }
 
 /**
- * madcm_rnic_qp_tx_room() - the TCP engine has room again
- * @t: the QP's engine
+ * madcm_rnic_qp_tx_room() - the stream has room again
+ * @t: the QP's stream
  *
- * The engine's tx_room: the send side goes on where it waited.
+ * The stream's tx_room: the send side goes on where it waited.
  * Context: Any; no lock held.
  */
-void madcm_rnic_qp_tx_room(struct madcm_rnic_tcp *t)
+void madcm_rnic_qp_tx_room(struct madcm_rnic_stream *t)
 {
-	madcm_rnic_qp_tx_run(container_of(t, struct madcm_rnic_qp, tcp));
+	madcm_rnic_qp_tx_run(container_of(t, struct madcm_rnic_qp, stream));
 }
 
 /**
  * madcm_rnic_qp_tx_start() - the send side takes the stream
- * @t: the QP's TCP engine, ESTABLISHED (the QP in RTS)
+ * @t: the QP's stream, carried (the QP in RTS)
  * @ctx: the CM's hand-off context
  *
  * Takes the negotiated IRD, ORD and CRC, and the RTR message: on the
@@ -643,16 +644,15 @@ void madcm_rnic_qp_tx_room(struct madcm_rnic_tcp *t)
  * without peer-to-peer holds its send queue until the initiator's first
  * FPDU arrived (RFC 5044 7.1: the initiator may not be ready for an FPDU
  * right after its reply; RFC 6581's RTR is for the responder that sends
- * first). Then queues what the consumer posted already. The engine's
- * tx_start: called before
- * @ctx->rcvd is delivered (a responder answers the RTR Read with the IRD
+ * first). Then queues what the consumer posted already. The stream's
+ * tx_start: called before @ctx->rcvd is delivered (a responder answers the RTR Read with the IRD
  * set here).
  * Context: Any; the QP's lock not held.
  */
-void madcm_rnic_qp_tx_start(struct madcm_rnic_tcp *t,
+void madcm_rnic_qp_tx_start(struct madcm_rnic_stream *t,
 			    const struct madcm_cm_offload_ctx *ctx)
 {
-	struct madcm_rnic_qp *qp = container_of(t, struct madcm_rnic_qp, tcp);
+	struct madcm_rnic_qp *qp = container_of(t, struct madcm_rnic_qp, stream);
 	const struct madcm_cm_tcp_ctx *c = &ctx->tcp;
 	struct madcm_rnic_due due = {};
 	struct madcm_rnic_oreq *o;

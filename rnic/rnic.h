@@ -4,8 +4,9 @@
  *
  * rnic/device.c  rdma_link_ops, the ib_device, port state, netdev events
  * rnic/verbs.c   PD, CQ, QP, MR verbs (the control path)
- * rnic/qp_tcp.c  the QP's side of the offload boundary: the TCP engine
- *		  that carries an offloaded stream (<madcm/cm_offload.h>)
+ * rnic/stream.c  the QP's side of the offload boundary: its stream
+ *		  (<madcm/cm_offload.h>), carried by a host socket
+ *		  (rnic/qp_sock.c)
  * rnic/iw.c      the iw_cm provider: iw_cm_verbs mapped onto madcm_cm_*
  *
  * The RNIC reaches the CM only through <madcm/cm.h>, <madcm/cm_offload.h>
@@ -29,7 +30,7 @@
 #include <madcm/cm.h>
 #include <madcm/cm_offload.h>
 #include "rnic/ddp.h"
-#include "rnic/qp_tcp.h"
+#include "rnic/stream.h"
 #include "rnic/uwqe.h"
 
 /*
@@ -80,7 +81,8 @@ struct madcm_rnic_swqe;
  * @MADCM_RNIC_CNT_RX_FRAMES: frames received by QPs
  * @MADCM_RNIC_CNT_TX_BYTES: bytes of TCP payload sent by QPs
  * @MADCM_RNIC_CNT_RX_BYTES: bytes of TCP payload received by QPs
- * @MADCM_RNIC_CNT_RETRANSMITS: segments QPs sent again
+ * @MADCM_RNIC_CNT_RETRANSMITS: segments the QPs' sockets sent again
+ *	(their total_retrans, added when each socket is released)
  * @MADCM_RNIC_CNT_TERM_SENT: TERMINATE messages sent
  * @MADCM_RNIC_CNT_TERM_RCVD: TERMINATE messages received
  * @MADCM_RNIC_CNT_QP_ERROR: QPs moved to the ERROR state
@@ -113,7 +115,7 @@ struct madcm_rnic_swqe;
  *	refused because the QP is not the caller's (a user QP of another
  *	process, or a user QP for a kernel caller)
  * @MADCM_RNIC_CNT_HOST_TCP: streams handed to a socket of the host's TCP
- *	(rnic_host_tcp, rnic/qp_sock.c)
+ *	(rnic/qp_sock.c)
  * @MADCM_RNIC_CNT_HOST_TCP_FAIL: hand-offs to a host socket that failed
  *	(the stream was reset)
  * @MADCM_RNIC_CNT_HOST_TCP_EARLY: the peer's frames the CM passed to a QP
@@ -213,10 +215,6 @@ struct madcm_rnic_ucontext {
  * @dying: the device is being removed: no new QP, every QP flushed
  * @netdev_tracker: the reference on @netdev
  * @cnt: the counters, enum madcm_rnic_counter
- * @tcp_snd_mem: tcp: what the QPs' send queues are charged, all together
- *	(bounded by MADCM_RNIC_TCP_DEV_SNDBUF)
- * @tcp_ooo_mem: tcp: what their out-of-order queues are charged
- *	(bounded by MADCM_RNIC_TCP_DEV_OOO)
  * @uverbs: the device speaks soft-iWARP's user ABI (rnic/uverbs.c)
  * @n_ures: the objects all processes hold together, by enum
  *	madcm_rnic_res (at most rnic_user_share of each limit: the rest is
@@ -247,9 +245,6 @@ struct madcm_rnic_dev {
 	bool dying;
 	netdevice_tracker netdev_tracker;
 	atomic64_t cnt[MADCM_RNIC_CNT_MAX];
-	/* tcp: rnic/qp_tcp.c's device-wide budgets */
-	atomic_long_t tcp_snd_mem;
-	atomic_long_t tcp_ooo_mem;
 	bool uverbs;
 	atomic_t n_ures[MADCM_RNIC_RES_MAX];
 #ifdef MADCM_FAULT_INJECTION
@@ -466,7 +461,7 @@ struct madcm_rnic_rx {
  * struct madcm_rnic_qp - an RC QP
  * @ibqp: the ib_qp; first
  * @dev: its device
- * @oqp: the QP as the CM sees it (rnic/qp_tcp.c implements its ops)
+ * @oqp: the QP as the CM sees it (rnic/stream.c implements its ops)
  * @iw_ref: iw_cm's references (iw_add_ref/iw_rem_ref), plus the one the
  *	QP holds for itself until destroy
  * @iw_free: completed when @iw_ref reaches zero; destroy waits for it
@@ -491,7 +486,7 @@ struct madcm_rnic_rx {
  *	kernel consumer created a kernel QP from (rnic/iw.c's owner rule)
  * @ev_work: runs the consumer's QP event handler, on madcm_rnic_wq
  * @ev_fatal: @ev_work is to raise IB_EVENT_QP_FATAL (under @lock)
- * @tcp: the TCP engine of the offloaded stream (rnic/qp_tcp.c)
+ * @stream: the offloaded stream (rnic/stream.c)
  * @sq_next: tx: the next SQ entry to start (free running, between
  *	@sq.head and @sq.tail: the entries before it are started, the
  *	ones from @sq.head on not yet completed)
@@ -553,7 +548,7 @@ struct madcm_rnic_qp {
 	struct pid *owner;
 	struct work_struct ev_work;
 	bool ev_fatal;
-	struct madcm_rnic_tcp tcp;
+	struct madcm_rnic_stream stream;
 	/* tx: rnic/qp_tx.c, under @lock */
 	u32 sq_next;
 	u32 tx_off;
@@ -641,11 +636,11 @@ int madcm_rnic_mr_remote_invalidate(struct madcm_rnic_qp *qp, u32 stag);
  * rnic/qp_rx.c (H-rx): the receive side. madcm_rnic_qp_rx_start() at
  * hand-off, before the first rx_data (the CM's rcvd octets included):
  * -EOPNOTSUPP when the peer would send markers, else 0.
- * madcm_rnic_qp_rx_data() is the TCP engine's rx_data for a QP.
+ * madcm_rnic_qp_rx_data() is the stream's rx_data for a QP.
  */
 int madcm_rnic_qp_rx_start(struct madcm_rnic_qp *qp,
 			   const struct madcm_cm_offload_ctx *ctx);
-void madcm_rnic_qp_rx_data(struct madcm_rnic_tcp *t, const u8 *d, u32 len);
+void madcm_rnic_qp_rx_data(struct madcm_rnic_stream *t, const u8 *d, u32 len);
 
 /* rnic/iw.c: the iw_cm_verbs, and the QP's disconnect hook. */
 int madcm_rnic_iw_connect(struct iw_cm_id *cm_id,
@@ -665,16 +660,16 @@ struct ib_qp *madcm_rnic_iw_get_qp(struct ib_device *ibdev, int qpn);
  */
 void madcm_rnic_iw_qp_disconnect(struct madcm_rnic_qp *qp, bool abort);
 
-/* rnic/qp_tcp.c: the offload ops of a QP, and flushing its stream. */
+/* rnic/stream.c: the offload ops of a QP, and its stream's set-up and end. */
 extern const struct madcm_cm_offload_ops madcm_rnic_offload_ops;
-void madcm_rnic_qp_tcp_init(struct madcm_rnic_qp *qp);
-void madcm_rnic_qp_tcp_destroy(struct madcm_rnic_qp *qp);
+void madcm_rnic_qp_stream_init(struct madcm_rnic_qp *qp);
+void madcm_rnic_qp_stream_destroy(struct madcm_rnic_qp *qp);
 
 /*
  * rnic/verbs.c: completions and events. The consumer's handlers (a CQ's
  * completion and event handlers, a QP's event handler) run from
  * madcm_rnic_wq, never from the path that completes or fails: that path
- * holds the QP's lock, or the TCP engine's rx_lock and the CM's
+ * holds the QP's lock, or the stream's rx_lock and the CM's
  * connection lock, and a handler may post, poll, modify the QP to ERROR
  * (which calls into the CM) or sleep. madcm_rnic_qp_event() raises a QP
  * event from any context.
@@ -703,9 +698,9 @@ void madcm_rnic_qp_error_locked(struct madcm_rnic_qp *qp,
 int madcm_rnic_qp_tx_create(struct madcm_rnic_qp *qp);
 void madcm_rnic_qp_tx_reset(struct madcm_rnic_qp *qp);
 void madcm_rnic_qp_tx_destroy(struct madcm_rnic_qp *qp);
-void madcm_rnic_qp_tx_start(struct madcm_rnic_tcp *t,
+void madcm_rnic_qp_tx_start(struct madcm_rnic_stream *t,
 			    const struct madcm_cm_offload_ctx *ctx);
-void madcm_rnic_qp_tx_room(struct madcm_rnic_tcp *t);
+void madcm_rnic_qp_tx_room(struct madcm_rnic_stream *t);
 void madcm_rnic_qp_tx_run(struct madcm_rnic_qp *qp);
 void madcm_rnic_qp_tx_run_locked(struct madcm_rnic_qp *qp,
 				 struct madcm_rnic_due *due);

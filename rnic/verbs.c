@@ -15,8 +15,8 @@
  * the state) covers the QP's state and both rings, then a CQ's lock nests
  * inside it; STag state changes under the lock of the device's MR table.
  * Consumers' handlers run from madcm_rnic_wq, with no RNIC or CM lock
- * held: the paths that complete work requests hold @qp->lock, or the TCP
- * engine's rx_lock and the CM's connection lock.
+ * held: the paths that complete work requests hold @qp->lock, or the
+ * stream's rx_lock and the CM's connection lock.
  */
 #include <linux/log2.h>
 #include <linux/pid.h>
@@ -312,7 +312,7 @@ static int madcm_rnic_req_notify_cq(struct ib_cq *ibcq,
 void madcm_rnic_run_due(struct madcm_rnic_qp *qp, struct madcm_rnic_due *due)
 {
 	if (due->close)
-		madcm_rnic_tcp_close_after_queue(&qp->tcp);
+		madcm_rnic_stream_close_after_queue(&qp->stream);
 }
 
 static enum ib_wc_opcode madcm_rnic_wc_opcode(enum ib_wr_opcode op)
@@ -639,7 +639,7 @@ static int madcm_rnic_create_qp(struct ib_qp *ibqp,
 	qp->rq.max_sge = cap->max_recv_sge;
 	qp->sq_sig_all = attr->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->max_inline = cap->max_inline_data;
-	madcm_rnic_qp_tcp_init(qp);
+	madcm_rnic_qp_stream_init(qp);
 	ret = madcm_rnic_qp_tx_create(qp);
 	if (ret)
 		goto err_tcp;
@@ -665,7 +665,7 @@ err_xa:
 err_tx:
 	madcm_rnic_qp_tx_destroy(qp);
 err_tcp:
-	madcm_rnic_qp_tcp_destroy(qp);
+	madcm_rnic_qp_stream_destroy(qp);
 err_free:
 	put_pid(qp->owner);
 	kvfree(qp->swqe);
@@ -834,7 +834,7 @@ static int madcm_rnic_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	madcm_rnic_qp_put(qp);
 	wait_for_completion(&qp->iw_free);
 	xa_erase_irq(&dev->qps, ibqp->qp_num);
-	madcm_rnic_qp_tcp_destroy(qp);
+	madcm_rnic_qp_stream_destroy(qp);
 	madcm_rnic_qp_tx_destroy(qp);
 	/* nothing completes or raises more: the handlers' work is done */
 	madcm_rnic_qp_flush_handlers(qp);

@@ -765,7 +765,7 @@ static void qx_post_rbuf(struct kunit *test, struct qx *x, u64 wr_id)
 
 static void qx_feed(struct qx *x, const u8 *d, u32 len)
 {
-	madcm_rnic_qp_rx_data(&x->qp->tcp, d, len);
+	madcm_rnic_qp_rx_data(&x->qp->stream, d, len);
 }
 
 static enum ib_qp_state qx_state(struct qx *x)

@@ -24,6 +24,7 @@
 #include <linux/wait.h>
 #include "rnic/rnic.h"
 #include "tests/kunit/cm_test_util.h"
+#include "tests/kunit/rnic_pipe.h"
 
 #define IW_MAX_EV	8
 #define IW_PDATA	64
@@ -137,7 +138,7 @@ static void iw_side_free(struct kunit_resource *res)
 	struct iw_side *s = res->data;
 
 	if (s->qp) {
-		madcm_rnic_qp_tcp_destroy(s->qp);
+		madcm_rnic_qp_stream_destroy(s->qp);
 		madcm_rnic_qp_tx_destroy(s->qp);
 	}
 	xa_destroy(&s->dev->qps);
@@ -153,15 +154,19 @@ static int iw_side_init(struct kunit_resource *res, void *context)
 
 /*
  * The devices and QPs are allocated before the wire, so that they
- * outlive its cores (KUnit frees in reverse order).
+ * outlive its cores (KUnit frees in reverse order); the pipe that joins
+ * the QPs' streams (the CM's loop wire cannot give a stream to a host
+ * socket) before them.
  */
 static struct iw_fix *iw_fix_create(struct kunit *test)
 {
 	struct iw_fix *fx = kunit_kzalloc(test, sizeof(*fx), GFP_KERNEL);
 	struct kunit_resource *res;
+	struct rnic_pipe *pipe;
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, fx);
+	pipe = rnic_pipe_create(test);
 	for (i = 0; i < 2; i++) {
 		struct iw_side *s = &fx->side[i];
 
@@ -182,13 +187,15 @@ static struct iw_fix *iw_fix_create(struct kunit *test)
 		refcount_set(&s->qp->iw_ref, 1);
 		init_completion(&s->qp->iw_free);
 		s->qp->state = IB_QPS_INIT;
-		madcm_rnic_qp_tcp_init(s->qp);
+		madcm_rnic_qp_stream_init(s->qp);
 		/* the send side as create_qp makes it (the hold's timer) */
 		KUNIT_ASSERT_EQ(test, madcm_rnic_qp_tx_create(s->qp), 0);
 		KUNIT_ASSERT_EQ(test, xa_err(xa_store_irq(&s->dev->qps, IW_QPN,
 							  s->qp, GFP_KERNEL)),
 				0);
 	}
+	rnic_pipe_join(pipe, &fx->side[0].qp->stream,
+		       &fx->side[1].qp->stream);
 	fx->cm = cm_fix_create(test, 2, false, &cm_test_fast_cfg, 4);
 	for (i = 0; i < 2; i++)
 		fx->side[i].dev->core = &fx->cm->core[i]->handle;

@@ -6,8 +6,9 @@
  * (madcm_rnic_newlink(), as `rdma link add` does), one kernel RC QP each
  * made through ib_core, handed a TCP stream each as the CM hands one
  * over (the offload op with a context that mirrors the other side's).
- * The QPs' TCP engines are wired back to back: what one transmits, the
- * other receives, in order, from a work item of the test (the wire).
+ * The QPs' streams are joined back to back by the test's pipe
+ * (tests/kunit/rnic_pipe.c): what one sends, the other receives, in
+ * order, from a work item of the pipe (the wire).
  * Everything the consumer sees goes through ib_core: post_send,
  * post_recv, poll_cq, modify_qp.
  *
@@ -32,6 +33,7 @@
 #include <rdma/ib_verbs.h>
 #include "irdma_cm/mpa.h"
 #include "rnic/rnic.h"
+#include "tests/kunit/rnic_pipe.h"
 
 #define RD_BUF		(1024 * 1024)
 #define RD_MSS		1460
@@ -64,22 +66,9 @@ struct rd_side {
 	atomic_t ev_closed;
 };
 
-struct rd_frame {
-	struct list_head list;
-	int to;
-	u32 len;
-	u8 data[];
-};
-
 struct rd_fix {
 	struct rd_side s[2];
-	struct workqueue_struct *wq;
-	struct work_struct wire;
-	spinlock_t lock;		/* @frames, @live, @dead */
-	struct list_head frames;
-	bool live;
-	bool dead;
-	atomic_t nframes;
+	struct rnic_pipe *pipe;
 };
 
 /* The fixture of the running case (cases run one at a time). */
@@ -100,67 +89,16 @@ static const struct net_device_ops rd_netdev_ops = {
 	.ndo_start_xmit = rd_nd_xmit,
 };
 
-static struct rd_side *rd_side_of(struct madcm_rnic_tcp *t)
+static struct rd_side *rd_side_of(struct madcm_rnic_stream *t)
 {
-	struct madcm_rnic_qp *qp = container_of(t, struct madcm_rnic_qp, tcp);
+	struct madcm_rnic_qp *qp = container_of(t, struct madcm_rnic_qp,
+						stream);
 	struct rd_fix *fx = rd_cur;
 
 	return fx->s[0].qp == qp ? &fx->s[0] : &fx->s[1];
 }
 
-/* The wire: frames reach the other side in the order they were sent. */
-static void rd_wire_work(struct work_struct *work)
-{
-	struct rd_fix *fx = container_of(work, struct rd_fix, wire);
-	struct rd_frame *f;
-
-	for (;;) {
-		spin_lock_bh(&fx->lock);
-		f = fx->live && !fx->dead ?
-			list_first_entry_or_null(&fx->frames, struct rd_frame,
-						 list) : NULL;
-		if (f)
-			list_del(&f->list);
-		spin_unlock_bh(&fx->lock);
-		if (!f)
-			return;
-		local_bh_disable();
-		madcm_rnic_offload_ops.rx(&fx->s[f->to].qp->oqp, f->data,
-					  f->len);
-		local_bh_enable();
-		kfree(f);
-	}
-}
-
-static int rd_xmit(struct madcm_rnic_tcp *t, const u8 *frame, u32 len)
-{
-	struct rd_side *s = rd_side_of(t);
-	struct rd_fix *fx = s->fx;
-	struct rd_frame *f;
-	bool queued = false;
-
-	f = kmalloc(struct_size(f, data, len), GFP_ATOMIC);
-	if (!f)
-		return -ENOMEM;
-	f->to = !s->id;
-	f->len = len;
-	memcpy(f->data, frame, len);
-	spin_lock_bh(&fx->lock);
-	if (!fx->dead) {
-		list_add_tail(&f->list, &fx->frames);
-		queued = true;
-		atomic_inc(&fx->nframes);
-	}
-	spin_unlock_bh(&fx->lock);
-	if (!queued) {
-		kfree(f);
-		return 0;
-	}
-	queue_work(fx->wq, &fx->wire);
-	return 0;
-}
-
-static void rd_event(struct madcm_rnic_tcp *t, enum madcm_cm_offload_event ev,
+static void rd_event(struct madcm_rnic_stream *t, enum madcm_cm_offload_event ev,
 		     int status)
 {
 	struct rd_side *s = rd_side_of(t);
@@ -171,9 +109,9 @@ static void rd_event(struct madcm_rnic_tcp *t, enum madcm_cm_offload_event ev,
 		atomic_inc(&s->ev_closed);
 }
 
-static int rd_qp_state(struct madcm_rnic_tcp *t, int state)
+static int rd_qp_state(struct madcm_rnic_stream *t, int state)
 {
-	struct madcm_rnic_qp *qp = container_of(t, struct madcm_rnic_qp, tcp);
+	struct madcm_rnic_qp *qp = container_of(t, struct madcm_rnic_qp, stream);
 
 	if (state == IB_QPS_RTS)
 		return madcm_rnic_qp_to_rts(qp);
@@ -181,19 +119,18 @@ static int rd_qp_state(struct madcm_rnic_tcp *t, int state)
 	return 0;
 }
 
-static void rd_release(struct madcm_rnic_tcp *t)
+static void rd_release(struct madcm_rnic_stream *t)
 {
 }
 
-static int rd_rx_start(struct madcm_rnic_tcp *t,
+static int rd_rx_start(struct madcm_rnic_stream *t,
 		       const struct madcm_cm_offload_ctx *ctx)
 {
 	return madcm_rnic_qp_rx_start(container_of(t, struct madcm_rnic_qp,
-						   tcp), ctx);
+						   stream), ctx);
 }
 
-static const struct madcm_rnic_tcp_out rd_out = {
-	.xmit = rd_xmit,
+static const struct madcm_rnic_stream_out rd_out = {
 	.event = rd_event,
 	.qp_state = rd_qp_state,
 	.release = rd_release,
@@ -257,7 +194,7 @@ static void rd_side_init(struct kunit *test, struct rd_fix *fx, int i)
 	s->ibqp = rd_create_qp(s);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(s->ibqp));
 	s->qp = to_madcm_rnic_qp(s->ibqp);
-	s->qp->tcp.out = &rd_out;
+	s->qp->stream.out = &rd_out;
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(s->ibqp, &attr, IB_QP_STATE |
 					   IB_QP_ACCESS_FLAGS), 0);
 	s->buf = kvzalloc(RD_BUF, GFP_KERNEL);
@@ -310,10 +247,7 @@ static void rd_offload(struct kunit *test, struct rd_side *s,
 
 static void rd_wire_live(struct rd_fix *fx)
 {
-	spin_lock_bh(&fx->lock);
-	fx->live = true;
-	spin_unlock_bh(&fx->lock);
-	queue_work(fx->wq, &fx->wire);
+	rnic_pipe_live(fx->pipe, true);
 }
 
 static struct rd_fix *rd_fix_create(struct kunit *test)
@@ -323,13 +257,11 @@ static struct rd_fix *rd_fix_create(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, fx);
 	test->priv = fx;
 	rd_cur = fx;
-	spin_lock_init(&fx->lock);
-	INIT_LIST_HEAD(&fx->frames);
-	INIT_WORK(&fx->wire, rd_wire_work);
-	fx->wq = alloc_ordered_workqueue("madcm_rd_wire", 0);
-	KUNIT_ASSERT_NOT_NULL(test, fx->wq);
+	fx->pipe = rnic_pipe_create(test);
+	rnic_pipe_live(fx->pipe, false);
 	rd_side_init(test, fx, 0);
 	rd_side_init(test, fx, 1);
+	rnic_pipe_join(fx->pipe, &fx->s[0].qp->stream, &fx->s[1].qp->stream);
 	return fx;
 }
 
@@ -368,7 +300,6 @@ static void rd_set_nudge_ms(unsigned int ms)
 static void rd_exit(struct kunit *test)
 {
 	struct rd_fix *fx = test->priv;
-	struct rd_frame *f, *n;
 	int i;
 
 	if (rd_hold_ms_saved != UINT_MAX) {
@@ -381,15 +312,8 @@ static void rd_exit(struct kunit *test)
 	}
 	if (!fx)
 		return;
-	spin_lock_bh(&fx->lock);
-	fx->dead = true;
-	spin_unlock_bh(&fx->lock);
-	if (fx->wq) {
-		flush_workqueue(fx->wq);
-		destroy_workqueue(fx->wq);
-	}
-	list_for_each_entry_safe(f, n, &fx->frames, list)
-		kfree(f);
+	if (fx->pipe)
+		rnic_pipe_live(fx->pipe, false);
 	for (i = 0; i < 2; i++) {
 		struct rd_side *s = &fx->s[i];
 
@@ -434,9 +358,9 @@ static bool rd_cq_empty(struct rd_fix *fx, struct ib_cq *cq)
 {
 	struct ib_wc wc;
 
-	flush_workqueue(fx->wq);
+	rnic_pipe_flush(fx->pipe);
 	msleep(20);
-	flush_workqueue(fx->wq);
+	rnic_pipe_flush(fx->pipe);
 	return ib_poll_cq(cq, 1, &wc) == 0;
 }
 
@@ -1287,9 +1211,7 @@ static void error_flushes_both_queues_once(struct kunit *test)
 	struct ib_wc wc;
 
 	/* hold the wire: nothing reaches b, the Reads stay outstanding */
-	spin_lock_bh(&fx->lock);
-	fx->live = false;
-	spin_unlock_bh(&fx->lock);
+	rnic_pipe_live(fx->pipe, false);
 	for (i = 0; i < 5; i++)
 		KUNIT_ASSERT_EQ(test, rd_post_recv(a, 100 + i, a->buf2, 64), 0);
 	for (i = 0; i < 4; i++)
@@ -1469,7 +1391,7 @@ static void responder_sends_nothing_before_the_initiators_first_fpdu(struct kuni
 	tail = b->qp->sq.tail;
 	spin_unlock_irqrestore(&b->qp->lock, flags);
 	KUNIT_EXPECT_NE(test, next, tail);
-	KUNIT_EXPECT_EQ(test, rd_count(b, MADCM_RNIC_CNT_TX_FRAMES), 0);
+	KUNIT_EXPECT_EQ(test, rnic_pipe_records(fx->pipe, 1), 0);
 
 	KUNIT_ASSERT_EQ(test, rd_post_send(a, 1, a->buf, 200, 0), 0);
 	KUNIT_ASSERT_TRUE(test, rd_poll(b->rcq, &wc));
@@ -1557,6 +1479,21 @@ static bool rd_wait_count(struct rd_side *s, enum madcm_rnic_counter c, u64 n)
 }
 
 /*
+ * Waits until side @from queued @n records on its stream, then until the
+ * pipe delivered what it holds.
+ */
+static bool rd_wait_records(struct rd_fix *fx, int from, u32 n)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(RD_WAIT_MS);
+
+	while (rnic_pipe_records(fx->pipe, from) < n &&
+	       time_before(jiffies, end))
+		usleep_range(500, 1000);
+	rnic_pipe_flush(fx->pipe);
+	return rnic_pipe_records(fx->pipe, from) >= n;
+}
+
+/*
  * siw's accept (6.1, 6.12) sends its MPA reply before its QP takes the
  * socket's receive callback, and drops the wake-up of an FPDU arriving
  * in between. An initiator that had no FPDU from the peer
@@ -1578,7 +1515,8 @@ static void initiator_nudges_a_silent_peer_once(struct kunit *test)
 	rd_connect_responder(test, fx);
 	KUNIT_ASSERT_TRUE(test, rd_wait_count(a, MADCM_RNIC_CNT_TX_NUDGE, 1));
 	KUNIT_EXPECT_GE(test, jiffies - t0, msecs_to_jiffies(nudge_ms) - 1);
-	KUNIT_ASSERT_TRUE(test, rd_wait_count(b, MADCM_RNIC_CNT_RX_FRAMES, 1));
+	/* one FPDU left a, and reached b */
+	KUNIT_ASSERT_TRUE(test, rd_wait_records(fx, 0, 1));
 	/* three times the delay later: still the one nudge */
 	msleep(3 * nudge_ms);
 	KUNIT_EXPECT_EQ(test, rd_count(a, MADCM_RNIC_CNT_TX_NUDGE), 1);
@@ -1617,7 +1555,7 @@ static void no_nudge_once_the_peer_spoke(struct kunit *test)
 static void no_nudge_with_zero_ms(struct kunit *test)
 {
 	struct rd_fix *fx = rd_fix_create(test);
-	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	struct rd_side *a = &fx->s[0];
 
 	rd_set_hold_ms(0);
 	rd_set_nudge_ms(0);
@@ -1626,7 +1564,7 @@ static void no_nudge_with_zero_ms(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(a->qp->tx_nudge));
 	KUNIT_EXPECT_FALSE(test, timer_pending(&a->qp->tx_hold_timer));
 	KUNIT_EXPECT_EQ(test, rd_count(a, MADCM_RNIC_CNT_TX_NUDGE), 0);
-	KUNIT_EXPECT_EQ(test, rd_count(b, MADCM_RNIC_CNT_RX_FRAMES), 0);
+	KUNIT_EXPECT_EQ(test, rnic_pipe_records(fx->pipe, 0), 0);
 }
 
 /*
@@ -1684,8 +1622,8 @@ static int rd_rnic_locks_held(struct madcm_rnic_qp *qp)
 
 #ifdef CONFIG_LOCKDEP
 	n += lockdep_is_held(&qp->lock);
-	n += lockdep_is_held(&qp->tcp.lock);
-	n += lockdep_is_held(&qp->tcp.rx_lock);
+	n += lockdep_is_held(&qp->stream.lock);
+	n += lockdep_is_held(&qp->stream.rx_lock);
 	n += lockdep_is_held(&to_madcm_rnic_cq(qp->ibqp.send_cq)->lock);
 	n += lockdep_is_held(&to_madcm_rnic_cq(qp->ibqp.recv_cq)->lock);
 #endif
@@ -1799,7 +1737,66 @@ static void fatal_event_handler_moves_its_qp_to_error(struct kunit *test)
 	a->ibqp->event_handler = NULL;
 }
 
+/*
+ * The offload boundary's checks, before anything carries the stream
+ * (Documentation/rnic_iw.rst, "The QP's stream"): more unacknowledged
+ * bytes than an MPA frame with the most private data and an RTR FPDU
+ * (640) is -EMSGSIZE; a count that is not SND.NXT - SND.UNA, or bytes
+ * announced and not given, -EINVAL; a QP whose CM backend cannot pass
+ * segments to the host's stack (none here: no CM) cannot give its stream
+ * to a host socket, -EOPNOTSUPP. Each leaves the QP in INIT, its stream
+ * not carried (nothing can be sent, no record size). A second hand-off
+ * of a carried stream is -EBUSY.
+ */
+static void refused_hand_offs_leave_the_qp_as_it_was(struct kunit *test)
+{
+	static const u8 bytes[641];
+	struct rd_fix *fx = rd_fix_create(test);
+	struct rd_side *a = &fx->s[0];
+	struct madcm_cm_offload_ctx ctx;
+	struct kvec vec = { .iov_base = (void *)bytes, .iov_len = 8 };
+
+	rd_ctx(fx, 0, &ctx);
+	ctx.unacked = bytes;
+	ctx.unacked_len = 641;
+	ctx.tcp.snd_una -= 641;
+	KUNIT_EXPECT_EQ(test, madcm_rnic_offload_ops.offload(&a->qp->oqp, &ctx),
+			-EMSGSIZE);
+	rd_ctx(fx, 0, &ctx);
+	ctx.unacked = bytes;
+	ctx.unacked_len = 40;
+	ctx.tcp.snd_una -= 39;
+	KUNIT_EXPECT_EQ(test, madcm_rnic_offload_ops.offload(&a->qp->oqp, &ctx),
+			-EINVAL);
+	rd_ctx(fx, 0, &ctx);
+	ctx.rcvd_len = 10;
+	KUNIT_EXPECT_EQ(test, madcm_rnic_offload_ops.offload(&a->qp->oqp, &ctx),
+			-EINVAL);
+	/* the module's own carrier, the host socket */
+	a->qp->stream.ops = &madcm_rnic_ks_ops;
+	rd_ctx(fx, 0, &ctx);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_offload_ops.offload(&a->qp->oqp, &ctx),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, rd_state(a), IB_QPS_INIT);
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(a->qp->stream.carried));
+	KUNIT_EXPECT_EQ(test, madcm_rnic_stream_send(&a->qp->stream, &vec, 1, 8),
+			-ENOTCONN);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_stream_max_record(&a->qp->stream), 0);
+	KUNIT_EXPECT_EQ(test, rd_count(a, MADCM_RNIC_CNT_CONN_OFFLOADED), 0);
+
+	/* carried by the pipe: a second hand-off is refused */
+	rnic_pipe_join(fx->pipe, &fx->s[0].qp->stream, &fx->s[1].qp->stream);
+	rd_offload(test, a, &ctx);
+	KUNIT_EXPECT_EQ(test, rd_state(a), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_stream_max_record(&a->qp->stream),
+			RD_MSS);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_offload_ops.offload(&a->qp->oqp, &ctx),
+			-EBUSY);
+	KUNIT_EXPECT_EQ(test, rd_state(a), IB_QPS_RTS);
+}
+
 static struct kunit_case rnic_rdmap_cases[] = {
+	KUNIT_CASE(refused_hand_offs_leave_the_qp_as_it_was),
 	KUNIT_CASE(responder_sends_nothing_before_the_initiators_first_fpdu),
 	KUNIT_CASE(responder_hold_ends_when_the_initiator_stays_silent),
 	KUNIT_CASE(no_hold_on_the_initiator_nor_with_zero_ms),

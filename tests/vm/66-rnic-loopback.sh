@@ -33,7 +33,6 @@ check "modprobe madcm" modprobe madcm
 /bin/ip addr add $ME6/64 dev veth0 nodad
 /bin/ip link set veth0 up && /bin/ip -n b link set veth1 up
 check "rdma link add m0 type madcm netdev veth0" /bin/rdma link add m0 type madcm netdev veth0
-madcm_host_tcp_on || skip "rnic_host_tcp=0: the loopback rides the host's TCP"
 rx1_0=$(lb_veth1_rx)
 
 # 1. rping both ways of addressing.

@@ -26,7 +26,6 @@ ipstat() {
 }
 
 load_modules madcm madcm_rdmacm_test
-madcm_host_tcp_on || skip "madcm's own TCP engine (rnic_host_tcp=0)"
 rdmacm_siw_net
 mm_pair bg Lg 7910
 p0=$(ipstat OutRequests)

@@ -30,7 +30,6 @@ check "modprobe madcm" modprobe madcm
 /bin/ip link set veth0.100 up
 check "rdma link add m0 type madcm netdev veth0.100" \
 	/bin/rdma link add m0 type madcm netdev veth0.100
-madcm_host_tcp_on || skip "rnic_host_tcp=0: the loopback rides the host's TCP"
 rx1_0=$(lb_veth1_rx)
 lb_rping 7930 $ME $ME6
 lb_ulp m0 $ME 7940

@@ -59,7 +59,7 @@ copy_prog() {
 copy_prog "$(command -v ip)" /bin/ip
 copy_prog "$(command -v tc)" /bin/tc
 copy_prog "$(command -v rdma)" /bin/rdma
-# ss (iproute2): the RNIC's connections on the host's TCP (rnic_host_tcp).
+# ss (iproute2): the RNIC's connections on the host's TCP.
 command -v ss >/dev/null && copy_prog "$(command -v ss)" /bin/ss
 copy_prog "$(command -v kmod)" /bin/kmod
 # nft (nftables): a host firewall the CM's steering must obey (39).

@@ -34,8 +34,7 @@
 # opt-in". Environment: VMPAIR (space-separated script names), VM_TIMEOUT (seconds,
 # default the sum of the scripts' vm-timeout lines and 120), MADCM_VM_DIR (this run's files; default $MADCM_CACHE/vm),
 # MADCM_PAIR_KERNEL_A, MADCM_PAIR_KERNEL_B, MADCM_VM_SRC_COPY and
-# MADCM_VM_APPEND (both guests' command line; as in run.sh: for example
-# madcm.rnic_host_tcp=1 runs every script on the host's TCP),
+# MADCM_VM_APPEND (both guests' command line, as in run.sh),
 # MADCM_VM_LAYER (the closing
 # line's name). Ends with "vmpair: N passed, M failed" (", K skipped" when
 # some were).

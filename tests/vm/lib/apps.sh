@@ -41,7 +41,6 @@ apps_setup() {
 		DEV=m0
 		/bin/rdma link add m0 type madcm netdev eth0 ||
 			fail "rdma link add m0 type madcm netdev eth0"
-		madcm_host_tcp_setup
 		;;
 	siw)
 		DEV=s0

@@ -236,26 +236,9 @@ rnic_stat() {
 		awk -v n="$2" '{ for (i = 1; i < NF; i++) if ($i == n) print $(i + 1) }'
 }
 
-# madcm_host_tcp_setup: MADCM_HOST_TCP=1 or 0 chooses the engine of
-# madcm's RNIC streams: a socket of the host's TCP (rnic_host_tcp=1, the
-# default, rnic/qp_sock.c) or madcm's own (0, rnic/qp_tcp.c); unset, the
-# module's setting stays. The parameter is read at each hand-off.
-madcm_host_tcp_setup() {
-	case ${MADCM_HOST_TCP:-} in
-	0 | 1) check "rnic_host_tcp=$MADCM_HOST_TCP" sh -c "echo $MADCM_HOST_TCP > /sys/module/madcm/parameters/rnic_host_tcp" ;;
-	esac
-}
-
-# madcm_host_tcp_on: madcm hands its RNIC connections to the host's TCP
-# (rnic_host_tcp set here, or on the kernel command line).
-madcm_host_tcp_on() {
-	[ "$(cat /sys/module/madcm/parameters/rnic_host_tcp 2>/dev/null)" = Y ]
-}
-
-# madcm_host_tcp_check DEV: on the host's TCP, the connections so far
-# went to it (host_tcp counted), and no hand-off failed.
+# madcm_host_tcp_check DEV: the connections so far went to sockets of
+# the host's TCP (host_tcp counted), and no hand-off failed.
 madcm_host_tcp_check() {
-	madcm_host_tcp_on || return 0
 	echo "$1: host_tcp $(rnic_stat "$1" host_tcp) host_tcp_fail $(rnic_stat "$1" host_tcp_fail) host_tcp_early $(rnic_stat "$1" host_tcp_early) host_tcp_early_drop $(rnic_stat "$1" host_tcp_early_drop) host_tcp_late $(rnic_stat "$1" host_tcp_late) host_tcp_late_drop $(rnic_stat "$1" host_tcp_late_drop)"
 	check "$1: streams on the host's TCP" [ "$(rnic_stat "$1" host_tcp)" -gt 0 ]
 	check "$1: no hand-off to the host's TCP failed" [ "$(rnic_stat "$1" host_tcp_fail)" = 0 ]

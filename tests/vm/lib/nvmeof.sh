@@ -82,7 +82,7 @@ fi
 # Issue 31, item 2: both SYNs offered SACK-permitted, so the streams
 # repair losses from the peer's SACK blocks (RFC 2018, RFC 6675), never
 # with NewReno's recovery alone, which Linux counts apart.
-if [ -n "$NETEM" ] && [ "$RDEV" = m0 ] && madcm_host_tcp_on; then
+if [ -n "$NETEM" ] && [ "$RDEV" = m0 ]; then
 	sack=$(($(tcp_ext TCPSackRecovery) - sack0))
 	reno=$(($(tcp_ext TCPRenoRecovery) - reno0))
 	echo "TCP under netem: TCPSackRecovery +$sack, TCPRenoRecovery +$reno"

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-timeout: 600
-# A madcm RNIC's streams on the host's own TCP (rnic_host_tcp=1) are the
-# host's connections for its firewall too (issue 31, item 8). rping -V
+# A madcm RNIC's streams on the host's own TCP are the host's
+# connections for its firewall too (issue 31, item 8). rping -V
 # runs for good, a madcm guest serving (guest a, or b when a is siw's),
 # the other the client (madcm in make vmpair, siw in make vmpair-mixed).
 # On the server, once pings flow:
@@ -21,12 +21,11 @@
 #   - ss (with tcp_diag) shows that the stream uses timestamps and SACK,
 #     which both SYNs offered (issue 31, item 2).
 # Then the server takes the rule away and stops its rping: its QP's
-# socket is reset, and the client's rping ends too. madcm's own TCP
-# engine fails the second check: its frames never reach the host's
-# filter after the CM's steering hook.
+# socket is reset, and the client's rping ends too. (madcm's own TCP
+# engine, retired since, failed the second check: its frames never
+# reached the host's filter after the CM's steering hook.)
 . /tests/common.sh
 . /tests/ib.sh
-MADCM_HOST_TCP=1
 . /tests/apps.sh
 
 check "rping is there" [ -x /bin/rping ]

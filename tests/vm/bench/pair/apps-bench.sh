@@ -13,9 +13,7 @@
 #   ib_send_lat -R, 64 B Sends: perftest's typical and average latency;
 #   ib_write_bw -R, 64 KiB Writes: perftest's average bandwidth;
 #   tcp-limit-1MiB: the kernel's TCP on the same wire (iperf3), the
-#     link's limit, in each pair's boot;
-#   the perftest figures again with madcm on its own TCP engine
-#     (rnic_host_tcp=0, "-own-tcp"; the host's TCP is the default).
+#     link's limit, in each pair's boot.
 # Guest a serves, guest b is the client and prints each figure as
 #   === APPS NAME VALUE UNIT
 . /tests/common.sh
@@ -97,17 +95,6 @@ perftest() {
 	fi
 }
 perftest "" 7831
-# The same with madcm's streams on its own TCP engine (rnic_host_tcp=0;
-# the default is the host's TCP, Documentation/rnic_tcp.rst), figures
-# "...-own-tcp". siw guests print their figures again under those names,
-# so that the table sets each against siw's.
-if [ "$APPS_DEV" = madcm ]; then
-	echo 0 > /sys/module/madcm/parameters/rnic_host_tcp
-	perftest -own-tcp 7833
-	echo 1 > /sys/module/madcm/parameters/rnic_host_tcp
-elif [ $SIDE = client ]; then
-	sed -n 's/^=== APPS \(ib_[^ ]*\) /=== APPS \1-own-tcp /p' /tmp/apps-figures
-fi
 
 apps_teardown
 finish
