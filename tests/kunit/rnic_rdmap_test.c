@@ -1748,35 +1748,39 @@ static void fatal_event_handler_moves_its_qp_to_error(struct kunit *test)
  * not carried (nothing can be sent, no record size). A second hand-off
  * of a carried stream is -EBUSY.
  */
+/*
+ * Side 0's hand-off with @unacked_len bytes left unacknowledged, SND.UNA
+ * @una_back before SND.NXT, and @rcvd_len bytes announced as received
+ * (none given).
+ */
+static int rd_offload_with(struct rd_fix *fx, u32 unacked_len, u32 una_back,
+			   u32 rcvd_len)
+{
+	static const u8 bytes[MADCM_RNIC_STREAM_UNACKED_MAX + 1];
+	struct madcm_cm_offload_ctx ctx;
+
+	rd_ctx(fx, 0, &ctx);
+	ctx.unacked = unacked_len ? bytes : NULL;
+	ctx.unacked_len = unacked_len;
+	ctx.tcp.snd_una -= una_back;
+	ctx.rcvd_len = rcvd_len;
+	return madcm_rnic_offload_ops.offload(&fx->s[0].qp->oqp, &ctx);
+}
+
 static void refused_hand_offs_leave_the_qp_as_it_was(struct kunit *test)
 {
-	static const u8 bytes[641];
+	static const u8 bytes[8];
 	struct rd_fix *fx = rd_fix_create(test);
 	struct rd_side *a = &fx->s[0];
 	struct madcm_cm_offload_ctx ctx;
 	struct kvec vec = { .iov_base = (void *)bytes, .iov_len = 8 };
 
-	rd_ctx(fx, 0, &ctx);
-	ctx.unacked = bytes;
-	ctx.unacked_len = 641;
-	ctx.tcp.snd_una -= 641;
-	KUNIT_EXPECT_EQ(test, madcm_rnic_offload_ops.offload(&a->qp->oqp, &ctx),
-			-EMSGSIZE);
-	rd_ctx(fx, 0, &ctx);
-	ctx.unacked = bytes;
-	ctx.unacked_len = 40;
-	ctx.tcp.snd_una -= 39;
-	KUNIT_EXPECT_EQ(test, madcm_rnic_offload_ops.offload(&a->qp->oqp, &ctx),
-			-EINVAL);
-	rd_ctx(fx, 0, &ctx);
-	ctx.rcvd_len = 10;
-	KUNIT_EXPECT_EQ(test, madcm_rnic_offload_ops.offload(&a->qp->oqp, &ctx),
-			-EINVAL);
+	KUNIT_EXPECT_EQ(test, rd_offload_with(fx, 641, 641, 0), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, rd_offload_with(fx, 40, 39, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rd_offload_with(fx, 0, 0, 10), -EINVAL);
 	/* the module's own carrier, the host socket */
 	a->qp->stream.ops = &madcm_rnic_ks_ops;
-	rd_ctx(fx, 0, &ctx);
-	KUNIT_EXPECT_EQ(test, madcm_rnic_offload_ops.offload(&a->qp->oqp, &ctx),
-			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, rd_offload_with(fx, 0, 0, 0), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, rd_state(a), IB_QPS_INIT);
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(a->qp->stream.carried));
 	KUNIT_EXPECT_EQ(test, madcm_rnic_stream_send(&a->qp->stream, &vec, 1, 8),
@@ -1786,6 +1790,7 @@ static void refused_hand_offs_leave_the_qp_as_it_was(struct kunit *test)
 
 	/* carried by the pipe: a second hand-off is refused */
 	rnic_pipe_join(fx->pipe, &fx->s[0].qp->stream, &fx->s[1].qp->stream);
+	rd_ctx(fx, 0, &ctx);
 	rd_offload(test, a, &ctx);
 	KUNIT_EXPECT_EQ(test, rd_state(a), IB_QPS_RTS);
 	KUNIT_EXPECT_EQ(test, madcm_rnic_stream_max_record(&a->qp->stream),
