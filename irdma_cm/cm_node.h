@@ -161,7 +161,8 @@ enum irdma_cm_mpa_result {
  *	(@qh_work) went to a new connection of the same 4-tuple; the work
  *	leaves it
  * @IRDMA_CM_F_SYN_TIMED_OUT: our SYN or SYN-ACK was retransmitted after a
- *	timeout (RFC 6298 5.7)
+ *	timeout of an RTO under 3 s: the RTO is 3 s when the handshake
+ *	completes (RFC 6298 5.7)
  * @IRDMA_CM_F_OFF_HOST: the QP carries the stream on a socket of the
  *	host's TCP (madcm_cm_offload_unsteer()): the steering entry is gone
  *	and the host keeps the TIME-WAIT

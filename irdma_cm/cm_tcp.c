@@ -693,9 +693,12 @@ static void irdma_cm_tcp_established(struct irdma_cm_node *node)
 	fallback = min(msecs_to_jiffies(IRDMA_CM_RTO_SYN_FALLBACK_MS),
 		       node->core->rto_max);
 
-	/* RFC 6298 5.7: the SYN timed out; data starts with 3 s at least */
-	if (test_bit(IRDMA_CM_F_SYN_TIMED_OUT, &node->flags) &&
-	    node->rto < fallback)
+	/*
+	 * RFC 6298 5.7: the SYN (or SYN-ACK) timed out with an RTO under
+	 * 3 s, so data starts with 3 s: re-initialized, whatever the
+	 * handshake's backoff made of it (Linux: tcp_init_metrics()).
+	 */
+	if (test_bit(IRDMA_CM_F_SYN_TIMED_OUT, &node->flags))
 		node->rto = fallback;
 	irdma_cm_disarm_rexmit(node);
 	if (node->role == IRDMA_CM_ROLE_INITIATOR) {

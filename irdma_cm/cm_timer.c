@@ -182,11 +182,15 @@ static void irdma_retrans_expired(struct irdma_cm_node *node)
 		return;
 	}
 	node->retrans++;
-	node->rto = min(node->rto * 2, core->rto_max);
-	/* RFC 6298 5.7, applied when the handshake completes */
-	if (node->state == IRDMA_CM_STATE_SYN_SENT ||
-	    node->state == IRDMA_CM_STATE_SYN_RCVD)
+	/*
+	 * RFC 6298 5.7 (an RTO under 3 s expired), applied when the
+	 * handshake completes
+	 */
+	if ((node->state == IRDMA_CM_STATE_SYN_SENT ||
+	     node->state == IRDMA_CM_STATE_SYN_RCVD) &&
+	    node->rto < msecs_to_jiffies(IRDMA_CM_RTO_SYN_FALLBACK_MS))
 		set_bit(IRDMA_CM_F_SYN_TIMED_OUT, &node->flags);
+	node->rto = min(node->rto * 2, core->rto_max);
 	irdma_cm_count(core, probe ? IRDMA_CM_CNT_WND_PROBE :
 				     IRDMA_CM_CNT_RETRANS);
 	trace_madcm_cm_retransmit(node, jiffies_to_msecs(node->rto));
