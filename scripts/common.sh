@@ -91,7 +91,10 @@ VM_KERNEL_DIAG="loglevel=5 softlockup_all_cpu_backtrace=1 softlockup_panic=1 ear
 # Trace of an OOM killer's or an allocation failure's report, which a
 # memory limit test provokes on purpose and judges itself (65-rnic-memcg:
 # "every Call Trace is an OOM or allocation failure report"); a BUG,
-# WARNING or panic in the same log still counts.
+# WARNING or panic in the same log still counts. When the emulator's
+# fault is all there is, MADCM_TCG_FAULT is set to 1: such a fault ends
+# the boot, not a script, so every script it took is tried again (no
+# MADCM_VM_RETRY_MAX).
 kernel_reported() {
 	awk '
 		/^VM: .*: kernel report in the log|Kernel panic|BUG: / { r = 1 }
@@ -101,6 +104,7 @@ kernel_reported() {
 		END { exit !r }' "$@" || return 1
 	if "$MADCM_ROOT/tests/vm/lib/tcg-fault.sh" "$@" >"${TMPDIR:-/tmp}/tcg-fault.$$"; then
 		say "every kernel report is the emulator's (RFLAGS with reserved bits set, tests/vm/lib/tcg-fault.sh):"
+		MADCM_TCG_FAULT=1
 		sed 's/^/  /' "${TMPDIR:-/tmp}/tcg-fault.$$"
 		rm -f "${TMPDIR:-/tmp}/tcg-fault.$$"
 		return 1

@@ -221,10 +221,13 @@ elif [ "$failed" -gt 0 ] && [ "${MADCM_VM_RETRY:-0}" -gt 0 ]; then
 			again+=("$s")
 		fi
 	done
-	if [ ${#again[@]} -gt 0 ] && [ ${#again[@]} -le "${MADCM_VM_RETRY_MAX:-8}" ]; then
+	max=${MADCM_VM_RETRY_MAX:-8} t=${MADCM_VM_RETRY_TIMEOUT:-900}
+	# the emulator's fault ended the boot: every script it took, again
+	[ "${MADCM_TCG_FAULT:-0}" != 1 ] || max=${#again[@]} t=${VM_TIMEOUT:-1500}
+	if [ ${#again[@]} -gt 0 ] && [ ${#again[@]} -le "$max" ]; then
 		say "retrying in a boot of their own: ${again[*]##*/}"
 		if MADCM_VM_RETRY=0 MADCM_VM_DIR=$vmdir/retry MADCM_VM_LAYER=$layer-retry \
-		   VM_TIMEOUT=${MADCM_VM_RETRY_TIMEOUT:-900} \
+		   VM_TIMEOUT=$t \
 		   "$MADCM_ROOT/tests/vm/run.sh" "${again[@]}" >"$vmdir/retry.out" 2>&1; then
 			for s in "${again[@]}"; do
 				say "FLAKY: $layer ${s##*/} failed, then passed in a boot of its own"

@@ -337,7 +337,11 @@ elif [ "$failed" -gt 0 ] && [ "${MADCM_VM_RETRY:-0}" -gt 0 ]; then
 		done
 		[ $ok -eq 1 ] || [ $skip -eq 1 ] || again+=("$s")
 	done
-	if [ ${#again[@]} -gt 0 ] && [ ${#again[@]} -le "${MADCM_VM_RETRY_MAX:-8}" ]; then
+	max=${MADCM_VM_RETRY_MAX:-8} cap=${MADCM_VM_RETRY_TIMEOUT:-900}
+	# the emulator's fault ended a boot: every script it took, again,
+	# within the layer's own limit
+	[ "${MADCM_TCG_FAULT:-0}" != 1 ] || max=${#again[@]} cap=$VM_TIMEOUT
+	if [ ${#again[@]} -gt 0 ] && [ ${#again[@]} -le "$max" ]; then
 		say "retrying in a pair of boots of their own: ${again[*]##*/}"
 		# Their own limits, as above, but never past the cap.
 		t=120
@@ -345,7 +349,7 @@ elif [ "$failed" -gt 0 ] && [ "${MADCM_VM_RETRY:-0}" -gt 0 ]; then
 			v=$(sed -n 's/^# vm-timeout: \([0-9][0-9]*\)$/\1/p' "$s" | head -1)
 			t=$((t + ${v:-600}))
 		done
-		[ "$t" -le "${MADCM_VM_RETRY_TIMEOUT:-900}" ] || t=${MADCM_VM_RETRY_TIMEOUT:-900}
+		[ "$t" -le "$cap" ] || t=$cap
 		if MADCM_VM_RETRY=0 MADCM_VM_DIR=$vmdir/retry MADCM_VM_LAYER=$layer-retry \
 		   VM_TIMEOUT=$t \
 		   "$MADCM_ROOT/tests/vm/run2.sh" "${again[@]}" >"$vmdir/retry.out" 2>&1; then
