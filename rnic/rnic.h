@@ -77,10 +77,11 @@ struct madcm_rnic_swqe;
  * @MADCM_RNIC_CNT_CONN_OFFLOADED: connections the CM handed to a QP
  * @MADCM_RNIC_CNT_CONN_RESET: offloaded streams reset (RST sent or
  *	received, retransmissions exhausted)
- * @MADCM_RNIC_CNT_TX_FRAMES: frames sent by QPs
- * @MADCM_RNIC_CNT_RX_FRAMES: frames received by QPs
- * @MADCM_RNIC_CNT_TX_BYTES: bytes of TCP payload sent by QPs
- * @MADCM_RNIC_CNT_RX_BYTES: bytes of TCP payload received by QPs
+ * @MADCM_RNIC_CNT_TX_FRAMES: records (FPDUs) the QPs' sockets took, and
+ *	RSTs the CM sent for a hand-off that made no socket
+ * @MADCM_RNIC_CNT_RX_FRAMES: frames the CM still passed to QPs
+ * @MADCM_RNIC_CNT_TX_BYTES: stream octets the QPs' sockets took
+ * @MADCM_RNIC_CNT_RX_BYTES: stream octets read from the QPs' sockets
  * @MADCM_RNIC_CNT_RETRANSMITS: segments the QPs' sockets sent again
  *	(their total_retrans, added when each socket is released)
  * @MADCM_RNIC_CNT_TERM_SENT: TERMINATE messages sent
