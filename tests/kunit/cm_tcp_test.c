@@ -353,18 +353,15 @@ static void cm_tcp_rto_from_rtt(struct kunit *test)
 }
 
 /*
- * RFC 6298 5.5 and 5.7 with Karn's rule (RFC 6298 3 and 5, after 5.7):
- * each expiry doubles the RTO; an ACK of a retransmitted segment gives
- * no RTT measurement, so it does not collapse the backed-off RTO (only a
- * new measurement does); and when the SYN (here our SYN-ACK) timed out
- * with an RTO under 3 s, the RTO is 3 s once the handshake is done.
- * R0 = 200 ms: one expiry gives 400 ms; the ACK that ends the handshake
- * leaves max(400 ms, 3 s) = 3 s.
+ * Our SYN-ACK times out once with an RTO of @r0_ms (under 3 s), then the
+ * handshake ends and the MPA request arrives: RFC 6298 5.7 wants the RTO
+ * at exactly 3 s then, whatever the expiry (5.5: 2 x R0) made of it, and
+ * the ACK of the retransmitted SYN-ACK gives no RTT measurement (Karn).
  */
-static void cm_tcp_backoff_kept_without_sample(struct kunit *test)
+static void cm_tcp_syn_backoff_then_data(struct kunit *test, u32 r0_ms)
 {
-	static const struct madcm_cm_config cfg = {
-		.rto_min_ms = 10, .rto_initial_ms = 200,
+	struct madcm_cm_config cfg = {
+		.rto_min_ms = 10, .rto_initial_ms = r0_ms,
 		.rto_max_ms = 60000, .max_retrans = 5,
 		.time_wait_ms = 600000, .fin_wait2_ms = 600000,
 		.mpa_timeout_ms = 600000,
@@ -402,50 +399,29 @@ static void cm_tcp_backoff_kept_without_sample(struct kunit *test)
 }
 
 /*
- * RFC 6298 5.7 once the backoff passed 3 s: the timer expired awaiting
- * the ACK of our SYN-ACK with an RTO of 1.6 s (under 3 s), so the RTO is
- * re-initialized to 3 s when data transmission begins, not left at the
- * 3.2 s the expiry gave (5.5). Linux does the same (tcp_init_metrics():
- * TCP_TIMEOUT_FALLBACK without an RTT sample). A backed-off RTO kept
- * there gave an MPA request two sends in a 10 s MPA timeout instead of
- * three (pair/21 under 5% loss, testing.rst).
+ * RFC 6298 5.5 and 5.7 with Karn's rule (RFC 6298 3 and 5, after 5.7):
+ * each expiry doubles the RTO; an ACK of a retransmitted segment gives
+ * no RTT measurement, so it does not collapse the backed-off RTO (only a
+ * new measurement does); and when the SYN (here our SYN-ACK) timed out
+ * with an RTO under 3 s, the RTO is 3 s once the handshake is done.
+ * R0 = 200 ms: one expiry gives 400 ms; the handshake's end gives 3 s.
+ */
+static void cm_tcp_backoff_kept_without_sample(struct kunit *test)
+{
+	cm_tcp_syn_backoff_then_data(test, 200);
+}
+
+/*
+ * RFC 6298 5.7 once the backoff passed 3 s: R0 = 1.6 s (under 3 s), one
+ * expiry gives 3.2 s, and the RTO is re-initialized to 3 s when data
+ * transmission begins, not left at 3.2 s. Linux does the same
+ * (tcp_init_metrics(): TCP_TIMEOUT_FALLBACK without an RTT sample). A
+ * backed-off RTO kept there gave an MPA request two sends in a 10 s MPA
+ * timeout instead of three (pair/21 under 5% loss, testing.rst).
  */
 static void cm_tcp_syn_backoff_reinitialized_to_3s(struct kunit *test)
 {
-	static const struct madcm_cm_config cfg = {
-		.rto_min_ms = 10, .rto_initial_ms = 1600,
-		.rto_max_ms = 60000, .max_retrans = 5,
-		.time_wait_ms = 600000, .fin_wait2_ms = 600000,
-		.mpa_timeout_ms = 600000,
-	};
-	struct cm_fix *fix = cm_fix_create(test, 1, true, &cfg, 2);
-	struct irdma_cm_node *node;
-	struct irdma_cm_seg seg, again;
-	struct cm_raw raw;
-	u8 frame[64];
-	u32 n;
-
-	fix->side[0].policy = CM_TEST_HOLD;
-	cm_listen(test, fix, 0, NULL, LPORT, MADCM_CM_NO_VLAN, 1);
-	cm_raw_init(&raw, fix, 0, true, RPORT, LPORT, MADCM_CM_NO_VLAN);
-	cm_raw_send(test, &raw, IRDMA_TCP_SYN, raw.iss, 0, NULL, 0, true);
-	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &seg, NULL, 0));
-	KUNIT_ASSERT_TRUE(test, cm_raw_recv(test, &raw, &again, NULL, 0));
-	KUNIT_ASSERT_EQ(test, again.seq, seg.seq);
-	KUNIT_ASSERT_TRUE(test, again.flags & IRDMA_TCP_SYN);
-	KUNIT_EXPECT_EQ(test, cm_cnt(fix->core[0], IRDMA_CM_CNT_RETRANS), 1);
-
-	raw.snd_nxt = raw.iss + 1;
-	raw.rcv_nxt = seg.seq + 1;
-	cm_raw_send(test, &raw, IRDMA_TCP_ACK, raw.snd_nxt, raw.rcv_nxt, NULL,
-		    0, false);
-	n = cm_raw_mpa_frame(frame, true, false, 1, NULL, 0, 0, 0);
-	cm_raw_send(test, &raw, IRDMA_TCP_ACK, raw.snd_nxt, raw.rcv_nxt,
-		    frame, n, false);
-	KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[0], 1));
-	node = rec_node(&fix->side[0].recs[0]);
-	KUNIT_EXPECT_EQ(test, node->rto, msecs_to_jiffies(3000));
-	cm_expect_drained(test, fix->core[0]);
+	cm_tcp_syn_backoff_then_data(test, 1600);
 }
 
 /*
