@@ -83,4 +83,37 @@ static inline int madcm_sock_send_pages(struct socket *sock,
 #endif
 }
 
+/*
+ * madcm_sock_send_zc() - give a TCP socket @n pieces of pages by
+ *	reference, with a zero-copy ticket
+ * @sock: the socket
+ * @bv: the pieces (each of a page that sendpage_ok() takes)
+ * @n: how many
+ * @len: their octets
+ * @flags: MSG_* (MSG_DONTWAIT, MSG_MORE)
+ * @ubuf: the ticket: each skb that takes one of the pages references it,
+ *	and its callback runs as each lets go (the caller holds a reference
+ *	across the call)
+ *
+ * MSG_ZEROCOPY with msghdr.msg_ubuf, as io_uring's zero-copy send does
+ * (since 6.0): TCP takes a page reference per piece and ties each skb to
+ * @ubuf; on a route without scatter-gather it copies, and @ubuf is
+ * released with the call.
+ *
+ * Context: process context.
+ * Return: as madcm_sock_send_pages().
+ */
+static inline int madcm_sock_send_zc(struct socket *sock, struct bio_vec *bv,
+				     unsigned int n, size_t len, int flags,
+				     struct ubuf_info *ubuf)
+{
+	struct msghdr msg = {
+		.msg_flags = flags | MSG_ZEROCOPY,
+		.msg_ubuf = ubuf,
+	};
+
+	iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, bv, n, len);
+	return sock_sendmsg(sock, &msg);
+}
+
 #endif /* _MADCM_COMPAT_NET_H */

@@ -33,6 +33,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_netlink.h>
 #include "rnic/rnic.h"
+#include "rnic/zc.h"
 
 /*
  * What one frame spends before the ULP's payload: IPv6 (the larger
@@ -81,6 +82,8 @@ static const struct rdma_stat_desc madcm_rnic_stats[] = {
 	[MADCM_RNIC_CNT_HOST_TCP_LATE].name = "host_tcp_late",
 	[MADCM_RNIC_CNT_HOST_TCP_LATE_DROP].name = "host_tcp_late_drop",
 	[MADCM_RNIC_CNT_TX_ZC_BYTES].name = "tx_zc_bytes",
+	[MADCM_RNIC_CNT_TX_MR_ZC_BYTES].name = "tx_mr_zc_bytes",
+	[MADCM_RNIC_CNT_TX_MR_ZC_COPIED].name = "tx_mr_zc_copied",
 };
 
 static_assert(ARRAY_SIZE(madcm_rnic_stats) == MADCM_RNIC_CNT_MAX);
@@ -596,6 +599,8 @@ void madcm_rnic_exit(void)
 	unregister_netdevice_notifier(&madcm_rnic_netdev_nb);
 	ib_unregister_client(&madcm_rnic_client);
 	madcm_rnic_uverbs_exit();
+	/* skbs of released sockets may still hold zero-copy tickets */
+	madcm_rnic_zc_exit();
 	destroy_workqueue(madcm_rnic_wq);
 }
 

@@ -17,8 +17,10 @@
  * Neither a DMA MR nor a user MR can be invalidated (only STags of
  * fast-registration MRs, RFC 5040 6.10; IBTA vol. 1 10.6.5).
  */
+#include <linux/bvec.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
+#include <linux/net.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -467,6 +469,87 @@ int madcm_rnic_mr_copy_from(struct madcm_rnic_qp *qp, u32 stag, u64 addr,
 			    void *buf, u32 len, int access)
 {
 	return madcm_rnic_mr_access(qp, stag, addr, buf, len, access, false);
+}
+
+/* The page under @addr of a checked MR, and @addr's offset in it. */
+static struct page *madcm_rnic_mr_page(struct madcm_rnic_mr *mr, u64 addr,
+				       u32 *pgoff)
+{
+	u64 psize, off;
+	void *kva;
+	u32 idx;
+
+	if (mr->upages) {
+		off = addr - mr->ibmr.iova + mr->uoff;
+		idx = off >> PAGE_SHIFT;
+		if (WARN_ON_ONCE(idx >= mr->npages))
+			return NULL;
+		*pgoff = offset_in_page(off);
+		return mr->upages[idx];
+	}
+	if (mr->dma) {
+		kva = (void *)(uintptr_t)addr;
+	} else {
+		psize = mr->ibmr.page_size;
+		off = addr - mr->ibmr.iova + (mr->ibmr.iova & (psize - 1));
+		idx = div64_u64(off, psize);
+		if (WARN_ON_ONCE(idx >= mr->npages))
+			return NULL;
+		kva = (void *)(uintptr_t)(mr->pages[idx] + (off & (psize - 1)));
+	}
+	if (!virt_addr_valid(kva))
+		return NULL;
+	*pgoff = offset_in_page(kva);
+	return virt_to_page(kva);
+}
+
+/**
+ * madcm_rnic_mr_get_pages() - the pages under registered memory, for a
+ *	socket to take by reference
+ * @qp: the QP (its PD)
+ * @stag: the STag (an lkey: a local read)
+ * @addr: the first octet
+ * @len: octets
+ * @bv: where the pieces go, one per page, each holding a page reference
+ *	(put_page() gives it back)
+ * @max: room in @bv
+ * @nbv: the pieces filled
+ *
+ * The checks of madcm_rnic_mr_check(), under the same lock. The pieces
+ * end early at @max, or at a page a socket may not hold a reference to
+ * (sendpage_ok(): slab memory, for one); the caller copies the rest.
+ *
+ * Return: the octets the pieces cover from @addr on (0 to @len), or a
+ * negative errno as madcm_rnic_mr_check() (no piece then).
+ */
+int madcm_rnic_mr_get_pages(struct madcm_rnic_qp *qp, u32 stag, u64 addr,
+			    u32 len, struct bio_vec *bv, u32 max, u32 *nbv)
+{
+	struct madcm_rnic_mr *mr;
+	unsigned long flags;
+	u32 done = 0, pgoff = 0, n;
+	struct page *page;
+	int ret;
+
+	*nbv = 0;
+	if (!len)
+		return 0;
+	xa_lock_irqsave(&qp->dev->mrs, flags);
+	ret = madcm_rnic_mr_lookup(qp, stag, addr, len, 0, &mr);
+	while (!ret && done < len && *nbv < max) {
+		page = madcm_rnic_mr_page(mr, addr + done, &pgoff);
+		if (!page || !sendpage_ok(page))
+			break;
+		n = min_t(u32, len - done, PAGE_SIZE - pgoff);
+		get_page(page);
+		bv[*nbv].bv_page = page;
+		bv[*nbv].bv_offset = pgoff;
+		bv[*nbv].bv_len = n;
+		(*nbv)++;
+		done += n;
+	}
+	xa_unlock_irqrestore(&qp->dev->mrs, flags);
+	return ret ?: done;
 }
 
 /**

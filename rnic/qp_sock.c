@@ -88,12 +88,81 @@ static u32 ks_charge(u32 len)
 	return sizeof(struct madcm_rnic_ks_rec) + len;
 }
 
+/*
+ * A record goes: after TCP took its bytes (its skbs hold their own page
+ * references), or unsent at detach.
+ */
 static void ks_rec_free(struct madcm_rnic_ks_rec *r)
 {
-	if (r->frag)
-		page_frag_free(r);
-	else
+	u32 i;
+
+	switch (r->kind) {
+	case MADCM_RNIC_KS_REC_COPY:
 		kfree(r);
+		return;
+	case MADCM_RNIC_KS_REC_ZC:
+		for (i = 0; i < r->nbv; i++)
+			put_page(r->bv[i].bv_page);
+		put_page(r->glue);
+		madcm_rnic_zc_put(r->zc);
+		fallthrough;
+	default:
+		page_frag_free(r);
+	}
+}
+
+/* A piece of the record at @p, @len octets, for the socket. */
+static void ks_piece(struct bio_vec *bv, const u8 *p, u32 len)
+{
+	bv->bv_page = virt_to_page(p);
+	bv->bv_offset = offset_in_page(p);
+	bv->bv_len = len;
+}
+
+/* @len octets at @off of the (compound) page @page, as a piece. */
+static void ks_glue_piece(struct bio_vec *bv, struct page *page, u32 off,
+			  u32 len)
+{
+	bv->bv_page = page + (off >> PAGE_SHIFT);
+	bv->bv_offset = offset_in_page(off);
+	bv->bv_len = len;
+}
+
+/*
+ * The pieces of a page record from octet @off on, into @bv (room for
+ * MADCM_RNIC_ZC_PIECES + 2): a FRAG record's one, a ZC record's header,
+ * payload and trailer. Returns how many.
+ */
+static unsigned int ks_rec_pieces(struct madcm_rnic_ks_rec *r, u32 off,
+				  struct bio_vec *bv)
+{
+	unsigned int n = 0, i;
+
+	if (r->kind != MADCM_RNIC_KS_REC_ZC) {
+		ks_piece(bv, r->data + off, r->len - off);
+		return 1;
+	}
+	if (off < r->head_len) {
+		ks_glue_piece(&bv[n++], r->glue, r->glue_off + off,
+			      r->head_len - off);
+		off = 0;
+	} else {
+		off -= r->head_len;
+	}
+	for (i = 0; i < r->nbv; i++) {
+		if (off >= r->bv[i].bv_len) {
+			off -= r->bv[i].bv_len;
+			continue;
+		}
+		bv[n] = r->bv[i];
+		bv[n].bv_offset += off;
+		bv[n].bv_len -= off;
+		n++;
+		off = 0;
+	}
+	ks_glue_piece(&bv[n++], r->glue, r->glue_off + r->head_len + off,
+		      r->tail_len - off);
+	return n;
 }
 
 static void ks_kick(struct madcm_rnic_ks *ks)
@@ -587,13 +656,15 @@ static void ks_room_work(struct work_struct *work)
  * MADCM_RNIC_KS_TX_BATCH records a call, with MSG_MORE while more are
  * queued, so that TCP fills its segments and GSO packets from many
  * FPDUs instead of sending each alone. Records built in place in pages
- * (@frag) go by reference (madcm_sock_send_pages()), the others are
- * copied (kernel_sendmsg()); a call takes records of one kind. Records
- * leave the queue only here, and in detach after this work is
- * cancelled: their bytes are read without the lock. This runs until the
- * queue is empty, or the socket full (its write_space kicks the work
- * again while records wait): so a record queued behind others needs no
- * kick, only one queued to an empty queue does.
+ * (FRAG) go by reference (madcm_sock_send_pages()); a ZC record's pages
+ * too, the call carrying its ticket (madcm_sock_send_zc()), so that the
+ * work request completes once TCP's skbs no longer hold them; the others
+ * are copied (kernel_sendmsg()). A call takes records of one kind, and
+ * of one ticket. Records leave the queue only here, and in detach after
+ * this work is cancelled: their bytes are read without the lock. This
+ * runs until the queue is empty, or the socket full (its write_space
+ * kicks the work again while records wait): so a record queued behind
+ * others needs no kick, only one queued to an empty queue does.
  */
 static void ks_tx(struct madcm_rnic_stream *t)
 {
@@ -606,12 +677,14 @@ static void ks_tx(struct madcm_rnic_stream *t)
 	for (;;) {
 		union {
 			struct kvec kv[MADCM_RNIC_KS_TX_BATCH];
-			struct bio_vec bv[MADCM_RNIC_KS_TX_BATCH];
+			struct bio_vec bv[MADCM_RNIC_KS_TX_PIECES];
 		} v;
+		struct madcm_rnic_zc *zc = NULL;
 		struct madcm_rnic_ks_rec *r;
+		unsigned int n = 0, recs = 0;
 		unsigned long flags;
-		unsigned int n = 0;
-		bool more, zc = false;
+		int kind = -1;
+		bool more;
 		LIST_HEAD(done);
 		u32 off, len = 0;
 		int ret, mflags;
@@ -622,30 +695,32 @@ static void ks_tx(struct madcm_rnic_stream *t)
 		off = ks->tx_off;
 		more = false;
 		list_for_each_entry(r, &ks->txq, list) {
-			u8 *p = r->data + off;
-
-			if (n == MADCM_RNIC_KS_TX_BATCH || (n && r->frag != zc)) {
+			if (recs == MADCM_RNIC_KS_TX_BATCH ||
+			    (recs && (r->kind != kind || r->zc != zc)) ||
+			    n + MADCM_RNIC_ZC_PIECES + 2 >
+			    MADCM_RNIC_KS_TX_PIECES) {
 				more = true;
 				break;
 			}
-			zc = r->frag;
-			if (zc)
-				v.bv[n] = (struct bio_vec){
-					.bv_page = virt_to_page(p),
-					.bv_offset = offset_in_page(p),
-					.bv_len = r->len - off,
-				};
+			kind = r->kind;
+			zc = r->kind == MADCM_RNIC_KS_REC_ZC ? r->zc : NULL;
+			if (kind == MADCM_RNIC_KS_REC_COPY)
+				v.kv[n++] = (struct kvec){ r->data + off,
+							   r->len - off };
 			else
-				v.kv[n] = (struct kvec){ p, r->len - off };
+				n += ks_rec_pieces(r, off, &v.bv[n]);
 			len += r->len - off;
 			off = 0;
-			n++;
+			recs++;
 		}
 		spin_unlock_irqrestore(&ks->lock, flags);
 		if (!n)
 			break;
 		mflags = MSG_DONTWAIT | MSG_NOSIGNAL | (more ? MSG_MORE : 0);
-		if (zc) {
+		if (kind == MADCM_RNIC_KS_REC_ZC) {
+			ret = madcm_sock_send_zc(ks->sock, v.bv, n, len, mflags,
+						 &zc->ubuf);
+		} else if (kind == MADCM_RNIC_KS_REC_FRAG) {
 			ret = madcm_sock_send_pages(ks->sock, v.bv, n, len, mflags);
 		} else {
 			struct msghdr msg = { .msg_flags = mflags };
@@ -659,7 +734,7 @@ static void ks_tx(struct madcm_rnic_stream *t)
 			break;
 		}
 		madcm_rnic_count_add(qp->dev, MADCM_RNIC_CNT_TX_BYTES, ret);
-		if (zc)
+		if (kind != MADCM_RNIC_KS_REC_COPY)
 			madcm_rnic_count_add(qp->dev, MADCM_RNIC_CNT_TX_ZC_BYTES,
 					     ret);
 		spin_lock_irqsave(&ks->lock, flags);
@@ -950,6 +1025,9 @@ static void ks_detach(struct madcm_rnic_stream *t)
 		ks_rec_free(r);
 	/* the pages TCP still holds stay until its skbs go */
 	madcm_page_frag_cache_drain(&ks->frags);
+	if (ks->glue.page)
+		put_page(ks->glue.page);
+	ks->glue.page = NULL;
 	skb_queue_purge(&ks->early);
 	kfree(ks->unacked);
 	ks->unacked = NULL;
@@ -1006,7 +1084,7 @@ static int ks_send(struct madcm_rnic_stream *t, const struct kvec *vec,
 		return -EINVAL;
 	}
 	r->len = len;
-	r->frag = false;
+	r->kind = MADCM_RNIC_KS_REC_COPY;
 
 	spin_lock_irqsave(&ks->lock, flags);
 	ret = ks_queue_check(t, len, charge);
@@ -1056,7 +1134,7 @@ static u8 *ks_build_buf(struct madcm_rnic_stream *t, u32 size)
 	r = page_frag_alloc(&ks->frags, ALIGN(sizeof(*r) + size, 8),
 			    GFP_ATOMIC | __GFP_NOWARN);
 	if (r) {
-		r->frag = true;
+		r->kind = MADCM_RNIC_KS_REC_FRAG;
 		r->len = 0;
 		ks->build = r;
 		ks->build_size = size;
@@ -1097,6 +1175,67 @@ static int ks_send_built(struct madcm_rnic_stream *t, u8 *buf, u32 len)
 	if (kick)
 		ks_kick(ks);
 	return ret;
+}
+
+/*
+ * Queue an FPDU whose payload stays in its pages (rnic/zc.h): its header
+ * and trailer copied into @ks->glue, behind the last record's, its
+ * pieces' page references and a reference to its ticket taken over; the
+ * record itself (the pieces' list) in a page of the fragment cache. The
+ * QP's lock is held (one builder at a time).
+ */
+static int ks_send_zc(struct madcm_rnic_stream *t, struct madcm_rnic_zc_fpdu *f)
+{
+	struct madcm_rnic_ks *ks = &t->ks;
+	u32 charge = ks_charge(f->len), glue = f->head_len + f->tail_len;
+	struct madcm_rnic_ks_rec *r = NULL;
+	unsigned long flags;
+	bool kick = false;
+	u8 *at;
+	int ret;
+
+	if (f->len > U16_MAX)
+		return -EINVAL;
+	spin_lock_irqsave(&ks->lock, flags);
+	ret = ks_queue_check(t, f->len, charge);
+	if (!ret && !test_bit(MADCM_RNIC_KS_LIVE, &ks->flags))
+		ret = -ENOTCONN;
+	if (!ret)
+		r = page_frag_alloc(&ks->frags,
+				    sizeof(*r) + f->nbv * sizeof(*r->bv),
+				    GFP_ATOMIC | __GFP_NOWARN);
+	if (!ret && (!r || !skb_page_frag_refill(glue, &ks->glue, GFP_ATOMIC)))
+		ret = -ENOMEM;
+	if (ret) {
+		spin_unlock_irqrestore(&ks->lock, flags);
+		if (r)
+			page_frag_free(r);
+		return ret;
+	}
+	r->len = f->len;
+	r->kind = MADCM_RNIC_KS_REC_ZC;
+	r->nbv = f->nbv;
+	r->head_len = f->head_len;
+	r->tail_len = f->tail_len;
+	r->glue = ks->glue.page;
+	r->glue_off = ks->glue.offset;
+	get_page(r->glue);
+	at = page_address(r->glue) + r->glue_off;
+	memcpy(at, f->head, f->head_len);
+	memcpy(at + f->head_len, f->tail, f->tail_len);
+	ks->glue.offset += glue;
+	r->bv = (struct bio_vec *)(r + 1);
+	memcpy(r->bv, f->bv, f->nbv * sizeof(*r->bv));
+	f->nbv = 0;
+	madcm_rnic_zc_get(f->zc);
+	r->zc = f->zc;
+	kick = list_empty(&ks->txq);
+	ks->tx_mem += charge;
+	list_add_tail(&r->list, &ks->txq);
+	spin_unlock_irqrestore(&ks->lock, flags);
+	if (kick)
+		ks_kick(ks);
+	return 0;
 }
 
 /*
@@ -1156,6 +1295,7 @@ const struct madcm_rnic_stream_ops madcm_rnic_ks_ops = {
 	.send = ks_send,
 	.build_buf = ks_build_buf,
 	.send_built = ks_send_built,
+	.send_zc = ks_send_zc,
 	.max_record = ks_max_record,
 	.send_room = ks_send_room,
 	.close_after_queue = ks_close_after_queue,

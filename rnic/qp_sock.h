@@ -41,19 +41,45 @@ struct sock;
  */
 #define MADCM_RNIC_KS_TX_BATCH		32
 
+/* Pieces one call to the socket takes, at most. */
+#define MADCM_RNIC_KS_TX_PIECES		64
+
+/* What a record holds (&struct madcm_rnic_ks_rec.kind). */
+enum {
+	MADCM_RNIC_KS_REC_COPY,	/* kmalloc()ed, copied into TCP's skbs */
+	MADCM_RNIC_KS_REC_FRAG,	/* built in a page, taken by reference */
+	MADCM_RNIC_KS_REC_ZC,	/* header, MR pages, trailer (rnic/zc.h) */
+};
+
 /**
  * struct madcm_rnic_ks_rec - one FPDU queued for the socket
  * @list: on &madcm_rnic_ks.txq
  * @len: its octets
- * @frag: in a page of &madcm_rnic_ks.frags: built in place by the send
- *	side and given to TCP by reference; otherwise kmalloc()ed, a copy
- *	of the send side's, and copied into TCP's skbs
- * @data: the FPDU
+ * @kind: MADCM_RNIC_KS_REC_*: COPY, a copy of the send side's, kmalloc()ed;
+ *	FRAG, the FPDU itself at @data, in a page of &madcm_rnic_ks.frags;
+ *	ZC, in such a page too, its header and trailer at @glue and its
+ *	payload in @bv
+ * @nbv: ZC: the payload's pieces
+ * @head_len: ZC: the header's octets at @glue_off
+ * @tail_len: ZC: the trailer's (PAD, CRC), right behind the header
+ * @glue_off: ZC: where in @glue the header is
+ * @glue: ZC: the page of &madcm_rnic_ks.glue holding its header and
+ *	trailer (a reference)
+ * @zc: ZC: the work request's ticket (a reference)
+ * @bv: ZC: the pieces, each holding a page reference
+ * @data: the FPDU (COPY, FRAG)
  */
 struct madcm_rnic_ks_rec {
 	struct list_head list;
 	u32 len;
-	bool frag;
+	u8 kind;
+	u8 nbv;
+	u8 head_len;
+	u8 tail_len;
+	u32 glue_off;
+	struct page *glue;
+	struct madcm_rnic_zc *zc;
+	struct bio_vec *bv;
 	u8 data[];
 };
 
@@ -87,6 +113,10 @@ struct madcm_rnic_ks_rec {
  *	race with detach releasing the socket
  * @frags: the pages FPDUs are built in (under @lock, by the send side,
  *	which holds the QP's lock: one builder at a time)
+ * @glue: where ZC records' headers and trailers go, one after the other
+ *	(under @lock, by the send side): a trailer and the next header are
+ *	then one piece for TCP, which merges adjacent pieces of a page, so
+ *	that an skb's fragments hold more FPDUs
  * @build: the record the send side builds its next FPDU in, NULL when
  *	none; queued by madcm_rnic_ks_send_built(), kept while it is refused
  * @build_size: what @build holds
@@ -112,6 +142,7 @@ struct madcm_rnic_ks {
 	int err;
 	u32 mss_cache;
 	struct page_frag_cache frags;
+	struct page_frag glue;
 	struct madcm_rnic_ks_rec *build;
 	u32 build_size;
 	void (*saved_data_ready)(struct sock *sk);

@@ -5,12 +5,16 @@
  * The send queue's work requests become RDMAP messages (RFC 5040), cut
  * into DDP segments (RFC 5041) of at most the MULPDU, each framed as one
  * MPA FPDU (RFC 5044: ULPDU_Length, PAD, CRC) and queued to the QP's
- * stream (rnic/stream.h) as one record. On the host's TCP (rnic/qp_sock.c)
- * the FPDU is built in place in a record in a page, the payload copied
- * once from the MR and the CRC computed once over that copy, and the
- * socket takes the page by reference; a record without a page (no page
- * to be had, or a test transport) takes a copy of what was built in
- * @qp->tx_buf:
+ * stream (rnic/stream.h) as one record. A Send or RDMA Write of at least
+ * rnic_tx_zcopy_min octets goes zero-copy where the stream can take it
+ * (rnic/zc.h): its payload stays in the MR's pages, which the stream
+ * holds (the CRC computed over them), and the work request completes
+ * once the stream let them go. Otherwise, on the host's TCP
+ * (rnic/qp_sock.c), the FPDU is built in place in a record in a page,
+ * the payload copied once from the MR and the CRC computed once over
+ * that copy, and the socket takes the page by reference; a record
+ * without a page (no page to be had, or a test transport) takes a copy
+ * of what was built in @qp->tx_buf:
  *
  *  Send, Send with SE,          untagged, queue 0, MSN per message, MO
  *  with Invalidate (and SE)     per segment; L on the last
@@ -23,7 +27,8 @@
  *  Terminate                    queue 2, then the stream closes
  *
  * Work requests complete in the order posted: a Send or Write once its
- * last FPDU is queued to TCP, a Read once the last segment of its last
+ * last FPDU is queued to TCP (a zero-copy one: and TCP let its pages
+ * go, madcm_rnic_qp_tx_zc_sent()), a Read once the last segment of its last
  * response is placed (madcm_rnic_qp_read_done()); a successful one only
  * when signaled. A local error (an SGE outside its MR, a bad lkey, a
  * message over 2^31 octets) completes the work request with its status,
@@ -56,12 +61,15 @@
  * is called with it held (its locks nest inside); completion handlers
  * and closing the stream run after it is dropped (madcm_rnic_run_due()).
  */
+#include <linux/highmem.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
+#include "madcm_compat.h"
 #include "rnic/ddp.h"
 #include "rnic/iwarp.h"
 #include "rnic/rnic.h"
+#include "rnic/zc.h"
 
 /*
  * How long an MPA responder without peer-to-peer holds its first FPDU
@@ -82,6 +90,15 @@ module_param_named(rnic_initiator_nudge_ms, madcm_rnic_initiator_nudge_ms,
 		   uint, 0644);
 MODULE_PARM_DESC(rnic_initiator_nudge_ms,
 		 "ms after the hand-off an MPA initiator that had no FPDU from the peer sends one zero-length RDMA Write, for a peer that missed its first FPDU's wake-up (0: never)");
+
+/*
+ * The smallest Send or RDMA Write whose payload goes to TCP in the MR's
+ * own pages (rnic/zc.h); 0: always copied.
+ */
+unsigned int madcm_rnic_tx_zcopy_min = 4096;
+module_param_named(rnic_tx_zcopy_min, madcm_rnic_tx_zcopy_min, uint, 0644);
+MODULE_PARM_DESC(rnic_tx_zcopy_min,
+		 "octets from which a Send or RDMA Write goes to TCP in the MR's own pages, completing once TCP is done with them (0: always copy)");
 
 /* An FPDU is built here: at most this long, whatever the MSS. */
 #define MADCM_RNIC_TX_BUF_SIZE	(16 * 1024)
@@ -338,9 +355,25 @@ static enum ib_wc_status tx_check(struct madcm_rnic_qp *qp,
 	return IB_WC_SUCCESS;
 }
 
+/**
+ * madcm_rnic_qp_tx_zc_end() - the send side is done with its ticket
+ * @qp: the QP, @qp->lock held (or not visible)
+ *
+ * The work request at @qp->sq_next queued its last FPDU, or is given up:
+ * the send side's reference to its ticket goes.
+ */
+void madcm_rnic_qp_tx_zc_end(struct madcm_rnic_qp *qp)
+{
+	if (qp->tx_zc) {
+		madcm_rnic_zc_put(qp->tx_zc);
+		qp->tx_zc = NULL;
+	}
+}
+
 /* The work request at @qp->sq_next is over (or, a Read, all sent). */
 static void tx_next(struct madcm_rnic_qp *qp)
 {
+	madcm_rnic_qp_tx_zc_end(qp);
 	qp->sq_next++;
 	qp->tx_off = 0;
 	qp->tx_started = false;
@@ -355,32 +388,11 @@ static u8 tx_send_opcode(const struct madcm_rnic_swqe *wqe)
 	return se ? RDMAP_SEND_SE : RDMAP_SEND;
 }
 
-/* One segment of a Send or an RDMA Write. */
-static enum tx_step tx_data_seg(struct madcm_rnic_qp *qp,
-				struct madcm_rnic_swqe *wqe,
-				struct madcm_rnic_due *due)
+/* The DDP/RDMAP header of a Send's or RDMA Write's segment, at @ulpdu. */
+static void tx_data_hdr(struct madcm_rnic_qp *qp,
+			const struct madcm_rnic_swqe *wqe, u8 *ulpdu,
+			bool tagged, bool last)
 {
-	bool tagged = wqe->opcode == IB_WR_RDMA_WRITE;
-	u32 hlen = tagged ? sizeof(struct ddp_tagged_hdr) :
-			    sizeof(struct ddp_untagged_hdr);
-	u32 mulpdu = tx_mulpdu(qp), n;
-	u8 *fpdu, *ulpdu;
-	bool last;
-	int ret;
-
-	if (mulpdu <= hlen)
-		return TX_WAIT;
-	n = min(wqe->len - qp->tx_off, mulpdu - hlen);
-	last = qp->tx_off + n == wqe->len;
-	if (!tx_room(qp, hlen + n))
-		return TX_WAIT;
-	fpdu = tx_fpdu_buf(qp, hlen + n);
-	ulpdu = fpdu + MPA_ULPDU_LEN_SIZE;
-	ret = tx_gather(qp, wqe, qp->tx_off, ulpdu + hlen, n);
-	if (ret) {
-		tx_fail(qp, wqe, tx_mr_status(ret), due);
-		return TX_GO;
-	}
 	if (tagged) {
 		struct ddp_tagged_hdr *h = (struct ddp_tagged_hdr *)ulpdu;
 
@@ -399,10 +411,176 @@ static enum tx_step tx_data_seg(struct madcm_rnic_qp *qp,
 		h->msn = cpu_to_be32(qp->msn[DDP_QN_SEND]);
 		h->mo = cpu_to_be32(qp->tx_off);
 	}
+}
+
+/* Whether @wqe's payload goes to TCP in its MR's pages (rnic/zc.h). */
+static bool tx_zc_wanted(struct madcm_rnic_qp *qp,
+			 const struct madcm_rnic_swqe *wqe)
+{
+	u32 min = READ_ONCE(madcm_rnic_tx_zcopy_min);
+
+	return min && wqe->len >= min &&
+	       !(wqe->send_flags & IB_SEND_INLINE) &&
+	       madcm_rnic_stream_can_zc(&qp->stream);
+}
+
+/*
+ * The pages under @n octets of @wqe's message from @qp->tx_off, into
+ * @f->bv (a reference each): returns the octets they cover from there
+ * on (fewer when the pieces run out or a page cannot go by reference; 0:
+ * copy this FPDU), or a negative errno (an SGE outside its MR).
+ */
+static int tx_zc_pages(struct madcm_rnic_qp *qp,
+		       const struct madcm_rnic_swqe *wqe, u32 n,
+		       struct madcm_rnic_zc_fpdu *f)
+{
+	u32 off = qp->tx_off, got = 0, i;
+
+	f->nbv = 0;
+	for (i = 0; i < wqe->num_sge && got < n; i++) {
+		const struct ib_sge *sge = &wqe->sge[i];
+		u32 take, nbv;
+		int ret;
+
+		if (off >= sge->length) {
+			off -= sge->length;
+			continue;
+		}
+		if (f->nbv == MADCM_RNIC_ZC_PIECES)
+			break;
+		take = min(sge->length - off, n - got);
+		ret = madcm_rnic_mr_get_pages(qp, sge->lkey, sge->addr + off,
+					      take, f->bv + f->nbv,
+					      MADCM_RNIC_ZC_PIECES - f->nbv,
+					      &nbv);
+		if (ret < 0) {
+			madcm_rnic_zc_fpdu_release(f);
+			return ret;
+		}
+		f->nbv += nbv;
+		got += ret;
+		if (ret < take)
+			break;
+		off = 0;
+	}
+	return got;
+}
+
+/*
+ * ULPDU_Length before the header in @f->head, then PAD and CRC in
+ * @f->tail (RFC 5044 4.1, 4.3, 4.4): the CRC over the header, the pages
+ * and the PAD, as madcm_mpa_frame() computes it over one buffer.
+ */
+static void tx_zc_frame(struct madcm_rnic_qp *qp,
+			struct madcm_rnic_zc_fpdu *f, u32 hlen, u32 n)
+{
+	u32 pad = madcm_mpa_pad(hlen + n), crc = ~0U, i;
+
+	put_unaligned_be16(hlen + n, f->head);
+	f->head_len = MPA_ULPDU_LEN_SIZE + hlen;
+	memset(f->tail, 0, pad);
+	if (qp->tx_crc) {
+		crc = madcm_mpa_crc(crc, f->head, f->head_len);
+		for (i = 0; i < f->nbv; i++) {
+			u8 *va = kmap_local_page(f->bv[i].bv_page);
+
+			crc = madcm_mpa_crc(crc, va + f->bv[i].bv_offset,
+					    f->bv[i].bv_len);
+			kunmap_local(va);
+		}
+		crc = ~madcm_mpa_crc(crc, f->tail, pad);
+	} else {
+		crc = 0;
+	}
+	put_unaligned_le32(crc, f->tail + pad);
+	f->tail_len = pad + MPA_CRC_SIZE;
+	f->len = f->head_len + n + f->tail_len;
+}
+
+/*
+ * One segment of a Send or an RDMA Write whose payload stays in its MR's
+ * pages. Returns the payload octets queued; 0 when this segment is to be
+ * copied instead (no page to take, no ticket, the stream refused it);
+ * -EAGAIN when the stream has no room; another negative errno: the work request failed (an SGE
+ * outside its MR).
+ */
+static int tx_zc_seg(struct madcm_rnic_qp *qp, struct madcm_rnic_swqe *wqe,
+		     u32 hlen, u32 n, bool tagged)
+{
+	struct madcm_rnic_zc_fpdu f;
+	int got, ret;
+	bool last;
+
+	got = tx_zc_pages(qp, wqe, n, &f);
+	if (got <= 0)
+		return got;
+	if (!qp->tx_zc)
+		qp->tx_zc = madcm_rnic_zc_new(qp, qp->sq_next);
+	if (!qp->tx_zc) {
+		madcm_rnic_zc_fpdu_release(&f);
+		return 0;
+	}
+	last = qp->tx_off + got == wqe->len;
+	tx_data_hdr(qp, wqe, f.head + MPA_ULPDU_LEN_SIZE, tagged, last);
+	tx_zc_frame(qp, &f, hlen, got);
+	f.zc = qp->tx_zc;
+	ret = madcm_rnic_stream_send_zc(&qp->stream, &f);
+	if (ret) {
+		madcm_rnic_zc_fpdu_release(&f);
+		/* no room: wait; anything else: the copy path decides */
+		return ret == -EAGAIN ? ret : 0;
+	}
+	wqe->zc_wait = true;
+	madcm_rnic_count_add(qp->dev, MADCM_RNIC_CNT_TX_MR_ZC_BYTES, got);
+	return got;
+}
+
+/* One segment of a Send or an RDMA Write. */
+static enum tx_step tx_data_seg(struct madcm_rnic_qp *qp,
+				struct madcm_rnic_swqe *wqe,
+				struct madcm_rnic_due *due)
+{
+	bool tagged = wqe->opcode == IB_WR_RDMA_WRITE;
+	u32 hlen = tagged ? sizeof(struct ddp_tagged_hdr) :
+			    sizeof(struct ddp_untagged_hdr);
+	u32 mulpdu = tx_mulpdu(qp), n;
+	u8 *fpdu, *ulpdu;
+	bool last;
+	int ret;
+
+	if (mulpdu <= hlen)
+		return TX_WAIT;
+	n = min(wqe->len - qp->tx_off, mulpdu - hlen);
+	if (!tx_room(qp, hlen + n))
+		return TX_WAIT;
+	if (n && tx_zc_wanted(qp, wqe)) {
+		ret = tx_zc_seg(qp, wqe, hlen, n, tagged);
+		if (ret == -EAGAIN)
+			return TX_WAIT;
+		if (ret < 0) {
+			tx_fail(qp, wqe, tx_mr_status(ret), due);
+			return TX_GO;
+		}
+		if (ret) {
+			n = ret;
+			goto queued;
+		}
+		madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_TX_MR_ZC_COPIED);
+	}
+	last = qp->tx_off + n == wqe->len;
+	fpdu = tx_fpdu_buf(qp, hlen + n);
+	ulpdu = fpdu + MPA_ULPDU_LEN_SIZE;
+	ret = tx_gather(qp, wqe, qp->tx_off, ulpdu + hlen, n);
+	if (ret) {
+		tx_fail(qp, wqe, tx_mr_status(ret), due);
+		return TX_GO;
+	}
+	tx_data_hdr(qp, wqe, ulpdu, tagged, last);
 	if (tx_queue(qp, fpdu, hlen + n))
 		return TX_WAIT;
+queued:
 	qp->tx_off += n;
-	if (last) {
+	if (qp->tx_off == wqe->len) {
 		if (!tagged)
 			qp->msn[DDP_QN_SEND]++;
 		wqe->done = true;
@@ -482,6 +660,7 @@ static enum tx_step tx_sq_step(struct madcm_rnic_qp *qp,
 		if ((wqe->send_flags & IB_SEND_FENCE) &&
 		    qp->orq_head != qp->orq_tail)
 			return TX_WAIT;
+		wqe->zc_wait = false;
 		status = tx_check(qp, wqe);
 		if (status != IB_WC_SUCCESS) {
 			tx_fail(qp, wqe, status, due);
@@ -975,6 +1154,7 @@ void madcm_rnic_qp_terminate(struct madcm_rnic_qp *qp,
  */
 void madcm_rnic_qp_tx_reset(struct madcm_rnic_qp *qp)
 {
+	madcm_rnic_qp_tx_zc_end(qp);
 	qp->sq_next = qp->sq.tail;
 	qp->tx_off = 0;
 	qp->tx_started = false;
@@ -1004,6 +1184,11 @@ int madcm_rnic_qp_tx_create(struct madcm_rnic_qp *qp)
 	qp->tx_buf = kmalloc(MADCM_RNIC_TX_BUF_SIZE, madcm_rnic_gfp(qp->uctx));
 	if (!qp->tx_buf)
 		return -ENOMEM;
+	if (madcm_rnic_zc_create(qp)) {
+		kfree(qp->tx_buf);
+		qp->tx_buf = NULL;
+		return -ENOMEM;
+	}
 	qp->tx_buf_size = MADCM_RNIC_TX_BUF_SIZE;
 	timer_setup(&qp->tx_hold_timer, tx_hold_expired, 0);
 	madcm_rnic_qp_tx_reset(qp);
@@ -1017,6 +1202,35 @@ int madcm_rnic_qp_tx_create(struct madcm_rnic_qp *qp)
 void madcm_rnic_qp_tx_destroy(struct madcm_rnic_qp *qp)
 {
 	timer_delete_sync(&qp->tx_hold_timer);
+	madcm_rnic_qp_tx_zc_end(qp);
+	madcm_rnic_zc_destroy(qp);
 	kfree(qp->tx_buf);
 	qp->tx_buf = NULL;
+}
+
+/**
+ * madcm_rnic_qp_tx_zc_sent() - TCP is done with work requests' pages
+ * @qp: the QP (its lock not held)
+ * @acked: tickets (&struct madcm_rnic_zc) whose last reference went
+ *
+ * Each ticket's work request, if the send queue still has it (a flush
+ * completed it already otherwise), no longer waits for its pages; the
+ * send queue's finished head completes.
+ * Context: process context (the anchor's work).
+ */
+void madcm_rnic_qp_tx_zc_sent(struct madcm_rnic_qp *qp, struct list_head *acked)
+{
+	struct madcm_rnic_due due = {};
+	struct madcm_rnic_zc *zc;
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	list_for_each_entry(zc, acked, list) {
+		/* started, not yet completed: [sq.head, sq_next) */
+		if (zc->sq_idx - qp->sq.head < qp->sq_next - qp->sq.head)
+			qp->swqe[zc->sq_idx % qp->sq.size].zc_wait = false;
+	}
+	madcm_rnic_sq_retire(qp, &due);
+	spin_unlock_irqrestore(&qp->lock, flags);
+	madcm_rnic_run_due(qp, &due);
 }

@@ -63,6 +63,8 @@
 
 struct madcm_rnic_qp;
 struct madcm_rnic_swqe;
+struct madcm_rnic_zc;
+struct madcm_rnic_zc_anchor;
 
 /* QP numbers and STag indices: 24 bits, 0 unused. */
 #define MADCM_RNIC_ID_MAX	((1U << 24) - 1)
@@ -129,6 +131,12 @@ struct madcm_rnic_swqe;
  * @MADCM_RNIC_CNT_HOST_TCP_LATE_DROP: ... dropped instead, past
  *	MADCM_RNIC_KS_LATE_MAX for the stream: the steering still gives its
  *	frames to the CM, and giving them to the host again would loop
+ * @MADCM_RNIC_CNT_TX_MR_ZC_BYTES: payload octets of Sends and RDMA
+ *	Writes given to a host socket in their MR's own pages (rnic/zc.h):
+ *	neither copied nor built into a page of the stream
+ * @MADCM_RNIC_CNT_TX_MR_ZC_COPIED: FPDUs of such work requests (at least
+ *	rnic_tx_zcopy_min octets) copied after all: a page a socket may not
+ *	hold a reference to (slab memory), or no memory for the ticket
  * @MADCM_RNIC_CNT_TX_ZC_BYTES: of @MADCM_RNIC_CNT_TX_BYTES, those given
  *	to a host socket by reference: FPDUs built in place in pages, not
  *	copied into its skbs
@@ -167,6 +175,8 @@ enum madcm_rnic_counter {
 	MADCM_RNIC_CNT_HOST_TCP_LATE,
 	MADCM_RNIC_CNT_HOST_TCP_LATE_DROP,
 	MADCM_RNIC_CNT_TX_ZC_BYTES,
+	MADCM_RNIC_CNT_TX_MR_ZC_BYTES,
+	MADCM_RNIC_CNT_TX_MR_ZC_COPIED,
 	MADCM_RNIC_CNT_MAX
 };
 
@@ -494,6 +504,9 @@ struct madcm_rnic_rx {
  * @tx_off: tx: octets (RDMA READ: Read Requests) of the entry at
  *	@sq_next already queued to TCP
  * @tx_started: tx: the entry at @sq_next passed its checks
+ * @tx_zc: tx: the zero-copy ticket of the entry at @sq_next (the send
+ *	side's reference), NULL while none of its FPDUs went zero-copy
+ * @zc_anchor: where its tickets report (rnic/zc.c)
  * @msn: tx: the next MSN of each untagged queue (RFC 5041 5.1)
  * @tx_ird: tx: inbound RDMA Read depth in use (@irq's bound)
  * @tx_ord: tx: outbound RDMA Read depth in use
@@ -554,6 +567,8 @@ struct madcm_rnic_qp {
 	u32 sq_next;
 	u32 tx_off;
 	bool tx_started;
+	struct madcm_rnic_zc *tx_zc;
+	struct madcm_rnic_zc_anchor *zc_anchor;
 	u32 msn[3];
 	u32 tx_ird;
 	u32 tx_ord;
@@ -629,6 +644,8 @@ int madcm_rnic_mr_check(struct madcm_rnic_qp *qp, u32 stag, u64 addr,
 			u32 len, int access);
 int madcm_rnic_mr_copy_to(struct madcm_rnic_qp *qp, u32 stag, u64 addr,
 			  const void *buf, u32 len, int access);
+int madcm_rnic_mr_get_pages(struct madcm_rnic_qp *qp, u32 stag, u64 addr,
+			    u32 len, struct bio_vec *bv, u32 max, u32 *nbv);
 int madcm_rnic_mr_copy_from(struct madcm_rnic_qp *qp, u32 stag, u64 addr,
 			    void *buf, u32 len, int access);
 int madcm_rnic_mr_remote_invalidate(struct madcm_rnic_qp *qp, u32 stag);
@@ -708,6 +725,9 @@ void madcm_rnic_qp_tx_run_locked(struct madcm_rnic_qp *qp,
 int madcm_rnic_qp_read_sink(struct madcm_rnic_qp *qp, u32 *stag, u64 *to,
 			    u32 *len);
 void madcm_rnic_qp_tx_release(struct madcm_rnic_qp *qp);
+void madcm_rnic_qp_tx_zc_end(struct madcm_rnic_qp *qp);
+void madcm_rnic_qp_tx_zc_sent(struct madcm_rnic_qp *qp, struct list_head *acked);
+extern unsigned int madcm_rnic_tx_zcopy_min;
 extern unsigned int madcm_rnic_responder_hold_ms;
 extern unsigned int madcm_rnic_initiator_nudge_ms;
 int madcm_rnic_qp_read_req(struct madcm_rnic_qp *qp, u32 sink_stag,

@@ -179,6 +179,50 @@ int madcm_rnic_stream_send_built(struct madcm_rnic_stream *s, u8 *buf,
 }
 
 /**
+ * madcm_rnic_stream_can_zc() - whether the stream takes FPDUs whose
+ *	payload stays in its pages (madcm_rnic_stream_send_zc())
+ * @s: the stream
+ *
+ * Context: any context.
+ * Return: true when it is carried and its carrier has zero-copy.
+ */
+bool madcm_rnic_stream_can_zc(struct madcm_rnic_stream *s)
+{
+	return READ_ONCE(s->carried) && s->ops->send_zc;
+}
+
+/**
+ * madcm_rnic_stream_send_zc() - queue an FPDU whose payload stays in its
+ *	pages
+ * @s: the stream
+ * @f: the FPDU: its header and trailer are copied, its pieces' page
+ *	references taken over, and a reference to its ticket taken, all on
+ *	success only; the carrier gives the ticket's reference back once it
+ *	no longer holds the pages (rnic/zc.h)
+ *
+ * Context: as madcm_rnic_stream_build_buf().
+ * Return: as madcm_rnic_stream_send(); -EINVAL without zero-copy (see
+ * madcm_rnic_stream_can_zc()) or for an FPDU whose parts do not add up.
+ */
+int madcm_rnic_stream_send_zc(struct madcm_rnic_stream *s,
+			      struct madcm_rnic_zc_fpdu *f)
+{
+	u32 i, len = f->head_len + f->tail_len;
+
+	if (!READ_ONCE(s->carried))
+		return -ENOTCONN;
+	if (!s->ops->send_zc || !f->zc || !f->nbv ||
+	    f->nbv > MADCM_RNIC_ZC_PIECES || f->head_len > sizeof(f->head) ||
+	    f->tail_len > sizeof(f->tail))
+		return -EINVAL;
+	for (i = 0; i < f->nbv; i++)
+		len += f->bv[i].bv_len;
+	if (len != f->len)
+		return -EINVAL;
+	return s->ops->send_zc(s, f);
+}
+
+/**
  * madcm_rnic_stream_max_record() - the largest record
  *	madcm_rnic_stream_send() takes
  * @s: the stream

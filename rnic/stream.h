@@ -24,6 +24,7 @@
 #include <madcm/cm.h>
 #include <madcm/cm_offload.h>
 #include "rnic/qp_sock.h"
+#include "rnic/zc.h"
 
 /*
  * The most bytes the CM may leave unacknowledged at hand-off: an MPA reply
@@ -95,6 +96,7 @@ struct madcm_rnic_stream_out {
  * @send: madcm_rnic_stream_send(), the stream carried
  * @build_buf: madcm_rnic_stream_build_buf(); may be NULL
  * @send_built: madcm_rnic_stream_send_built(); with @build_buf
+ * @send_zc: madcm_rnic_stream_send_zc(), the FPDU checked; may be NULL
  * @max_record: madcm_rnic_stream_max_record(), the stream carried
  * @send_room: madcm_rnic_stream_send_room()
  * @close_after_queue: madcm_rnic_stream_close_after_queue(), carried
@@ -114,6 +116,8 @@ struct madcm_rnic_stream_ops {
 		    unsigned int nvec, u32 len);
 	u8 *(*build_buf)(struct madcm_rnic_stream *s, u32 size);
 	int (*send_built)(struct madcm_rnic_stream *s, u8 *buf, u32 len);
+	int (*send_zc)(struct madcm_rnic_stream *s,
+		       struct madcm_rnic_zc_fpdu *f);
 	u32 (*max_record)(struct madcm_rnic_stream *s);
 	u32 (*send_room)(struct madcm_rnic_stream *s);
 	void (*close_after_queue)(struct madcm_rnic_stream *s);
@@ -168,6 +172,9 @@ int madcm_rnic_stream_send(struct madcm_rnic_stream *s,
 u8 *madcm_rnic_stream_build_buf(struct madcm_rnic_stream *s, u32 size);
 int madcm_rnic_stream_send_built(struct madcm_rnic_stream *s, u8 *buf,
 				 u32 len);
+bool madcm_rnic_stream_can_zc(struct madcm_rnic_stream *s);
+int madcm_rnic_stream_send_zc(struct madcm_rnic_stream *s,
+			      struct madcm_rnic_zc_fpdu *f);
 u32 madcm_rnic_stream_max_record(struct madcm_rnic_stream *s);
 u32 madcm_rnic_stream_send_room(struct madcm_rnic_stream *s);
 void madcm_rnic_stream_close_after_queue(struct madcm_rnic_stream *s);

@@ -38,6 +38,8 @@ struct madcm_rnic_mr;
  * @done: tx: the work request is over (success or @status); it
  *	completes when every one before it has (in order)
  * @status: tx: its completion status once @done
+ * @zc_wait: tx: some of its payload went to TCP in the MR's own pages
+ *	(rnic/zc.h): it completes only once TCP is done with them
  * @reads_left: tx: RDMA READ: Read Requests without their response yet
  * @inline_data: tx: IB_SEND_INLINE: the bytes, copied at post time
  *
@@ -60,6 +62,7 @@ struct madcm_rnic_swqe {
 	u32 len;
 	bool done;
 	enum ib_wc_status status;
+	bool zc_wait;
 	u32 reads_left;
 	u8 inline_data[MADCM_RNIC_MAX_UINLINE];
 };

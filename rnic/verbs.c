@@ -437,7 +437,8 @@ void madcm_rnic_sq_retire(struct madcm_rnic_qp *qp, struct madcm_rnic_due *due)
 		struct madcm_rnic_swqe *wqe =
 			&qp->swqe[qp->sq.head % qp->sq.size];
 
-		if (!wqe->done)
+		/* a zero-copy one waits until TCP is done with its pages */
+		if (!wqe->done || wqe->zc_wait)
 			break;
 		if (madcm_rnic_sq_signaled(qp, wqe))
 			madcm_rnic_sq_complete(qp, wqe, wqe->status, due);
@@ -469,6 +470,7 @@ static void madcm_rnic_flush_locked(struct madcm_rnic_qp *qp,
 				       wqe->status : IB_WC_WR_FLUSH_ERR, due);
 		qp->sq.head++;
 	}
+	madcm_rnic_qp_tx_zc_end(qp);
 	qp->sq_next = qp->sq.tail;
 	qp->tx_off = 0;
 	qp->tx_started = false;

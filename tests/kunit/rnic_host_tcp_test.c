@@ -422,6 +422,107 @@ static void ht_send_pages_by_reference(struct kunit *test)
 	__free_page(page);
 }
 
+struct ht_ticket {
+	struct ubuf_info ubuf;
+	atomic_t done;
+};
+
+static void ht_ticket_complete(struct sk_buff *skb, struct ubuf_info *ubuf,
+			       bool zerocopy_success)
+{
+	if (refcount_dec_and_test(&ubuf->refcnt))
+		atomic_set(&container_of(ubuf, struct ht_ticket, ubuf)->done, 1);
+}
+
+#ifdef MADCM_HAVE_UBUF_INFO_OPS
+static const struct ubuf_info_ops ht_ticket_ops = {
+	.complete = ht_ticket_complete,
+};
+#endif
+
+/*
+ * madcm_sock_send_zc() (the RNIC's zero-copy transmit from an MR's pages,
+ * rnic/zc.h) hands TCP the pages with a ticket that TCP lets go only
+ * once no skb holds them: not while the bytes wait in the send queue
+ * (here behind 64 KiB the receiver's closed window holds back), only
+ * after the receiver took them and acknowledged them (RFC 9293 3.8.6: a
+ * window that opens lets the queued bytes go). The bytes arrive as the
+ * page held them, after the ones queued before.
+ */
+static void ht_send_zc_ticket_waits_for_the_ack(struct kunit *test)
+{
+	const u16 lport = 41031, rport = 41030;
+	const u32 fill = 64 * 1024, zlen = 3000, zoff = 700;
+	struct ht_ticket *tk;
+	struct socket *l, *c, *a;
+	struct bio_vec bv;
+	struct page *page;
+	u8 *buf, *fillbuf;
+	u32 i;
+	int ret;
+
+	tk = kunit_kzalloc(test, sizeof(*tk), GFP_KERNEL);
+	buf = kunit_kzalloc(test, fill + zlen, GFP_KERNEL);
+	fillbuf = kunit_kzalloc(test, fill, GFP_KERNEL);
+	page = alloc_page(GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tk);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, fillbuf);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	memset(page_address(page), 0x5a, PAGE_SIZE);
+	memset(fillbuf, 0xc3, fill);
+#ifdef MADCM_HAVE_UBUF_INFO_OPS
+	tk->ubuf.ops = &ht_ticket_ops;
+#else
+	tk->ubuf.callback = ht_ticket_complete;
+#endif
+	tk->ubuf.flags = SKBFL_ZEROCOPY_FRAG | SKBFL_DONT_ORPHAN;
+	refcount_set(&tk->ubuf.refcnt, 1);
+
+	ht_loop_conn(test, lport, rport, &l, &c, &a);
+	/* a receive window of a few KiB, a send buffer for all of it */
+	lock_sock(a->sk);
+	WRITE_ONCE(a->sk->sk_rcvbuf, SOCK_MIN_RCVBUF);
+	a->sk->sk_userlocks |= SOCK_RCVBUF_LOCK;
+	release_sock(a->sk);
+	lock_sock(c->sk);
+	WRITE_ONCE(c->sk->sk_sndbuf, 4 << 20);
+	c->sk->sk_userlocks |= SOCK_SNDBUF_LOCK;
+	release_sock(c->sk);
+
+	KUNIT_ASSERT_EQ(test, ht_write(c, fillbuf, fill), (int)fill);
+	bv.bv_page = page;
+	bv.bv_offset = zoff;
+	bv.bv_len = zlen;
+	ret = madcm_sock_send_zc(c, &bv, 1, zlen, MSG_DONTWAIT, &tk->ubuf);
+	KUNIT_EXPECT_EQ(test, ret, (int)zlen);
+	/* ours: the send queue's skbs hold the page, and the ticket */
+	ht_ticket_complete(NULL, &tk->ubuf, true);
+	msleep(200);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tk->done), 0);
+	KUNIT_EXPECT_GT(test, page_count(page), 1);
+
+	KUNIT_EXPECT_EQ(test, ht_read(a, buf, fill + zlen), (int)(fill + zlen));
+	KUNIT_EXPECT_EQ(test, memcmp(buf, fillbuf, fill), 0);
+	for (i = 0; i < zlen; i++)
+		if (buf[fill + i] != 0x5a)
+			break;
+	KUNIT_EXPECT_EQ(test, i, zlen);
+	for (i = 0; i < 250 && !atomic_read(&tk->done); i++)
+		msleep(20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tk->done), 1);
+	for (i = 0; i < 100 && page_count(page) != 1; i++)
+		msleep(20);
+	KUNIT_EXPECT_EQ(test, page_count(page), 1);
+
+	sock_release(a);
+	sock_release(c);
+	sock_release(l);
+	for (i = 0; i < 100 && page_count(page) != 1; i++)
+		msleep(20);
+	__free_page(page);
+}
+
 static struct kunit_case ht_cases[] = {
 	KUNIT_CASE(ht_unacked_ipv4),
 	KUNIT_CASE(ht_unacked_ipv6),
@@ -429,6 +530,7 @@ static struct kunit_case ht_cases[] = {
 	KUNIT_CASE(ht_bad_context_unwinds),
 	KUNIT_CASE(ht_time_wait_taken),
 	KUNIT_CASE(ht_send_pages_by_reference),
+	KUNIT_CASE(ht_send_zc_ticket_waits_for_the_ack),
 	{}
 };
 

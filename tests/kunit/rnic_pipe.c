@@ -8,6 +8,7 @@
  * context, so the upper layer and the CM may call the stream with their
  * locks held.
  */
+#include <linux/highmem.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include "tests/kunit/rnic_pipe.h"
@@ -31,6 +32,7 @@ struct pipe_msg {
 	int to;
 	enum pipe_kind kind;
 	int status;
+	struct madcm_rnic_zc *zc;	/* a zero-copy FPDU's ticket */
 	u32 len;
 	u8 data[];
 };
@@ -53,6 +55,8 @@ struct rnic_pipe {
 	struct work_struct work;
 	spinlock_t lock;	/* everything above and below */
 	struct list_head msgs;
+	struct list_head held;	/* delivered, their tickets kept */
+	bool hold_zc;
 	bool live;
 	bool dead;
 };
@@ -219,6 +223,17 @@ static void pipe_work(struct work_struct *work)
 		pipe_deliver(p, m);
 		if (m->kind == PIPE_DATA)
 			pipe_sent(p, !m->to, m->len);
+		/* the bytes are the peer's: the sender's pages are free */
+		if (m->zc) {
+			spin_lock_irqsave(&p->lock, flags);
+			if (p->hold_zc) {
+				list_add_tail(&m->list, &p->held);
+				m = NULL;
+			}
+			spin_unlock_irqrestore(&p->lock, flags);
+			if (m)
+				madcm_rnic_zc_put(m->zc);
+		}
 		kfree(m);
 	}
 }
@@ -349,6 +364,61 @@ static int pipe_send(struct madcm_rnic_stream *s, const struct kvec *vec,
 	return ret;
 }
 
+/*
+ * An FPDU whose payload is in pages: copied here (the pages' references
+ * go at once), its ticket kept until the peer took the bytes, as a
+ * socket keeps it until they are acknowledged.
+ */
+static int pipe_send_zc(struct madcm_rnic_stream *s,
+			struct madcm_rnic_zc_fpdu *f)
+{
+	struct rnic_pipe *p = pipe_cur;
+	int i = pipe_side(p, s);
+	struct pipe_end *e = &p->end[i];
+	struct pipe_msg *m;
+	unsigned long flags;
+	u32 k, off;
+	int ret = 0;
+
+	if (f->len > READ_ONCE(s->mss))
+		return -EINVAL;
+	m = pipe_msg(!i, PIPE_DATA, f->len);
+	if (!m)
+		return -ENOMEM;
+	memcpy(m->data, f->head, f->head_len);
+	off = f->head_len;
+	for (k = 0; k < f->nbv; k++) {
+		u8 *va = kmap_local_page(f->bv[k].bv_page);
+
+		memcpy(m->data + off, va + f->bv[k].bv_offset, f->bv[k].bv_len);
+		kunmap_local(va);
+		off += f->bv[k].bv_len;
+	}
+	memcpy(m->data + off, f->tail, f->tail_len);
+	spin_lock_irqsave(&p->lock, flags);
+	if (e->fin_sent || e->ended || e->detached) {
+		ret = -ENOTCONN;
+	} else if (e->queued && e->queued + f->len > PIPE_WINDOW) {
+		e->room = true;
+		ret = -EAGAIN;
+	} else {
+		e->queued += f->len;
+		e->records++;
+		WRITE_ONCE(s->snd_nxt, s->snd_nxt + f->len);
+		madcm_rnic_zc_get(f->zc);
+		m->zc = f->zc;
+		pipe_queue(p, m);
+		m = NULL;
+	}
+	spin_unlock_irqrestore(&p->lock, flags);
+	kfree(m);
+	if (!ret) {
+		madcm_rnic_zc_fpdu_release(f);
+		pipe_kick(p);
+	}
+	return ret;
+}
+
 static u32 pipe_max_record(struct madcm_rnic_stream *s)
 {
 	return READ_ONCE(s->mss);
@@ -410,6 +480,7 @@ static const struct madcm_rnic_stream_ops pipe_ops = {
 	.close = pipe_close,
 	.detach = pipe_detach,
 	.send = pipe_send,
+	.send_zc = pipe_send_zc,
 	.max_record = pipe_max_record,
 	.send_room = pipe_send_room,
 	.close_after_queue = pipe_close_after_queue,
@@ -426,8 +497,12 @@ static void pipe_free(struct kunit_resource *res)
 	p->dead = true;
 	spin_unlock_irqrestore(&p->lock, flags);
 	destroy_workqueue(p->wq);
-	list_for_each_entry_safe(m, n, &p->msgs, list)
+	list_splice_init(&p->held, &p->msgs);
+	list_for_each_entry_safe(m, n, &p->msgs, list) {
+		if (m->zc)
+			madcm_rnic_zc_put(m->zc);
 		kfree(m);
+	}
 	kfree(p);
 	pipe_cur = NULL;
 }
@@ -445,6 +520,7 @@ static int pipe_init(struct kunit_resource *res, void *context)
 	}
 	spin_lock_init(&p->lock);
 	INIT_LIST_HEAD(&p->msgs);
+	INIT_LIST_HEAD(&p->held);
 	INIT_WORK(&p->work, pipe_work);
 	p->live = true;
 	res->data = p;
@@ -523,4 +599,28 @@ u32 rnic_pipe_records(struct rnic_pipe *p, int from)
 	n = p->end[from].records;
 	spin_unlock_irqrestore(&p->lock, flags);
 	return n;
+}
+
+/**
+ * rnic_pipe_hold_zc() - keep zero-copy tickets after delivery, or give
+ *	back those kept
+ * @p: the pipe
+ * @hold: keep from now on (a socket whose peer has the bytes but whose
+ *	ACK has not come); false gives every kept ticket back
+ */
+void rnic_pipe_hold_zc(struct rnic_pipe *p, bool hold)
+{
+	struct pipe_msg *m, *n;
+	unsigned long flags;
+	LIST_HEAD(held);
+
+	spin_lock_irqsave(&p->lock, flags);
+	p->hold_zc = hold;
+	if (!hold)
+		list_splice_init(&p->held, &held);
+	spin_unlock_irqrestore(&p->lock, flags);
+	list_for_each_entry_safe(m, n, &held, list) {
+		madcm_rnic_zc_put(m->zc);
+		kfree(m);
+	}
 }

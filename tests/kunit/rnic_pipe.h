@@ -23,5 +23,6 @@ void rnic_pipe_join(struct rnic_pipe *p, struct madcm_rnic_stream *a,
 void rnic_pipe_live(struct rnic_pipe *p, bool live);
 void rnic_pipe_flush(struct rnic_pipe *p);
 u32 rnic_pipe_records(struct rnic_pipe *p, int from);
+void rnic_pipe_hold_zc(struct rnic_pipe *p, bool hold);
 
 #endif /* _MADCM_TESTS_KUNIT_RNIC_PIPE_H */

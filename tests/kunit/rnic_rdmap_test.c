@@ -282,6 +282,7 @@ static struct rd_fix *rd_connect(struct kunit *test)
 /* The module's hold and nudge, as the suite found them (cases change them). */
 static unsigned int rd_hold_ms_saved = UINT_MAX;
 static unsigned int rd_nudge_ms_saved = UINT_MAX;
+static unsigned int rd_zcopy_min_saved = UINT_MAX;
 
 static void rd_set_hold_ms(unsigned int ms)
 {
@@ -297,10 +298,22 @@ static void rd_set_nudge_ms(unsigned int ms)
 	WRITE_ONCE(madcm_rnic_initiator_nudge_ms, ms);
 }
 
+static void rd_set_zcopy_min(unsigned int octets)
+{
+	if (rd_zcopy_min_saved == UINT_MAX)
+		rd_zcopy_min_saved = madcm_rnic_tx_zcopy_min;
+	WRITE_ONCE(madcm_rnic_tx_zcopy_min, octets);
+}
+
 static void rd_exit(struct kunit *test)
 {
 	struct rd_fix *fx = test->priv;
 	int i;
+
+	if (rd_zcopy_min_saved != UINT_MAX) {
+		WRITE_ONCE(madcm_rnic_tx_zcopy_min, rd_zcopy_min_saved);
+		rd_zcopy_min_saved = UINT_MAX;
+	}
 
 	if (rd_hold_ms_saved != UINT_MAX) {
 		WRITE_ONCE(madcm_rnic_responder_hold_ms, rd_hold_ms_saved);
@@ -1800,6 +1813,131 @@ static void refused_hand_offs_leave_the_qp_as_it_was(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rd_state(a), IB_QPS_RTS);
 }
 
+/*
+ * The ULPDU octets of an FPDU that fills one segment of RD_MSS (RFC 5044
+ * 4.1, 5.2: ULPDU_Length, ULPDU and PAD a multiple of four, then the
+ * CRC), less the tagged DDP/RDMAP header (RFC 5041 4.2: control, RDMAP
+ * control, STag, TO: 14 octets): an RDMA Write's payload per FPDU.
+ */
+#define RD_WRITE_PER_FPDU	(round_down(RD_MSS - 4, 4) - 2 - 14)
+
+static int rd_pages_init(struct kunit_resource *res, void *context)
+{
+	res->data = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO | __GFP_COMP,
+					     get_order(RD_BUF));
+	return res->data ? 0 : -ENOMEM;
+}
+
+static void rd_pages_free(struct kunit_resource *res)
+{
+	free_pages((unsigned long)res->data, get_order(RD_BUF));
+}
+
+/*
+ * RD_BUF octets in a compound page of their own (not slab memory; each
+ * page with a reference count, as a socket needs), for the case.
+ */
+static u8 *rd_page_buf(struct kunit *test)
+{
+	u8 *va = kunit_alloc_resource(test, rd_pages_init, rd_pages_free,
+				      GFP_KERNEL, NULL);
+
+	KUNIT_ASSERT_NOT_NULL(test, va);
+	return va;
+}
+
+/*
+ * An RDMA Write of at least rnic_tx_zcopy_min octets from pages goes to
+ * the stream in those pages (rnic/zc.h, counted in tx_mr_zc_bytes), and
+ * completes only once the carrier lets them go: the verbs let the ULP
+ * reuse a buffer once its work request completed (IBTA vol. 1 10.8.3),
+ * and the carrier (TCP) may still resend from it until the peer's ACK.
+ * Here the peer has placed the Write (the Send behind it arrived), but
+ * the pipe keeps the pages, as a socket does until the ACK: nothing
+ * completes; when it lets them go, both complete, in order.
+ */
+static void zero_copy_write_completes_once_its_pages_are_free(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	const u32 len = 65536 + 3;
+	u8 *src = rd_page_buf(test);
+	u64 zc0 = rd_count(a, MADCM_RNIC_CNT_TX_MR_ZC_BYTES);
+
+	rd_set_zcopy_min(4096);
+	rnic_pipe_hold_zc(fx->pipe, true);
+	get_random_bytes(src, len);
+	memset(b->buf2, 0, RD_BUF);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(b, 300, b->buf, 16), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_rdma(a, IB_WR_RDMA_WRITE, 1, src, len,
+					   (u64)(uintptr_t)b->buf2,
+					   b->pd->unsafe_global_rkey,
+					   IB_SEND_SIGNALED), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_send(a, 2, a->buf2, 0, IB_SEND_SIGNALED),
+			0);
+	rd_expect_wc(test, b->rcq, 300, IB_WC_RECV, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, memcmp(src, b->buf2, len), 0);
+	KUNIT_EXPECT_EQ(test, rd_count(a, MADCM_RNIC_CNT_TX_MR_ZC_BYTES) - zc0,
+			(u64)len);
+	/* placed at the peer, and still not complete */
+	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, a->scq));
+
+	rnic_pipe_hold_zc(fx->pipe, false);
+	rd_expect_wc(test, a->scq, 1, IB_WC_RDMA_WRITE, IB_WC_SUCCESS);
+	rd_expect_wc(test, a->scq, 2, IB_WC_SEND, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, rd_state(a), IB_QPS_RTS);
+}
+
+/*
+ * What does not go zero-copy completes as soon as it is queued: a Write
+ * from slab memory (a socket may not hold a reference to its page) is
+ * copied, one count in tx_mr_zc_copied per FPDU; with rnic_tx_zcopy_min
+ * 0, or under it, nothing tries. Either way the bytes land.
+ */
+static void zero_copy_is_not_tried_where_it_cannot_be(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	const u32 slab_len = 8000, page_len = 65536;
+	u8 *slab = kunit_kmalloc(test, slab_len, GFP_KERNEL);
+	u8 *pages = rd_page_buf(test);
+	u64 zc0 = rd_count(a, MADCM_RNIC_CNT_TX_MR_ZC_BYTES);
+	u64 copied0 = rd_count(a, MADCM_RNIC_CNT_TX_MR_ZC_COPIED);
+	static const struct { unsigned int min; bool from_slab; } run[] = {
+		{ 4096, true }, { 0, false }, { 2 * 65536, false },
+	};
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, slab);
+	rnic_pipe_hold_zc(fx->pipe, true);
+	for (i = 0; i < ARRAY_SIZE(run); i++) {
+		u8 *src = run[i].from_slab ? slab : pages;
+		u32 len = run[i].from_slab ? slab_len : page_len;
+
+		rd_set_zcopy_min(run[i].min);
+		get_random_bytes(src, len);
+		memset(b->buf2, 0, RD_BUF);
+		KUNIT_ASSERT_EQ(test,
+				rd_post_rdma(a, IB_WR_RDMA_WRITE, 10 + i, src,
+					     len, (u64)(uintptr_t)b->buf2,
+					     b->pd->unsafe_global_rkey,
+					     IB_SEND_SIGNALED), 0);
+		/* the pipe keeps no page of it: it completes */
+		rd_expect_wc(test, a->scq, 10 + i, IB_WC_RDMA_WRITE,
+			     IB_WC_SUCCESS);
+		KUNIT_ASSERT_EQ(test, rd_post_recv(b, 400 + i, b->buf, 16), 0);
+		KUNIT_ASSERT_EQ(test, rd_post_send(a, 20 + i, a->buf2, 0, 0), 0);
+		rd_expect_wc(test, b->rcq, 400 + i, IB_WC_RECV, IB_WC_SUCCESS);
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(src, b->buf2, len), 0,
+				    "run %d", i);
+	}
+	KUNIT_EXPECT_EQ(test, rd_count(a, MADCM_RNIC_CNT_TX_MR_ZC_BYTES), zc0);
+	KUNIT_EXPECT_EQ(test, rd_count(a, MADCM_RNIC_CNT_TX_MR_ZC_COPIED) -
+			copied0,
+			(u64)DIV_ROUND_UP(slab_len, RD_WRITE_PER_FPDU));
+	rnic_pipe_hold_zc(fx->pipe, false);
+}
+
 static struct kunit_case rnic_rdmap_cases[] = {
 	KUNIT_CASE(refused_hand_offs_leave_the_qp_as_it_was),
 	KUNIT_CASE(responder_sends_nothing_before_the_initiators_first_fpdu),
@@ -1811,6 +1949,8 @@ static struct kunit_case rnic_rdmap_cases[] = {
 	KUNIT_CASE(nudge_ends_a_responders_hold),
 	KUNIT_CASE(send_1_byte_to_1_mib_both_ways),
 	KUNIT_CASE(write_1_byte_to_1_mib_both_ways),
+	KUNIT_CASE(zero_copy_write_completes_once_its_pages_are_free),
+	KUNIT_CASE(zero_copy_is_not_tried_where_it_cannot_be),
 	KUNIT_CASE(read_1_byte_to_1_mib_both_ways),
 	KUNIT_CASE(reads_beyond_ord_wait_and_complete_in_order),
 	KUNIT_CASE(fenced_send_waits_for_the_read_before_it),

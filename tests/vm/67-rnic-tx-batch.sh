@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-# Issue 31, item 3: the RNIC on the host's TCP builds its FPDUs in place
-# in pages and gives them to the socket by reference (tx_zc_bytes), many
+# Issue 31, item 3: the RNIC on the host's TCP gives its FPDUs to the
+# socket by reference (tx_zc_bytes), the payload in the MR's own pages
+# (tx_mr_zc_bytes), headers and trailers one after the other in pages of
+# its own (so that TCP merges a trailer and the next header), many
 # at a time (MSG_MORE while more are queued), so that TCP
 # builds full segments and GSO packets from them instead of sending each
 # FPDU alone: one IP packet per MSS-sized FPDU is what the code before
@@ -48,6 +50,14 @@ echo "m0: tx_bytes $txb tx_zc_bytes $zcb"
 check "m0: at least 9/10 of what it sent went by reference" \
 	[ "${zcb:-0}" -ge $((${txb:-1} * 9 / 10)) ]
 check "m0: and at least $MIB MiB" [ "${zcb:-0}" -ge $((MIB << 20)) ]
+# The Writes' payload went in the MR's own pages (rnic/zc.h), each Write
+# completing once TCP let them go: all of it, from pages of their own.
+mrz=$(rnic_stat m0 tx_mr_zc_bytes)
+mrc=$(rnic_stat m0 tx_mr_zc_copied)
+echo "m0: tx_mr_zc_bytes $mrz tx_mr_zc_copied $mrc"
+check "m0: the $MIB MiB of payload from the MR's pages" \
+	[ "${mrz:-0}" -ge $((MIB << 20)) ]
+check "m0: no FPDU of it copied" [ "${mrc:-1}" -eq 0 ]
 rt_data_line bg.0
 check "no data error" rt_data_clean bg.0
 check "disconnect" rt disconnect bg.0
