@@ -1938,6 +1938,45 @@ static void zero_copy_is_not_tried_where_it_cannot_be(struct kunit *test)
 	rnic_pipe_hold_zc(fx->pipe, false);
 }
 
+/*
+ * A zero-copy work request whose pages TCP still holds is flushed like
+ * any other when the QP enters Error (IBTA vol. 1 10.3.1, 11.4.2.4:
+ * every outstanding work request completes with a flush error); its
+ * ticket, let go after the QP was destroyed, completes nothing more and
+ * touches nothing of it (KASAN watches): the QP's anchor outlives it.
+ */
+static void zero_copy_tickets_outlive_their_qp(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	const u32 len = 3 * 4096;
+	u8 *src = rd_page_buf(test);
+
+	rd_set_zcopy_min(4096);
+	rnic_pipe_hold_zc(fx->pipe, true);
+	get_random_bytes(src, len);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(b, 500, b->buf, 16), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_rdma(a, IB_WR_RDMA_WRITE, 1, src, len,
+					   (u64)(uintptr_t)b->buf2,
+					   b->pd->unsafe_global_rkey,
+					   IB_SEND_SIGNALED), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_send(a, 2, a->buf2, 0, IB_SEND_SIGNALED),
+			0);
+	rd_expect_wc(test, b->rcq, 500, IB_WC_RECV, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, memcmp(src, b->buf2, len), 0);
+	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, a->scq));
+
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(a->ibqp, &attr, IB_QP_STATE), 0);
+	rd_expect_wc(test, a->scq, 1, IB_WC_RDMA_WRITE, IB_WC_WR_FLUSH_ERR);
+	rd_expect_wc(test, a->scq, 2, IB_WC_SEND, IB_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(a->ibqp), 0);
+	a->ibqp = NULL;
+	rnic_pipe_hold_zc(fx->pipe, false);
+	flush_workqueue(madcm_rnic_wq);
+	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, a->scq));
+}
+
 static struct kunit_case rnic_rdmap_cases[] = {
 	KUNIT_CASE(refused_hand_offs_leave_the_qp_as_it_was),
 	KUNIT_CASE(responder_sends_nothing_before_the_initiators_first_fpdu),
@@ -1951,6 +1990,7 @@ static struct kunit_case rnic_rdmap_cases[] = {
 	KUNIT_CASE(write_1_byte_to_1_mib_both_ways),
 	KUNIT_CASE(zero_copy_write_completes_once_its_pages_are_free),
 	KUNIT_CASE(zero_copy_is_not_tried_where_it_cannot_be),
+	KUNIT_CASE(zero_copy_tickets_outlive_their_qp),
 	KUNIT_CASE(read_1_byte_to_1_mib_both_ways),
 	KUNIT_CASE(reads_beyond_ord_wait_and_complete_in_order),
 	KUNIT_CASE(fenced_send_waits_for_the_read_before_it),
