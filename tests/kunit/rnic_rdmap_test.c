@@ -1939,6 +1939,28 @@ static void zero_copy_is_not_tried_where_it_cannot_be(struct kunit *test)
 }
 
 /*
+ * The sizes of the two cases above again, both ways, with every Send and
+ * Write of 4 KiB or more zero-copy (rnic_tx_zcopy_min, off by default):
+ * the FPDUs framed around the pages (the CRC over header, pages and PAD,
+ * which the receiver checks) land byte-exact and complete in order.
+ */
+static void send_and_write_sizes_zero_copy(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect(test);
+	struct rd_side *a = &fx->s[0];
+	u64 zc0 = rd_count(a, MADCM_RNIC_CNT_TX_MR_ZC_BYTES);
+
+	rd_set_zcopy_min(4096);
+	rd_send_sizes(test, fx, 0);
+	rd_send_sizes(test, fx, 1);
+	rd_write_sizes(test, fx, 0);
+	rd_write_sizes(test, fx, 1);
+	/* the buffers are one kmalloc_large() each: every page can go */
+	KUNIT_EXPECT_GT(test, rd_count(a, MADCM_RNIC_CNT_TX_MR_ZC_BYTES), zc0);
+	KUNIT_EXPECT_EQ(test, rd_count(a, MADCM_RNIC_CNT_TX_MR_ZC_COPIED), 0);
+}
+
+/*
  * A zero-copy work request whose pages TCP still holds is flushed like
  * any other when the QP enters Error (IBTA vol. 1 10.3.1, 11.4.2.4:
  * every outstanding work request completes with a flush error); its
@@ -1988,6 +2010,7 @@ static struct kunit_case rnic_rdmap_cases[] = {
 	KUNIT_CASE(nudge_ends_a_responders_hold),
 	KUNIT_CASE(send_1_byte_to_1_mib_both_ways),
 	KUNIT_CASE(write_1_byte_to_1_mib_both_ways),
+	KUNIT_CASE(send_and_write_sizes_zero_copy),
 	KUNIT_CASE(zero_copy_write_completes_once_its_pages_are_free),
 	KUNIT_CASE(zero_copy_is_not_tried_where_it_cannot_be),
 	KUNIT_CASE(zero_copy_tickets_outlive_their_qp),

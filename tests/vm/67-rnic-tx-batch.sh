@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Issue 31, item 3: the RNIC on the host's TCP gives its FPDUs to the
-# socket by reference (tx_zc_bytes), the payload in the MR's own pages
-# (tx_mr_zc_bytes), headers and trailers one after the other in pages of
-# its own (so that TCP merges a trailer and the next header), many
-# at a time (MSG_MORE while more are queued), so that TCP
+# socket by reference (tx_zc_bytes): built in pages (the default), or
+# with rnic_tx_zcopy_min set the payload in the MR's own pages
+# (tx_mr_zc_bytes: zero-copy, headers and trailers one after the other
+# in pages of its own so that TCP merges a trailer and the next header);
+# many at a time (MSG_MORE while more are queued), so that TCP
 # builds full segments and GSO packets from them instead of sending each
 # FPDU alone: one IP packet per MSS-sized FPDU is what the code before
 # batching did (checked: this script failed there, 1.0 MSS a packet).
@@ -29,35 +30,48 @@ ipstat() {
 
 load_modules madcm madcm_rdmacm_test
 rdmacm_siw_net
+zcmin=/sys/module/madcm/parameters/rnic_tx_zcopy_min
+check "zero-copy transmit off by default" [ "$(cat $zcmin)" = 0 ]
 mm_pair bg Lg 7910
-p0=$(ipstat OutRequests)
-o0=$(ipstat OutOctets)
-check "$MIB MiB of 1 MiB Writes" rt bench bg.0 bw $SIZE $MIB
-p1=$(ipstat OutRequests)
-o1=$(ipstat OutOctets)
-pkts=$((p1 - p0))
-octets=$((o1 - o0))
 mss=$(/bin/ss -tni "( dport = :7910 )" | sed -n 's/.*[ \t]mss:\([0-9]*\).*/\1/p' | head -1)
 mss=${mss:-1448}
-echo "sender: $pkts IP packets, $octets octets, $((octets / (pkts ? pkts : 1))) octets a packet (mss $mss)"
-check "at least $MIB MiB left" [ $octets -ge $((MIB << 20)) ]
-check "packets of at least 4 MSS on average" [ $((octets / (pkts ? pkts : 1))) -ge $((4 * mss)) ]
-# Item 3: the FPDUs are built in place in pages and given to the socket
-# by reference, not copied into its skbs.
-txb=$(rnic_stat m0 tx_bytes)
-zcb=$(rnic_stat m0 tx_zc_bytes)
-echo "m0: tx_bytes $txb tx_zc_bytes $zcb"
-check "m0: at least 9/10 of what it sent went by reference" \
-	[ "${zcb:-0}" -ge $((${txb:-1} * 9 / 10)) ]
-check "m0: and at least $MIB MiB" [ "${zcb:-0}" -ge $((MIB << 20)) ]
-# The Writes' payload went in the MR's own pages (rnic/zc.h), each Write
-# completing once TCP let them go: all of it, from pages of their own.
-mrz=$(rnic_stat m0 tx_mr_zc_bytes)
-mrc=$(rnic_stat m0 tx_mr_zc_copied)
-echo "m0: tx_mr_zc_bytes $mrz tx_mr_zc_copied $mrc"
-check "m0: the $MIB MiB of payload from the MR's pages" \
-	[ "${mrz:-0}" -ge $((MIB << 20)) ]
-check "m0: no FPDU of it copied" [ "${mrc:-1}" -eq 0 ]
+
+# run LABEL MIB: MIB MiB of 1 MiB Writes; the sender's octets a packet,
+# and its device's counters over the run, in the variables below.
+run() {
+	local p0 o0 t0 z0 m0 c0 p1 o1
+	p0=$(ipstat OutRequests) o0=$(ipstat OutOctets)
+	t0=$(rnic_stat m0 tx_bytes) z0=$(rnic_stat m0 tx_zc_bytes)
+	m0=$(rnic_stat m0 tx_mr_zc_bytes) c0=$(rnic_stat m0 tx_mr_zc_copied)
+	check "$1: $2 MiB of 1 MiB Writes" rt bench bg.0 bw $SIZE "$2"
+	p1=$(ipstat OutRequests) o1=$(ipstat OutOctets)
+	pkts=$((p1 - p0)) octets=$((o1 - o0))
+	per=$((octets / (pkts ? pkts : 1)))
+	txb=$(($(rnic_stat m0 tx_bytes) - t0))
+	zcb=$(($(rnic_stat m0 tx_zc_bytes) - z0))
+	mrz=$(($(rnic_stat m0 tx_mr_zc_bytes) - m0))
+	mrc=$(($(rnic_stat m0 tx_mr_zc_copied) - c0))
+	echo "$1: $pkts IP packets, $octets octets, $per octets a packet (mss $mss); m0: tx_bytes $txb tx_zc_bytes $zcb tx_mr_zc_bytes $mrz tx_mr_zc_copied $mrc"
+	check "$1: at least $2 MiB left" [ $octets -ge $(($2 << 20)) ]
+	check "$1: packets of at least 4 MSS on average" [ $per -ge $((4 * mss)) ]
+	# Item 3: no copy into the socket's skbs: the FPDUs are given to it
+	# by reference (built in pages, or the MR's own).
+	check "$1: at least 9/10 of what m0 sent went by reference" \
+		[ $zcb -ge $((txb * 9 / 10)) ]
+}
+
+# The default: each FPDU built in a page (the payload copied once).
+run copy $MIB
+check "copy: no payload from the MR's pages" [ $mrz -eq 0 ]
+# Zero-copy (rnic/zc.h): the payload in the MR's own pages, all of it
+# (the ULP's buffers are pages of their own), each Write completing once
+# TCP let them go.
+echo 4096 > $zcmin
+run zero-copy $MIB
+check "zero-copy: the $MIB MiB of payload from the MR's pages" \
+	[ $mrz -ge $((MIB << 20)) ]
+check "zero-copy: no FPDU of it copied" [ $mrc -eq 0 ]
+echo 0 > $zcmin
 rt_data_line bg.0
 check "no data error" rt_data_clean bg.0
 check "disconnect" rt disconnect bg.0
