@@ -696,7 +696,9 @@ static void ks_tx(struct madcm_rnic_stream *t)
 		more = false;
 		list_for_each_entry(r, &ks->txq, list) {
 			if (recs == MADCM_RNIC_KS_TX_BATCH ||
-			    (recs && (r->kind != kind || r->zc != zc)) ||
+			    (recs && (r->kind != kind ||
+				      (kind == MADCM_RNIC_KS_REC_ZC &&
+				       r->zc != zc))) ||
 			    n + MADCM_RNIC_ZC_PIECES + 2 >
 			    MADCM_RNIC_KS_TX_PIECES) {
 				more = true;
@@ -1085,6 +1087,7 @@ static int ks_send(struct madcm_rnic_stream *t, const struct kvec *vec,
 	}
 	r->len = len;
 	r->kind = MADCM_RNIC_KS_REC_COPY;
+	r->zc = NULL;
 
 	spin_lock_irqsave(&ks->lock, flags);
 	ret = ks_queue_check(t, len, charge);
@@ -1135,6 +1138,7 @@ static u8 *ks_build_buf(struct madcm_rnic_stream *t, u32 size)
 			    GFP_ATOMIC | __GFP_NOWARN);
 	if (r) {
 		r->kind = MADCM_RNIC_KS_REC_FRAG;
+		r->zc = NULL;
 		r->len = 0;
 		ks->build = r;
 		ks->build_size = size;
@@ -1202,8 +1206,8 @@ static int ks_send_zc(struct madcm_rnic_stream *t, struct madcm_rnic_zc_fpdu *f)
 		ret = -ENOTCONN;
 	if (!ret)
 		r = page_frag_alloc(&ks->frags,
-				    sizeof(*r) + f->nbv * sizeof(*r->bv),
-				    GFP_ATOMIC | __GFP_NOWARN);
+				    ALIGN(sizeof(*r) + f->nbv * sizeof(*r->bv),
+					  8), GFP_ATOMIC | __GFP_NOWARN);
 	if (!ret && (!r || !skb_page_frag_refill(glue, &ks->glue, GFP_ATOMIC)))
 		ret = -ENOMEM;
 	if (ret) {
