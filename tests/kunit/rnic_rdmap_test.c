@@ -1847,22 +1847,15 @@ static u8 *rd_page_buf(struct kunit *test)
 }
 
 /*
- * An RDMA Write of at least rnic_tx_zcopy_min octets from pages goes to
- * the stream in those pages (rnic/zc.h, counted in tx_mr_zc_bytes), and
- * completes only once the carrier lets them go: the verbs let the ULP
- * reuse a buffer once its work request completed (IBTA vol. 1 10.8.3),
- * and the carrier (TCP) may still resend from it until the peer's ACK.
- * Here the peer has placed the Write (the Send behind it arrived), but
- * the pipe keeps the pages, as a socket does until the ACK: nothing
- * completes; when it lets them go, both complete, in order.
+ * With zero-copy on and the pipe keeping its tickets: a signaled Write of
+ * @len octets from pages (wr_id 1) and a signaled empty Send behind it
+ * (wr_id 2), from side 0; returns once side 1's receive shows the Write
+ * placed, byte-exact, with nothing completed at side 0 yet.
  */
-static void zero_copy_write_completes_once_its_pages_are_free(struct kunit *test)
+static void rd_zc_write_held(struct kunit *test, struct rd_fix *fx, u8 *src,
+			     u32 len)
 {
-	struct rd_fix *fx = rd_connect(test);
 	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
-	const u32 len = 65536 + 3;
-	u8 *src = rd_page_buf(test);
-	u64 zc0 = rd_count(a, MADCM_RNIC_CNT_TX_MR_ZC_BYTES);
 
 	rd_set_zcopy_min(4096);
 	rnic_pipe_hold_zc(fx->pipe, true);
@@ -1877,10 +1870,31 @@ static void zero_copy_write_completes_once_its_pages_are_free(struct kunit *test
 			0);
 	rd_expect_wc(test, b->rcq, 300, IB_WC_RECV, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, memcmp(src, b->buf2, len), 0);
-	KUNIT_EXPECT_EQ(test, rd_count(a, MADCM_RNIC_CNT_TX_MR_ZC_BYTES) - zc0,
-			(u64)len);
 	/* placed at the peer, and still not complete */
 	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, a->scq));
+}
+
+/*
+ * An RDMA Write of at least rnic_tx_zcopy_min octets from pages goes to
+ * the stream in those pages (rnic/zc.h, counted in tx_mr_zc_bytes), and
+ * completes only once the carrier lets them go: the verbs let the ULP
+ * reuse a buffer once its work request completed (IBTA vol. 1 10.8.3),
+ * and the carrier (TCP) may still resend from it until the peer's ACK.
+ * Here the peer has placed the Write (the Send behind it arrived), but
+ * the pipe keeps the pages, as a socket does until the ACK: nothing
+ * completes; when it lets them go, both complete, in order.
+ */
+static void zero_copy_write_completes_once_its_pages_are_free(struct kunit *test)
+{
+	struct rd_fix *fx = rd_connect(test);
+	struct rd_side *a = &fx->s[0];
+	const u32 len = 65536 + 3;
+	u8 *src = rd_page_buf(test);
+	u64 zc0 = rd_count(a, MADCM_RNIC_CNT_TX_MR_ZC_BYTES);
+
+	rd_zc_write_held(test, fx, src, len);
+	KUNIT_EXPECT_EQ(test, rd_count(a, MADCM_RNIC_CNT_TX_MR_ZC_BYTES) - zc0,
+			(u64)len);
 
 	rnic_pipe_hold_zc(fx->pipe, false);
 	rd_expect_wc(test, a->scq, 1, IB_WC_RDMA_WRITE, IB_WC_SUCCESS);
@@ -1970,24 +1984,12 @@ static void send_and_write_sizes_zero_copy(struct kunit *test)
 static void zero_copy_tickets_outlive_their_qp(struct kunit *test)
 {
 	struct rd_fix *fx = rd_connect(test);
-	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	struct rd_side *a = &fx->s[0];
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
 	const u32 len = 3 * 4096;
 	u8 *src = rd_page_buf(test);
 
-	rd_set_zcopy_min(4096);
-	rnic_pipe_hold_zc(fx->pipe, true);
-	get_random_bytes(src, len);
-	KUNIT_ASSERT_EQ(test, rd_post_recv(b, 500, b->buf, 16), 0);
-	KUNIT_ASSERT_EQ(test, rd_post_rdma(a, IB_WR_RDMA_WRITE, 1, src, len,
-					   (u64)(uintptr_t)b->buf2,
-					   b->pd->unsafe_global_rkey,
-					   IB_SEND_SIGNALED), 0);
-	KUNIT_ASSERT_EQ(test, rd_post_send(a, 2, a->buf2, 0, IB_SEND_SIGNALED),
-			0);
-	rd_expect_wc(test, b->rcq, 500, IB_WC_RECV, IB_WC_SUCCESS);
-	KUNIT_EXPECT_EQ(test, memcmp(src, b->buf2, len), 0);
-	KUNIT_EXPECT_TRUE(test, rd_cq_empty(fx, a->scq));
+	rd_zc_write_held(test, fx, src, len);
 
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(a->ibqp, &attr, IB_QP_STATE), 0);
 	rd_expect_wc(test, a->scq, 1, IB_WC_RDMA_WRITE, IB_WC_WR_FLUSH_ERR);
