@@ -206,9 +206,10 @@ if [ "$failed" -gt 0 ] && [ "${MADCM_VM_RETRY:-0}" -gt 0 ] &&
    kernel_reported "$log.txt"; then
 	say "a kernel report in the log: its failures stand, none is tried again"
 elif [ "$failed" -gt 0 ] && [ "${MADCM_VM_RETRY:-0}" -gt 0 ]; then
-	again=()
+	again=() notrun=0
 	for s in "${scripts[@]}"; do
 		n=${s##*/}
+		grep -q "^=== VMTEST FAIL $n (not run)\$" "$log.txt" && notrun=$((notrun + 1))
 		if grep -q "^=== VMTEST PASS $n\$" "$log.txt" ||
 		   grep -q "^=== VMTEST SKIP $n\$" "$log.txt"; then
 			for cap in $(awk -v n="$n" '$0 == "=== VMTEST START " n { f = 1; next }
@@ -221,7 +222,9 @@ elif [ "$failed" -gt 0 ] && [ "${MADCM_VM_RETRY:-0}" -gt 0 ]; then
 			again+=("$s")
 		fi
 	done
-	max=${MADCM_VM_RETRY_MAX:-8} t=${MADCM_VM_RETRY_TIMEOUT:-900}
+	# A script not run (one before it ran out of its time, lib/init) is
+	# not a failure of its own: it does not count against the maximum.
+	max=$((${MADCM_VM_RETRY_MAX:-8} + notrun)) t=${MADCM_VM_RETRY_TIMEOUT:-900}
 	# the emulator's fault ended the boot: every script it took, again
 	[ "${MADCM_TCG_FAULT:-0}" != 1 ] || max=${#again[@]} t=${VM_TIMEOUT:-1500}
 	if [ ${#again[@]} -gt 0 ] && [ ${#again[@]} -le "$max" ]; then

@@ -337,16 +337,20 @@ if [ "$failed" -gt 0 ] && [ "${MADCM_VM_RETRY:-0}" -gt 0 ] &&
    kernel_reported "$vmdir/a.log.txt" "$vmdir/b.log.txt"; then
 	say "a kernel report in the log: its failures stand, none is tried again"
 elif [ "$failed" -gt 0 ] && [ "${MADCM_VM_RETRY:-0}" -gt 0 ]; then
-	again=()
+	again=() notrun=0
 	for s in "${scripts[@]}"; do
-		n=${s##*/} ok=1 skip=1
+		n=${s##*/} ok=1 skip=1 nr=0
 		for r in a b; do
 			grep -q "^=== VMTEST PASS $n\$" "$vmdir/$r.log.txt" || ok=0
 			grep -q "^=== VMTEST SKIP $n\$" "$vmdir/$r.log.txt" || skip=0
+			grep -q "^=== VMTEST FAIL $n (not run)\$" "$vmdir/$r.log.txt" && nr=1
 		done
-		[ $ok -eq 1 ] || [ $skip -eq 1 ] || again+=("$s")
+		[ $ok -eq 1 ] || [ $skip -eq 1 ] || { again+=("$s"); notrun=$((notrun + nr)); }
 	done
-	max=${MADCM_VM_RETRY_MAX:-8} cap=${MADCM_VM_RETRY_TIMEOUT:-900}
+	# A script a guest did not run (one before it ran out of its time,
+	# lib/init) is not a failure of its own: it does not count against
+	# MADCM_VM_RETRY_MAX.
+	max=$((${MADCM_VM_RETRY_MAX:-8} + notrun)) cap=${MADCM_VM_RETRY_TIMEOUT:-900}
 	# the emulator's fault ended a boot: every script it took, again,
 	# within the layer's own limit
 	[ "${MADCM_TCG_FAULT:-0}" != 1 ] || max=${#again[@]} cap=$VM_TIMEOUT

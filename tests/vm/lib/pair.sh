@@ -66,6 +66,29 @@ pair_barrier() {
 	return 1
 }
 
+# pair_wire_report: this guest's side of the wire, for the reader of a
+# failure: the peer pinged, eth0's qdisc (what netem dropped), counters
+# and neighbours, and every nonzero IB CM message counter (rxe).
+pair_wire_report() {
+	local d f v
+	echo "--- the wire, guest $ROLE"
+	ping -c 3 -W 1 $PEER 2>&1 | tail -2
+	/bin/tc -s qdisc show dev eth0
+	/bin/ip -s link show dev eth0
+	/bin/ip neigh show dev eth0
+	for d in /sys/class/infiniband_cm/*/[0-9]*; do
+		[ -d "$d" ] || continue
+		for f in "$d"/cm_*/*; do
+			v=$(cat "$f" 2>/dev/null)
+			[ "${v:-0}" = 0 ] || echo "  ib_cm ${d#/sys/class/infiniband_cm/} ${f#"$d"/} $v"
+		done
+	done
+}
+
+# A script killed at its time limit (lib/init's timeout sends TERM) says
+# so, with the wire's state, before it goes.
+trap 'echo "--- TERM: the script ran out of its time"; pair_wire_report; exit 143' TERM
+
 # netem on this guest's side of the wire; "off" removes it.
 pair_netem() {
 	/bin/tc qdisc del dev eth0 root 2>/dev/null

@@ -214,8 +214,13 @@ if [ "$RDMACM_DEV" = madcm ]; then
 	fi
 	echo >$T/trace
 fi
-# What netem dropped on this side, and what the CM did about it.
-/bin/tc -s qdisc show dev eth0
+# What netem dropped on this side, and what the CM did about it; after a
+# failure, the whole wire.
+if [ "$failures" -ne "$lossy_failures" ]; then
+	pair_wire_report
+else
+	/bin/tc -s qdisc show dev eth0
+fi
 pair_netem off
 if [ "$RDMACM_DEV" = madcm ]; then
 	grep -vE ' 0$' /sys/kernel/debug/madcm/cm/stats | sed 's/^/  cm: /'

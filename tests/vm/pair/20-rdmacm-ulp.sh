@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# vm-timeout: 1100
+# vm-timeout: 600
 # Issue 17: the in-kernel rdma_cm ULP between the two guests on rxe0
 # (RoCE), or on the device RDMACM_DEV names (rxe or madcm): connect with
 # private data both ways, reject with private data, disconnect from
