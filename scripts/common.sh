@@ -81,8 +81,23 @@ load_kernel_env() {
 # The early console (the decompressor's and the kernel's messages before
 # the serial console is up) shows how far a boot that never reaches
 # init got: the KASAN kernel's boots that stall showed nothing after
-# SeaBIOS's "Booting from ROM".
-VM_KERNEL_DIAG="loglevel=5 softlockup_all_cpu_backtrace=1 softlockup_panic=1 earlyprintk=serial,ttyS0,115200"
+# SeaBIOS's "Booting from ROM". nokaslr: the kernel text where its
+# System.map says, so that the vCPUs' RIPs of such a boot, read from
+# QEMU's monitor (qemu_cpus below), name functions.
+VM_KERNEL_DIAG="loglevel=5 softlockup_all_cpu_backtrace=1 softlockup_panic=1 earlyprintk=serial,ttyS0,115200 nokaslr"
+
+# qemu_cpus SOCKET KERNEL OUT: where the vCPUs of the guest whose QEMU
+# monitor is SOCKET are (tests/vm/lib/qemu-cpus.py), into OUT, with RIPs
+# named from the System.map beside KERNEL (a stock vmlinuz's, or a built
+# tree's bzImage); for a guest that did not reach its init in time.
+qemu_cpus() {
+	local map dir
+	dir=$(dirname "$2")
+	map=$(ls "$dir"/System.map-"$(basename "$2" | sed 's/^vmlinuz-//')" 2>/dev/null ||
+		ls "$dir"/../../../System.map 2>/dev/null)
+	python3 "$MADCM_ROOT/tests/vm/lib/qemu-cpus.py" "$1" $map >"$3" 2>&1 || true
+	grep '^qemu-cpus: ' "$3" >&2 || true
+}
 
 # kernel_reported LOG...: a guest's log holds a kernel report (run.sh and
 # run2.sh: such a boot's failures are never tried again). A report that

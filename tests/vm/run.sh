@@ -109,9 +109,11 @@ boot() {
 
 	booted=1
 	: >"$log"
+	rm -f "$log.cpus"
 	timeout --foreground -k 10 "${VM_TIMEOUT:-1500}" \
 		qemu-system-x86_64 -machine pc -cpu max -smp 2 -m "${MADCM_VM_MEM:-2048}" \
 		-nographic -no-reboot -nodefaults -serial stdio \
+		-monitor "unix:$vmdir/monitor.sock,server=on,wait=off" \
 		-kernel "$kernel" -initrd "$initrd" "${qemu_extra[@]}" \
 		-append "console=ttyS0 $VM_KERNEL_DIAG panic=-1 oops=panic panic_on_warn=0 rdinit=/init${MADCM_VM_APPEND:+ $MADCM_VM_APPEND}" \
 		</dev/null >"$log" 2>&1 &
@@ -119,6 +121,7 @@ boot() {
 	while kill -0 $pid 2>/dev/null && ! grep -aq 'VM: Linux' "$log"; do
 		if [ $i -ge "$limit" ]; then
 			booted=0
+			qemu_cpus "$vmdir/monitor.sock" "$kernel" "$log.cpus"
 			pkill -TERM -P $pid
 			break
 		fi
@@ -135,7 +138,7 @@ if [ $booted -eq 0 ] && { [ $mode = run ] || [ "${MADCM_VM_RETRY:-0}" -gt 0 ]; }
 	# A boot that never reached init, seen once under TCG (2026-12-03):
 	# the kernel spun after decompression. Once more, and said.
 	cp "$log" "$log.noboot"
-	say "FLAKY: $layer: the guest did not reach its init within ${MADCM_VM_BOOT_LIMIT:-240} s (qemu exit $qrc; log: $log.noboot); booting again"
+	say "FLAKY: $layer: the guest did not reach its init within ${MADCM_VM_BOOT_LIMIT:-240} s (qemu exit $qrc; log: $log.noboot, its vCPUs: $log.cpus); booting again"
 	boot
 fi
 set -e

@@ -168,6 +168,7 @@ guest() {
 		-nographic -no-reboot -nodefaults -serial stdio \
 		-netdev "socket,id=n0,udp=127.0.0.1:$rport,localaddr=127.0.0.1:$lport" \
 		-device "virtio-net-pci,netdev=n0,mac=$mac" \
+		-monitor "unix:$vmdir/$role.monitor,server=on,wait=off" \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 $VM_KERNEL_DIAG panic=-1 oops=panic rdinit=/init madcm_pair=$role MADCM_PAIR_KERNEL=$kern MADCM_PAIR_PEER_KERNEL=$peer${MADCM_VM_APPEND:+ $MADCM_VM_APPEND}" \
 		</dev/null >"$vmdir/$role.log" 2>&1
@@ -188,12 +189,13 @@ stop_guest() {
 # 5) after QEMU started has its kernel stuck before user space, where
 # madcm is loaded: both are stopped, and booted=0.
 pair_boot() {
-	local first rc_first grace i=0 p
+	local first rc_first grace i=0 p k kk
 
 
 	booted=1
 	: >"$vmdir/a.log"
 	: >"$vmdir/b.log"
+	rm -f "$vmdir/a.log.cpus" "$vmdir/b.log.cpus"
 	guest a "$kern_a" 52:54:00:12:34:0a $port_a $port_b &
 	pid_a=$!
 	guest b "$kern_b" 52:54:00:12:34:0b $port_b $port_a &
@@ -209,6 +211,14 @@ pair_boot() {
 		i=$((i + 1))
 	done
 	if [ $booted -eq 0 ] && [ $i -ge "$limit" ]; then
+		# where the vCPUs of a guest stuck before its init are
+		for p in a b; do
+			grep -aq 'VM: Linux' "$vmdir/$p.log" 2>/dev/null && continue
+			k=$STOCK_VMLINUZ
+			case $p in a) kk=$kern_a ;; b) kk=$kern_b ;; esac
+			case $kk in siw|kasan) k=$siw_vmlinuz ;; esac
+			qemu_cpus "$vmdir/$p.monitor" "$k" "$vmdir/$p.log.cpus"
+		done
 		stop_guest $pid_a
 		stop_guest $pid_b
 	fi
@@ -265,7 +275,10 @@ while [ $booted -eq 0 ] && [ $boots -lt "${MADCM_VM_BOOTS:-3}" ] &&
       { [ $mode = run ] || [ "${MADCM_VM_RETRY:-0}" -gt 0 ] ||
 	[ "${MADCM_VM_REBOOT:-0}" = 1 ]; }; do
 	for p in a b; do cp "$vmdir/$p.log" "$vmdir/$p.log.noboot$boots"; done
-	say "FLAKY: a guest did not reach its init within $limit s (boot $boots; qemu exit a $rc_a, b $rc_b; logs: $vmdir/{a,b}.log.noboot$boots); booting both again"
+	for p in a b; do
+		[ -e "$vmdir/$p.log.cpus" ] && mv "$vmdir/$p.log.cpus" "$vmdir/$p.log.noboot$boots.cpus"
+	done
+	say "FLAKY: a guest did not reach its init within $limit s (boot $boots; qemu exit a $rc_a, b $rc_b; logs: $vmdir/{a,b}.log.noboot$boots, their vCPUs: *.cpus); booting both again"
 	pair_boot
 	boots=$((boots + 1))
 done

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Where a guest's vCPUs are: ask QEMU's monitor (HMP on a unix socket)
+for "info cpus" and "info registers -a", print both, then each vCPU's RIP
+named from the guest kernel's System.map (the guests boot with nokaslr).
+
+usage: qemu-cpus.py SOCKET [SYSTEM.MAP]
+
+run.sh and run2.sh call it for a guest that did not reach its init in
+time, before they stop it (Documentation/testing.rst, "Failures that do
+not repeat"); it never fails the caller.
+"""
+import bisect
+import re
+import socket
+import sys
+import time
+
+
+def ask(path, commands):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(5)
+    s.connect(path)
+    s.settimeout(1)
+    out = b""
+
+    # what the monitor says until it is quiet for a second (10 s at most)
+    def drain():
+        nonlocal out
+        end = time.time() + 10
+        while time.time() < end:
+            try:
+                chunk = s.recv(65536)
+            except socket.timeout:
+                return
+            if not chunk:
+                return
+            out += chunk
+
+    drain()
+    for c in commands:
+        s.sendall(c.encode() + b"\n")
+        drain()
+    s.close()
+    text = out.decode(errors="replace")
+    # the monitor echoes with terminal escapes; keep the plain lines
+    text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text)
+    return text.replace("\r", "")
+
+
+def symbols(path):
+    addrs, names = [], []
+    with open(path) as f:
+        for line in f:
+            p = line.split()
+            if len(p) == 3 and p[1] in "tTwW":
+                addrs.append(int(p[0], 16))
+                names.append(p[2])
+    order = sorted(range(len(addrs)), key=addrs.__getitem__)
+    return [addrs[i] for i in order], [names[i] for i in order]
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__)
+        return
+    try:
+        text = ask(sys.argv[1], ["info cpus", "info registers -a"])
+    except OSError as e:
+        print(f"qemu-cpus: no monitor at {sys.argv[1]}: {e}")
+        return
+    print(text)
+    if len(sys.argv) < 3:
+        return
+    try:
+        addrs, names = symbols(sys.argv[2])
+    except OSError as e:
+        print(f"qemu-cpus: {e}")
+        return
+    if not addrs:
+        # Debian's stock System.map is a stub; its symbols are in -dbg
+        print(f"qemu-cpus: {sys.argv[2]} names no text symbol")
+        return
+    cpu = 0
+    for line in text.splitlines():
+        m = re.match(r"CPU#(\d+)", line)
+        if m:
+            cpu = int(m.group(1))
+        m = re.match(r"RIP=([0-9a-f]{16})", line)
+        if not m:
+            continue
+        rip = int(m.group(1), 16)
+        i = bisect.bisect_right(addrs, rip) - 1
+        where = f"{names[i]}+{rip - addrs[i]:#x}" if i >= 0 and rip >= 0xffffffff80000000 else "(not kernel text)"
+        print(f"qemu-cpus: CPU#{cpu} RIP {rip:#018x} {where}")
+
+
+if __name__ == "__main__":
+    main()
