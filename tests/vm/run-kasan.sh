@@ -16,7 +16,7 @@
 # A report of any sanitizer fails the script that was running, as on the
 # stock kernel (tests/vm/lib/init). Ends with "LAYER: N passed, M
 # failed". Environment: KASAN_BOOTS (which of the three, default "madcm
-# siw pair": make test runs the pair in its other lane), KASAN_LAYER (the
+# siw pair"; make test runs the pair in its other lane, as vmpair-kasan), KASAN_LAYER (the
 # closing line's name, default vmtest-kasan), MADCM_VM_DIR (default
 # $MADCM_CACHE/vm-kasan), and those of run.sh, run-siw.sh and run2.sh.
 set -uo pipefail
