@@ -433,41 +433,6 @@ void madcm_cm_offload_closed(struct madcm_cm_offload_qp *qp, u32 snd_nxt,
 EXPORT_SYMBOL_GPL(madcm_cm_offload_closed);
 
 /**
- * madcm_cm_offload_xmit() - send a frame of an offloaded stream
- * @qp: the QP, bound to a connection by connect or accept and not yet
- *	detached
- * @frame: one complete frame, from the Ethernet header on; it stays the
- *	caller's
- * @len: its length
- *
- * The QP's TCP engine sends through the backend of the connection's
- * core, the link the CM sends on; nothing of the CM's state is touched.
- * A hardware QP sends by itself and has no use for it.
- *
- * Context: Any context; does not sleep. The backend's ->xmit() is called
- * with no CM lock held unless the QP calls from its own ->offload(),
- * ->rx() or ->close().
- * Return: 0, -ENOTCONN when @qp is bound to no connection, or the
- * backend's error.
- */
-int madcm_cm_offload_xmit(struct madcm_cm_offload_qp *qp, const u8 *frame,
-			  u32 len)
-{
-	struct irdma_cm_node *node = READ_ONCE(qp->cm_priv);
-	struct irdma_cm_core *core;
-	int ret;
-
-	if (!node)
-		return -ENOTCONN;
-	core = node->core;
-	ret = core->ops->xmit(core, frame, len);
-	irdma_cm_count(core, ret ? IRDMA_CM_CNT_TX_ERR :
-				   IRDMA_CM_CNT_TX_SEGS);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(madcm_cm_offload_xmit);
-
-/**
  * madcm_cm_offload_reset() - reset the peer of a stream the QP lost
  * @qp: the QP, handed a stream by the CM and not yet detached
  * @seq: the RST's sequence number: the QP's SND.NXT

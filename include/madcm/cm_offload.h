@@ -124,8 +124,8 @@ enum madcm_cm_offload_event {
  *	function for this connection.
  *
  * madcm_cm_offload_event() takes no CM lock, so a QP may call it from
- * @rx and @close; madcm_cm_offload_xmit() and madcm_cm_offload_reset()
- * may be called from @offload, @rx and @close too.
+ * @rx and @close; madcm_cm_offload_reset() may be called from @offload,
+ * @rx and @close too.
  */
 struct madcm_cm_offload_ops {
 	int (*offload)(struct madcm_cm_offload_qp *qp,
@@ -153,8 +153,6 @@ void madcm_cm_offload_event(struct madcm_cm_offload_qp *qp,
 			    enum madcm_cm_offload_event ev, int status);
 void madcm_cm_offload_closed(struct madcm_cm_offload_qp *qp, u32 snd_nxt,
 			     u32 rcv_nxt);
-int madcm_cm_offload_xmit(struct madcm_cm_offload_qp *qp, const u8 *frame,
-			  u32 len);
 int madcm_cm_offload_reset(struct madcm_cm_offload_qp *qp, u32 seq, u32 ack);
 bool madcm_cm_offload_can_host(struct madcm_cm_offload_qp *qp);
 int madcm_cm_offload_unsteer(struct madcm_cm_offload_qp *qp);
