@@ -17,7 +17,11 @@ MADCM_KERNEL=6.1 "$MADCM_ROOT/scripts/fetch-kernel.sh" >&2
 . "$MADCM_CACHE/kernel.env"
 
 out=$MADCM_CACHE/kernels/$name
-key=$( (cat "$frag"; echo "$KSRC_VERSION") | sha256sum | cut -c1-16)
+# The fixes our 6.1 test kernels carry (tests/vm/kernel-patches/6.1-*,
+# each one's header says why): in the key, and applied to the source
+# below, once (the source is shared: KUnit's 6.1 kernels carry them too).
+patches=("$MADCM_ROOT"/tests/vm/kernel-patches/6.1-*.patch)
+key=$( (cat "$frag" "${patches[@]}"; echo "$KSRC_VERSION") | sha256sum | cut -c1-16)
 # cached: the build of this key is complete.
 cached() {
 	[ -f "$out/.madcm-key" ] && [ "$(cat "$out/.madcm-key")" = "$key" ] &&
@@ -42,6 +46,15 @@ if cached; then
 fi
 say "building test kernel $name in $out (a first build takes a while)"
 start=$(date +%s)
+for p in "${patches[@]}"; do
+	if patch -d "$KSRC" -p1 -R --dry-run -s -f <"$p" >/dev/null 2>&1; then
+		say "source already carries ${p##*/}"
+	else
+		patch -d "$KSRC" -p1 -s -f --no-backup-if-mismatch <"$p" >&2 ||
+			die "${p##*/} does not apply to $KSRC"
+		say "applied ${p##*/} to $KSRC"
+	fi
+done
 rm -f "$out/.madcm-key"
 make -s -C "$KSRC" O="$out" ARCH=x86_64 x86_64_defconfig >&2
 cd "$out"

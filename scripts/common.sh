@@ -83,20 +83,27 @@ load_kernel_env() {
 # init got: the KASAN kernel's boots that stall showed nothing after
 # SeaBIOS's "Booting from ROM". nokaslr: the kernel text where its
 # System.map says, so that the vCPUs' RIPs of such a boot, read from
-# QEMU's monitor (qemu_cpus below), name functions.
-VM_KERNEL_DIAG="loglevel=5 softlockup_all_cpu_backtrace=1 softlockup_panic=1 earlyprintk=serial,ttyS0,115200 nokaslr"
+# QEMU's monitor (qemu_cpus below), name functions. unknown_nmi_panic=1
+# and panic_print=0x9 (every task's stack, every lock held): the NMI
+# qemu_cpus sends such a boot makes its kernel say what each task waits
+# for (the KASAN kernel's early stall was found so, testing.rst), and
+# any other panic says it too.
+VM_KERNEL_DIAG="loglevel=5 softlockup_all_cpu_backtrace=1 softlockup_panic=1 earlyprintk=serial,ttyS0,115200 nokaslr unknown_nmi_panic=1 panic_print=0x9"
 
 # qemu_cpus SOCKET KERNEL OUT: where the vCPUs of the guest whose QEMU
 # monitor is SOCKET are (tests/vm/lib/qemu-cpus.py), into OUT, with RIPs
 # named from the System.map beside KERNEL (a stock vmlinuz's, or a built
-# tree's bzImage); for a guest that did not reach its init in time.
+# tree's bzImage); then an NMI, whose panic report the guest prints to its
+# log within QEMU_NMI_WAIT seconds (default 20), waited for here. For a
+# guest that did not reach its init in time.
 qemu_cpus() {
 	local map dir
 	dir=$(dirname "$2")
 	map=$(ls "$dir"/System.map-"$(basename "$2" | sed 's/^vmlinuz-//')" 2>/dev/null ||
 		ls "$dir"/../../../System.map 2>/dev/null)
-	python3 "$MADCM_ROOT/tests/vm/lib/qemu-cpus.py" "$1" $map >"$3" 2>&1 || true
+	python3 "$MADCM_ROOT/tests/vm/lib/qemu-cpus.py" --nmi "$1" $map >"$3" 2>&1 || true
 	grep '^qemu-cpus: ' "$3" >&2 || true
+	sleep "${QEMU_NMI_WAIT:-20}"
 }
 
 # kernel_reported LOG...: a guest's log holds a kernel report (run.sh and

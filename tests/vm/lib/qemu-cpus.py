@@ -1,10 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Where a guest's vCPUs are: ask QEMU's monitor (HMP on a unix socket)
-for "info cpus" and "info registers -a", print both, then each vCPU's RIP
-named from the guest kernel's System.map (the guests boot with nokaslr).
+for "info cpus", "info registers -a", the first two vCPUs' "info lapic"
+and "info pic", print them, then each vCPU's RIP named from the guest
+kernel's System.map (the guests boot with nokaslr).
 
-usage: qemu-cpus.py SOCKET [SYSTEM.MAP]
+usage: qemu-cpus.py [--nmi] SOCKET [SYSTEM.MAP]
+
+--nmi: after the dump, send the guest an NMI. The guests boot with
+unknown_nmi_panic=1 panic_print=0x9, so their kernel panics and prints
+every task's stack and every lock held: the caller waits a little for
+that to reach the log before it stops the guest.
 
 run.sh and run2.sh call it for a guest that did not reach its init in
 time, before they stop it (Documentation/testing.rst, "Failures that do
@@ -61,25 +67,37 @@ def symbols(path):
 
 
 def main():
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    nmi = bool(args) and args[0] == "--nmi"
+    if nmi:
+        args = args[1:]
+    if not args:
         print(__doc__)
         return
+    # each vCPU's local APIC (its timer: mode, counts, TSC deadline) and
+    # the PIC: a vCPU halted with interrupts on waits for one
+    commands = ["info cpus", "info registers -a", "cpu 0", "info lapic",
+                "cpu 1", "info lapic", "info pic"]
+    if nmi:
+        commands.append("nmi")
     try:
-        text = ask(sys.argv[1], ["info cpus", "info registers -a"])
+        text = ask(args[0], commands)
     except OSError as e:
-        print(f"qemu-cpus: no monitor at {sys.argv[1]}: {e}")
+        print(f"qemu-cpus: no monitor at {args[0]}: {e}")
         return
     print(text)
-    if len(sys.argv) < 3:
+    if nmi:
+        print("qemu-cpus: NMI sent (the guest's panic report follows in its log)")
+    if len(args) < 2:
         return
     try:
-        addrs, names = symbols(sys.argv[2])
+        addrs, names = symbols(args[1])
     except OSError as e:
         print(f"qemu-cpus: {e}")
         return
     if not addrs:
         # Debian's stock System.map is a stub; its symbols are in -dbg
-        print(f"qemu-cpus: {sys.argv[2]} names no text symbol")
+        print(f"qemu-cpus: {args[1]} names no text symbol")
         return
     cpu = 0
     for line in text.splitlines():
