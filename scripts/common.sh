@@ -97,10 +97,12 @@ VM_KERNEL_DIAG="loglevel=5 softlockup_all_cpu_backtrace=1 softlockup_panic=1 ear
 # log within QEMU_NMI_WAIT seconds (default 20), waited for here. For a
 # guest that did not reach its init in time.
 qemu_cpus() {
-	local map dir
-	dir=$(dirname "$2")
-	map=$(ls "$dir"/System.map-"$(basename "$2" | sed 's/^vmlinuz-//')" 2>/dev/null ||
-		ls "$dir"/../../../System.map 2>/dev/null)
+	local map
+	case $2 in
+	*/arch/x86/boot/bzImage) map=${2%/arch/x86/boot/bzImage}/System.map ;;
+	*) map=$(dirname "$2")/System.map-$(basename "$2" | sed 's/^vmlinuz-//') ;;
+	esac
+	[ -e "$map" ] || map=
 	python3 "$MADCM_ROOT/tests/vm/lib/qemu-cpus.py" --nmi "$1" $map >"$3" 2>&1 || true
 	grep '^qemu-cpus: ' "$3" >&2 || true
 	sleep "${QEMU_NMI_WAIT:-20}"

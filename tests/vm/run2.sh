@@ -163,6 +163,8 @@ guest() {
 	kasan) kernel=$siw_vmlinuz initrd=$initrd_kasan mem=1536 smp=2 ;;
 	siwko) initrd=$initrd_siwko ;;
 	esac
+	# for qemu_cpus, should this guest not reach its init
+	echo "$kernel" >"$vmdir/$role.kernel"
 	timeout --foreground -k 10 "$VM_TIMEOUT" \
 		qemu-system-x86_64 -machine pc -cpu max -smp $smp -m $mem \
 		-nographic -no-reboot -nodefaults -serial stdio \
@@ -189,7 +191,7 @@ stop_guest() {
 # 5) after QEMU started has its kernel stuck before user space, where
 # madcm is loaded: both are stopped, and booted=0.
 pair_boot() {
-	local first rc_first grace i=0 p k kk
+	local first rc_first grace i=0 p
 
 
 	booted=1
@@ -214,10 +216,7 @@ pair_boot() {
 		# where the vCPUs of a guest stuck before its init are
 		for p in a b; do
 			grep -aq 'VM: Linux' "$vmdir/$p.log" 2>/dev/null && continue
-			k=$STOCK_VMLINUZ
-			case $p in a) kk=$kern_a ;; b) kk=$kern_b ;; esac
-			case $kk in siw|kasan) k=$siw_vmlinuz ;; esac
-			qemu_cpus "$vmdir/$p.monitor" "$k" "$vmdir/$p.log.cpus"
+			qemu_cpus "$vmdir/$p.monitor" "$(cat "$vmdir/$p.kernel")" "$vmdir/$p.log.cpus"
 		done
 		stop_guest $pid_a
 		stop_guest $pid_b

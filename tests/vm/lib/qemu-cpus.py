@@ -96,7 +96,8 @@ def main():
         print(f"qemu-cpus: {e}")
         return
     if not addrs:
-        # Debian's stock System.map is a stub; its symbols are in -dbg
+        # Debian's stock System.map is a one-line placeholder; the
+        # symbols are in the -dbg package
         print(f"qemu-cpus: {args[1]} names no text symbol")
         return
     cpu = 0
