@@ -7,22 +7,40 @@
 # FLAKY is a defect report (Documentation/testing.rst, "Flaky scripts"):
 # the table is what the known-failure list is checked against.
 #
-# Environment: N (rounds, default 1), SOAK_LAYERS (space-separated, default
-# every VM layer: vmtest vmpair vmtest-siw vmtest-kasan vmtest-6.12
-# vmpair-6.12 vmpair-mixed). Logs in $MADCM_CACHE/soak-DATE/ROUND-LAYER.log.
-# Last line: "soak: R rounds, S script runs, F failed, K flaky".
+# By default a round is make test's two VM lanes at once, each lane's
+# layers one after the other, as scripts/test.sh runs them: lane 1 vmtest
+# vmpair vmtest-siw vmtest-kasan, lane 2 vmtest-6.12 vmpair-6.12
+# vmpair-mixed vmpair-kasan. A round ends when both lanes have.
+#
+# Environment: N (rounds, default 1); SOAK_LAYERS (space-separated: these
+# layers in one lane instead, one after the other). Logs in
+# $MADCM_CACHE/soak-DATE/ROUND-LAYER.log. Last line: "soak: R rounds,
+# S script runs, F failed, K flaky".
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
-cd "$MADCM_ROOT"
+cd "$MADCM_ROOT" || exit 1
 
 rounds=${N:-1}
-layers=${SOAK_LAYERS:-vmtest vmpair vmtest-siw vmtest-kasan vmtest-6.12 vmpair-6.12 vmpair-mixed}
+lane1="vmtest vmpair vmtest-siw vmtest-kasan"
+lane2="vmtest-6.12 vmpair-6.12 vmpair-mixed vmpair-kasan"
+if [ -n "${SOAK_LAYERS:-}" ]; then
+	lane1=$SOAK_LAYERS
+	lane2=
+fi
 case $rounds in
 '' | *[!0-9]*) die "N=$rounds: a number of rounds" ;;
 esac
 logdir=$MADCM_CACHE/soak-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$logdir"
 scripts/deps.sh || exit 1
+# Both lanes' KASAN layers boot the same test kernel: build it (nothing to
+# do on a warm cache) before they could both start to.
+case " $lane1 $lane2 " in
+*-kasan*)
+	scripts/build-test-kernel.sh siw tests/vm/siw.config >"$logdir/kasan-kernel.log" 2>&1 ||
+		die "the KASAN test kernel did not build ($logdir/kasan-kernel.log)"
+	;;
+esac
 
 # run_layer NAME: one layer, as scripts/test.sh runs it.
 run_layer() {
@@ -30,22 +48,47 @@ run_layer() {
 	vmtest) tests/vm/run.sh ;;
 	vmpair) tests/vm/run2.sh ;;
 	vmtest-siw) tests/vm/run-siw.sh ;;
-	vmtest-kasan) tests/vm/run-kasan.sh ;;
+	vmtest-kasan) KASAN_BOOTS="madcm siw" tests/vm/run-kasan.sh ;;
 	vmtest-6.12) MADCM_KERNEL=6.12 tests/vm/run.sh ;;
 	vmpair-6.12) MADCM_KERNEL=6.12 tests/vm/run2.sh ;;
-	vmpair-mixed) MADCM_VM_DIR=$MADCM_CACHE/vm-mixed tests/vm/run-mixed.sh ;;
+	vmpair-mixed)
+		MADCM_VM_SRC_COPY=1 MADCM_VM_DIR=$MADCM_CACHE/vm-mixed \
+			tests/vm/run-mixed.sh
+		;;
+	vmpair-kasan)
+		MADCM_VM_SRC_COPY=1 KASAN_BOOTS=pair KASAN_LAYER=vmpair-kasan \
+			MADCM_VM_DIR=$MADCM_CACHE/vm-kasan-pair tests/vm/run-kasan.sh
+		;;
 	*) say "no VM layer $1"; return 1 ;;
 	esac
 }
 
-export MADCM_VM_RETRY=1
-for ((i = 1; i <= rounds; i++)); do
-	for l in $layers; do
+# run_lane ROUND LAYERS...: one lane of a round, its layers in turn.
+run_lane() {
+	local i=$1 l t0
+	shift
+	for l in "$@"; do
 		t0=$(date +%s)
 		run_layer "$l" </dev/null >"$logdir/$i-$l.log" 2>&1
 		say "round $i/$rounds, $l: $(grep -aE '^[a-z0-9.-]+: [0-9]+ passed, [0-9]+ failed' \
 			"$logdir/$i-$l.log" | tail -1) ($(($(date +%s) - t0)) s)"
 	done
+}
+
+export MADCM_VM_RETRY=1
+for ((i = 1; i <= rounds; i++)); do
+	t0=$(date +%s)
+	# shellcheck disable=SC2086 # the lanes are word lists
+	run_lane "$i" $lane1 &
+	p1=$!
+	p2=
+	if [ -n "$lane2" ]; then
+		# shellcheck disable=SC2086
+		run_lane "$i" $lane2 &
+		p2=$!
+	fi
+	wait $p1 $p2
+	say "round $i/$rounds: $(($(date +%s) - t0)) s"
 done
 
 # One line per script run: LAYER SCRIPT RESULT (PASS, FAIL, FLAKY). A
