@@ -60,7 +60,8 @@
 
 /*
  * What the provider asks of the CM for every connection: MPA revision 2
- * with CRCs, as irdma does, without RFC 6581's peer-to-peer model. The
+ * with CRCs (unless rnic_mpa_crc says not to ask), as irdma does, without
+ * RFC 6581's peer-to-peer model. The
  * CM's peer_to_peer is a requirement on the peer, on a listener too, and
  * siw (Linux 6.1) neither sends the peer-to-peer flag as initiator nor
  * can be told to; with it off both ends interoperate with siw and with
@@ -70,6 +71,20 @@
 #define MADCM_RNIC_MPA_REV	2
 #define MADCM_RNIC_P2P		false
 #define MADCM_RNIC_RTR_CAPS	(MADCM_CM_RTR_WRITE | MADCM_CM_RTR_SEND)
+
+/*
+ * Whether the device's connections ask for FPDU CRCs in the MPA exchange
+ * (on by default, as irdma and cxgb4, its crc_enabled, ask; siw never
+ * does). Either side asking is enough (RFC 5044 7.1.2): with this off a
+ * connection still carries CRCs when its peer asks for them, and carries
+ * none only when the peer does not ask either (siw, or madcm with this
+ * off), which spares both ends a CRC32c pass over every octet where the
+ * link below is trusted. Read at each connect and listen.
+ */
+bool madcm_rnic_mpa_crc = true;
+module_param_named(rnic_mpa_crc, madcm_rnic_mpa_crc, bool, 0644);
+MODULE_PARM_DESC(rnic_mpa_crc,
+		 "ask for MPA CRCs on each connection (default Y; N: CRCs only when the peer asks)");
 
 /*
  * The longest iw_accept waits for the CM's ESTABLISHED: the CM's own MPA
@@ -714,7 +729,7 @@ int madcm_rnic_iw_connect(struct iw_cm_id *cm_id,
 		.mpa_rev = MADCM_RNIC_MPA_REV,
 		.peer_to_peer = MADCM_RNIC_P2P,
 		.rtr_caps = MADCM_RNIC_RTR_CAPS,
-		.crc = true,
+		.crc = READ_ONCE(madcm_rnic_mpa_crc),
 		.tcp_opts = MADCM_RNIC_TCP_OPTS,
 		.handler = madcm_rnic_cm_handler,
 	};
@@ -990,7 +1005,7 @@ int madcm_rnic_iw_create_listen(struct iw_cm_id *cm_id, int backlog)
 		.mpa_rev = MADCM_RNIC_MPA_REV,
 		.peer_to_peer = MADCM_RNIC_P2P,
 		.rtr_caps = MADCM_RNIC_RTR_CAPS,
-		.crc = true,
+		.crc = READ_ONCE(madcm_rnic_mpa_crc),
 		.tcp_opts = MADCM_RNIC_TCP_OPTS,
 		.handler = madcm_rnic_cm_handler,
 	};

@@ -851,6 +851,8 @@ void madcm_rnic_qp_tx_start(struct madcm_rnic_stream *t,
 	qp->tx_ird = min_t(u32, c->ird, MADCM_RNIC_MAX_IRD);
 	qp->tx_ord = min_t(u32, c->ord, MADCM_RNIC_MAX_ORD);
 	qp->tx_crc = c->crc;
+	if (!c->crc)
+		madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_CONN_NO_CRC);
 	qp->tx_live = true;
 	hold_ms = READ_ONCE(madcm_rnic_responder_hold_ms);
 	hold = c->responder && !c->peer_to_peer && hold_ms;

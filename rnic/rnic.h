@@ -140,6 +140,8 @@ struct madcm_rnic_zc_anchor;
  * @MADCM_RNIC_CNT_TX_ZC_BYTES: of @MADCM_RNIC_CNT_TX_BYTES, those given
  *	to a host socket by reference: FPDUs built in place in pages, not
  *	copied into its skbs
+ * @MADCM_RNIC_CNT_CONN_NO_CRC: streams started without MPA CRCs: neither
+ *	side asked for them (rnic_mpa_crc off, and a peer such as siw)
  * @MADCM_RNIC_CNT_MAX: how many
  */
 enum madcm_rnic_counter {
@@ -177,6 +179,7 @@ enum madcm_rnic_counter {
 	MADCM_RNIC_CNT_TX_ZC_BYTES,
 	MADCM_RNIC_CNT_TX_MR_ZC_BYTES,
 	MADCM_RNIC_CNT_TX_MR_ZC_COPIED,
+	MADCM_RNIC_CNT_CONN_NO_CRC,
 	MADCM_RNIC_CNT_MAX
 };
 
@@ -728,6 +731,7 @@ void madcm_rnic_qp_tx_release(struct madcm_rnic_qp *qp);
 void madcm_rnic_qp_tx_zc_end(struct madcm_rnic_qp *qp);
 void madcm_rnic_qp_tx_zc_sent(struct madcm_rnic_qp *qp, struct list_head *acked);
 extern unsigned int madcm_rnic_tx_zcopy_min;
+extern bool madcm_rnic_mpa_crc;
 extern unsigned int madcm_rnic_responder_hold_ms;
 extern unsigned int madcm_rnic_initiator_nudge_ms;
 int madcm_rnic_qp_read_req(struct madcm_rnic_qp *qp, u32 sink_stag,

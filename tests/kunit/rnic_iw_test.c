@@ -337,6 +337,71 @@ static void ipv6_connect_accept_close(struct kunit *test)
 	connect_accept_close(test, true);
 }
 
+/*
+ * rnic_mpa_crc decides whether the device's connections ask for CRCs in
+ * the MPA exchange, as initiator and as listener; with both ends of one
+ * mind, the connection carries CRCs exactly when they asked (RFC 5044
+ * 7.1.2: either side's C is enough, so none only when neither set it):
+ * both QPs' send sides put them in, both receive sides check them.
+ */
+static int iw_crc_param_init(struct kunit_resource *res, void *context)
+{
+	res->data = kmalloc(sizeof(bool), GFP_KERNEL);
+	if (!res->data)
+		return -ENOMEM;
+	*(bool *)res->data = READ_ONCE(madcm_rnic_mpa_crc);
+	WRITE_ONCE(madcm_rnic_mpa_crc, *(const bool *)context);
+	return 0;
+}
+
+/* The module's rnic_mpa_crc back as the case found it, however it ends. */
+static void iw_crc_param_free(struct kunit_resource *res)
+{
+	WRITE_ONCE(madcm_rnic_mpa_crc, *(bool *)res->data);
+	kfree(res->data);
+}
+
+static void rnic_mpa_crc_decides_what_both_ends_ask(struct kunit *test)
+{
+	const bool *ask = test->param_value;
+	struct iw_fix *fx = iw_fix_create(test);
+	struct iw_rec *l, *a, *c;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test,
+			      kunit_alloc_resource(test, iw_crc_param_init,
+						   iw_crc_param_free,
+						   GFP_KERNEL, (void *)ask));
+	l = iw_listen(test, fx, false);
+	a = iw_connect(test, fx, false, IW_PORT, 0);
+	c = iw_child(test, fx, l, 0);
+	KUNIT_ASSERT_EQ(test, iw_accept(c), 0);
+	KUNIT_ASSERT_TRUE(test, iw_wait(a, 1));
+	KUNIT_ASSERT_EQ(test, a->ev[0], IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_ASSERT_EQ(test, a->status[0], 0);
+	for (i = 0; i < 2; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, fx->side[i].qp->tx_crc, *ask,
+				    "side %d sends", i);
+		KUNIT_EXPECT_EQ_MSG(test, fx->side[i].qp->rx.mpa.crc_on, *ask,
+				    "side %d checks", i);
+	}
+	madcm_rnic_iw_qp_disconnect(fx->side[0].qp, false);
+	KUNIT_ASSERT_TRUE(test, iw_wait(a, 2));
+	KUNIT_ASSERT_TRUE(test, iw_wait(c, 3));
+	KUNIT_EXPECT_TRUE(test, iw_qp_idle(fx->side[0].qp));
+	KUNIT_EXPECT_TRUE(test, iw_qp_idle(fx->side[1].qp));
+	KUNIT_EXPECT_EQ(test, madcm_rnic_iw_destroy_listen(&l->id), 0);
+}
+
+static const bool iw_crc_params[] = { true, false };
+
+static void iw_crc_desc(const bool *ask, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "rnic_mpa_crc=%d", *ask);
+}
+
+KUNIT_ARRAY_PARAM(iw_crc, iw_crc_params, iw_crc_desc);
+
 /* A reject: CONNECT_REPLY -ECONNREFUSED with its private data; the
  * rejected cm_id gets nothing.
  */
@@ -747,6 +812,8 @@ static void accept_with_another_owners_qp_fails(struct kunit *test)
 static struct kunit_case rnic_iw_cases[] = {
 	KUNIT_CASE(ipv4_connect_accept_close),
 	KUNIT_CASE(ipv6_connect_accept_close),
+	KUNIT_CASE_PARAM(rnic_mpa_crc_decides_what_both_ends_ask,
+			 iw_crc_gen_params),
 	KUNIT_CASE(reject_gives_econnrefused_with_pdata),
 	KUNIT_CASE(refused_connect_gives_one_connect_reply),
 	KUNIT_CASE(connect_to_unknown_qp_fails_without_events),

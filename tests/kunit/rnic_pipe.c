@@ -59,6 +59,8 @@ struct rnic_pipe {
 	bool hold_zc;
 	bool live;
 	bool dead;
+	rnic_pipe_tap_fn tap;
+	void *tap_arg;
 };
 
 /* The pipe of the running case (cases run one at a time). */
@@ -142,6 +144,8 @@ static void pipe_deliver(struct rnic_pipe *p, struct pipe_msg *m)
 	switch (m->kind) {
 	case PIPE_DATA:
 		spin_unlock_irqrestore(&p->lock, flags);
+		if (p->tap)
+			p->tap(p->tap_arg, !m->to, m->data, m->len);
 		spin_lock_bh(&s->rx_lock);
 		WRITE_ONCE(s->rcv_nxt, s->rcv_nxt + m->len);
 		if (s->out->rx_data)
@@ -623,4 +627,19 @@ void rnic_pipe_hold_zc(struct rnic_pipe *p, bool hold)
 		madcm_rnic_zc_put(m->zc);
 		kfree(m);
 	}
+}
+
+/**
+ * rnic_pipe_tap() - show every octet the pipe delivers to @fn
+ * @p: the pipe
+ * @fn: called with each piece of a stream, in order, before the other
+ *	side takes it: @from the side that sent it (0 or 1); NULL: no tap
+ * @arg: its first argument
+ *
+ * Set before the pipe is live; @fn runs on the pipe's worker.
+ */
+void rnic_pipe_tap(struct rnic_pipe *p, rnic_pipe_tap_fn fn, void *arg)
+{
+	p->tap_arg = arg;
+	p->tap = fn;
 }

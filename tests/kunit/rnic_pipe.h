@@ -17,6 +17,8 @@
 
 struct rnic_pipe;
 
+typedef void (*rnic_pipe_tap_fn)(void *arg, int from, const u8 *d, u32 len);
+
 struct rnic_pipe *rnic_pipe_create(struct kunit *test);
 void rnic_pipe_join(struct rnic_pipe *p, struct madcm_rnic_stream *a,
 		    struct madcm_rnic_stream *b);
@@ -24,5 +26,6 @@ void rnic_pipe_live(struct rnic_pipe *p, bool live);
 void rnic_pipe_flush(struct rnic_pipe *p);
 u32 rnic_pipe_records(struct rnic_pipe *p, int from);
 void rnic_pipe_hold_zc(struct rnic_pipe *p, bool hold);
+void rnic_pipe_tap(struct rnic_pipe *p, rnic_pipe_tap_fn fn, void *arg);
 
 #endif /* _MADCM_TESTS_KUNIT_RNIC_PIPE_H */

@@ -24,6 +24,7 @@
  * with IB_WC_WR_FLUSH_ERR; inline data is taken at post time).
  */
 #include <kunit/test.h>
+#include <linux/crc32.h>
 #include <linux/delay.h>
 #include <linux/etherdevice.h>
 #include <linux/netdevice.h>
@@ -514,6 +515,111 @@ static void send_1_byte_to_1_mib_both_ways(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rd_state(&fx->s[0]), IB_QPS_RTS);
 	KUNIT_EXPECT_EQ(test, rd_state(&fx->s[1]), IB_QPS_RTS);
 }
+
+/*
+ * The FPDUs side 0 sends, as the tap sees them: each one's CRC field
+ * checked against RFC 5044 4.1's rule (CRC32c over ULPDU_Length, ULPDU
+ * and PAD, least significant octet first, as RFC 3720 B.4 gives it; zero
+ * when no side asked for CRCs), with the kernel's table CRC32c.
+ */
+#define RD_FPDU_MAX	(2 + 65535 + 3 + 4)
+
+struct rd_fpdus {
+	bool crc;		/* negotiated */
+	u32 got;		/* octets of the FPDU being walked */
+	u32 fpdus;
+	u32 crc_right;
+	u32 crc_wrong;
+	u32 crc_zero;
+	u8 cur[RD_FPDU_MAX];
+};
+
+static void rd_fpdus_tap(void *arg, int from, const u8 *d, u32 len)
+{
+	struct rd_fpdus *w = arg;
+
+	if (from)
+		return;
+	while (len) {
+		u32 need = 2, n, body, total, field, want;
+
+		if (w->got >= 2) {
+			body = 2 + ((w->cur[0] << 8) | w->cur[1]);
+			need = round_up(body, 4) + 4;
+		}
+		n = min(len, need - w->got);
+		memcpy(w->cur + w->got, d, n);
+		w->got += n;
+		d += n;
+		len -= n;
+		if (w->got < 2 || w->got < need || need == 2)
+			continue;
+		total = need;
+		field = get_unaligned_le32(w->cur + total - 4);
+		want = w->crc ? ~__crc32c_le(~0U, w->cur, total - 4) : 0;
+		w->fpdus++;
+		if (!field)
+			w->crc_zero++;
+		if (field == want)
+			w->crc_right++;
+		else
+			w->crc_wrong++;
+		w->got = 0;
+	}
+}
+
+/*
+ * Whether FPDUs carry a CRC is what the MPA exchange negotiated
+ * (madcm_cm_tcp_ctx.crc: either side asked), in both directions: with
+ * it, every FPDU's CRC field is the CRC32c of the FPDU; without it, zero
+ * (RFC 5044 4.1), and the receiver takes them; the Sends land either way.
+ */
+static void fpdus_carry_the_crc_negotiated(struct kunit *test)
+{
+	const bool *crc = test->param_value;
+	struct rd_fpdus *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	struct madcm_cm_offload_ctx ctx;
+	struct rd_fix *fx;
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	w->crc = *crc;
+	fx = rd_fix_create(test);
+	rnic_pipe_tap(fx->pipe, rd_fpdus_tap, w);
+	rd_ctx(fx, 0, &ctx);
+	ctx.tcp.crc = *crc;
+	rd_offload(test, &fx->s[0], &ctx);
+	rd_ctx(fx, 1, &ctx);
+	ctx.tcp.crc = *crc;
+	rd_offload(test, &fx->s[1], &ctx);
+	rd_wire_live(fx);
+	rd_send_sizes(test, fx, 0);
+	rd_send_sizes(test, fx, 1);
+	rnic_pipe_flush(fx->pipe);
+	KUNIT_EXPECT_EQ(test, rd_state(&fx->s[0]), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, rd_state(&fx->s[1]), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, rd_count(&fx->s[1], MADCM_RNIC_CNT_RX_CRC_ERR), 0);
+	KUNIT_EXPECT_EQ(test, rd_count(&fx->s[0], MADCM_RNIC_CNT_CONN_NO_CRC),
+			*crc ? 0 : 1);
+	KUNIT_EXPECT_EQ(test, rd_count(&fx->s[1], MADCM_RNIC_CNT_CONN_NO_CRC),
+			*crc ? 0 : 1);
+	/* at least one FPDU per Send, each walked to its end */
+	KUNIT_EXPECT_GE(test, w->fpdus, ARRAY_SIZE(rd_sizes));
+	KUNIT_EXPECT_EQ(test, w->got, 0);
+	KUNIT_EXPECT_EQ(test, w->crc_wrong, 0);
+	KUNIT_EXPECT_EQ(test, w->crc_right, w->fpdus);
+	/* a CRC32c of an FPDU is zero about once in 2^32 */
+	if (*crc)
+		KUNIT_EXPECT_LE(test, w->crc_zero, 1);
+}
+
+static const bool rd_crc_params[] = { true, false };
+
+static void rd_crc_desc(const bool *crc, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "crc=%d", *crc);
+}
+
+KUNIT_ARRAY_PARAM(rd_crc, rd_crc_params, rd_crc_desc);
 
 /*
  * An RDMA Write of each size lands at the remote offset named; a Send
@@ -2011,6 +2117,7 @@ static struct kunit_case rnic_rdmap_cases[] = {
 	KUNIT_CASE(no_nudge_with_zero_ms),
 	KUNIT_CASE(nudge_ends_a_responders_hold),
 	KUNIT_CASE(send_1_byte_to_1_mib_both_ways),
+	KUNIT_CASE_PARAM(fpdus_carry_the_crc_negotiated, rd_crc_gen_params),
 	KUNIT_CASE(write_1_byte_to_1_mib_both_ways),
 	KUNIT_CASE(send_and_write_sizes_zero_copy),
 	KUNIT_CASE(zero_copy_write_completes_once_its_pages_are_free),

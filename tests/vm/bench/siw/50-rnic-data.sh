@@ -21,10 +21,13 @@
 #   siw    siw to siw (siwa on veth0, siw0 on veth1): the reference;
 #   madcm  madcm to siw (m0 on veth0, siw0);
 #   mm     madcm to madcm (m0 on veth0, m1 on veth1; siw0 deleted first,
-#          so that rdma_cm finds m1 on veth1).
+#          so that rdma_cm finds m1 on veth1), with MPA CRCs (the default);
+#   mmn    the same with rnic_mpa_crc off, so without CRCs, as siw to siw
+#          always runs (siw never asks for them; rnic_iw.rst).
 # Rows of make bench's table: madcm to siw against siw to siw, madcm to
 # madcm against siw to siw, and madcm to madcm against the TCP limit
-# (bandwidth and CPU per byte), each with its ratio. Then the same 1 MiB
+# (bandwidth and CPU per byte), each with its ratio; the same two rows
+# for madcm to madcm without CRCs. Then the same 1 MiB
 # Write bandwidth under tc netem's 1% loss both ways (BENCH_LOSS_MIB,
 # 32, MiB), for TCP, siw to siw and madcm to madcm (issue 31, item 9).
 . /tests/common.sh
@@ -124,7 +127,7 @@ measure() {
 		figure $out cpu_$s "the Write bandwidth bench" \
 			"printf \"%.2f\", $((t1 - t0)) * 1e7 / $bytes"
 	done
-	if [ "$tag" != madcm ]; then
+	if [ "$tag" != madcm ] && [ "$tag" != mmn ]; then
 		if netem_on; then
 			run_bench "$tag: Write bandwidth 1 MiB, $LOSS" $c.0 bw $SIZE \
 				$((LOSS_BYTES / SIZE))
@@ -201,6 +204,13 @@ measure m0 madcm 7802
 teardown_siw
 check "rdma link add m1 (madcm, namespace b)" in_ns b /bin/rdma link add m1 type madcm netdev veth1
 measure m0 mm 7803
+crc_param=/sys/module/madcm/parameters/rnic_mpa_crc
+n0=$(rnic_stat m0 conn_no_crc)
+check "mm: its connection had CRCs" [ "$n0" = 0 ]
+echo N >$crc_param
+measure m0 mmn 7804
+echo Y >$crc_param
+check "mmn: its connection had none (conn_no_crc)" [ "$(rnic_stat m0 conn_no_crc)" = $((n0 + 1)) ]
 check "rdma link delete m1" in_ns b /bin/rdma link delete m1
 check "rdma link delete m0" /bin/rdma link delete m0
 
@@ -240,6 +250,11 @@ for s in 65536 1048576; do
 done
 row mm tcp bw_1048576 "madcm-madcm/TCP limit: bandwidth, 1 MiB Writes" MB/s
 row mm tcp cpu_1048576 "madcm-madcm/TCP limit: CPU per byte, 1 MiB Writes" ns/B
+row mmn tcp bw_1048576 "madcm-madcm no CRC/TCP limit: bandwidth, 1 MiB Writes" MB/s
+row mmn tcp cpu_1048576 "madcm-madcm no CRC/TCP limit: CPU per byte, 1 MiB Writes" ns/B
+row mmn siw bw_1048576 "madcm-madcm no CRC/siw-siw: RDMA Write bandwidth, 1 MiB" MB/s
+row mmn siw cpu_1048576 "madcm-madcm no CRC/siw-siw: CPU per byte, 1 MiB" ns/B
+row mmn mm bw_1048576 "madcm-madcm no CRC/with CRC: bandwidth, 1 MiB Writes" MB/s
 row siw tcp bw_1048576 "siw-siw/TCP limit: bandwidth, 1 MiB Writes" MB/s
 row siw tcp cpu_1048576 "siw-siw/TCP limit: CPU per byte, 1 MiB Writes" ns/B
 # under 1% loss both ways (issue 31, item 9: madcm at least siw)
