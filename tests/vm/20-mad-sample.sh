@@ -7,11 +7,12 @@
 
 load_modules ib_core
 check "modprobe madcm" modprobe madcm
-tr=/sys/kernel/debug/tracing
+tr=/sys/kernel/tracing
+[ -d $tr/events ] || mount -t tracefs nodev $tr || fail "mount tracefs"
 check "madcm_mad tracepoints exist" [ -d $tr/events/madcm_mad ]
-echo 1 >$tr/events/madcm_mad/enable
+check "madcm_mad events on" trace_events madcm_mad 1
 check "modprobe madcm_sample_vendor" modprobe madcm_sample_vendor
-echo 0 >$tr/events/madcm_mad/enable
+check "madcm_mad events off" trace_events madcm_mad 0
 grep madcm_mad $tr/trace
 for ev in madcm_mad_post madcm_mad_recv madcm_mad_send_done; do
 	check "trace shows $ev" grep -q "$ev:" $tr/trace

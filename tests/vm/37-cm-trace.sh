@@ -15,7 +15,7 @@ for e in state mpa_tx mpa_rx retransmit reset reply_rst steer qhash; do
 done
 echo 0 > $T/tracing_on
 echo > $T/trace
-echo 1 > $T/events/madcm_cm/enable
+check "madcm_cm events on" trace_events madcm_cm 1
 echo 1 > $T/tracing_on
 
 setup_netns_pair
@@ -42,7 +42,7 @@ check "c3 reset" wait_event c3 RESET
 
 echo 0 > $T/tracing_on
 cat $T/trace >/tmp/trace.txt
-echo 0 > $T/events/madcm_cm/enable
+check "madcm_cm events off" trace_events madcm_cm 0
 grep -c madcm_cm_ /tmp/trace.txt
 grep madcm_cm_ /tmp/trace.txt | grep -v "madcm_cm_steer" | head -60
 

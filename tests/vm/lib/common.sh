@@ -40,6 +40,24 @@ finish() {
 	exit 0
 }
 
+# trace_events GROUP 0|1: disable or enable the trace events of GROUP
+# (madcm_cm, madcm_mad), tracefs mounted if it is not. Enabling an event
+# patches the kernel's text, and while it is being patched the emulator
+# can run a stale copy of it on the other vCPU, looping on the int3 that
+# text_poke_bp() put there with interrupts off, until the guest's soft
+# lockup watchdog ends the boot (Documentation/testing.rst, Known failures:
+# 37-cm-trace). The patched sites are the events' own (madcm's, idle
+# when a script turns them on and off) and, with the record-cmd option,
+# the scheduler's sched_switch and sched_wakeup, which every CPU runs all
+# the time: so record-cmd goes off first (the trace names no tasks then:
+# "<...>").
+trace_events() {
+	local t=/sys/kernel/tracing
+	[ -d $t/events ] || mount -t tracefs nodev $t || return 1
+	echo 0 >$t/options/record-cmd &&
+		echo "$2" >$t/events/"$1"/enable
+}
+
 # Load stock modules by name; each one must load.
 load_modules() {
 	local m

@@ -201,13 +201,13 @@ if [ "$RDMACM_DEV" = madcm ]; then
 	[ -d $T/events ] || mount -t tracefs nodev $T
 	echo 0 >$T/tracing_on
 	echo >$T/trace
-	echo 1 >$T/events/madcm_cm/enable
+	trace_events madcm_cm 1
 	echo 1 >$T/tracing_on
 fi
 scenarios n 1 5
 if [ "$RDMACM_DEV" = madcm ]; then
 	echo 0 >$T/tracing_on
-	echo 0 >$T/events/madcm_cm/enable
+	trace_events madcm_cm 0
 	if [ "$failures" -ne "$lossy_failures" ]; then
 		echo "--- madcm_cm trace of the lossy scenarios (the last 600 events)"
 		grep -v '^#' $T/trace | tail -600
