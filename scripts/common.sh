@@ -111,7 +111,8 @@ qemu_cpus() {
 # kernel_reported LOG...: a guest's log holds a kernel report (run.sh and
 # run2.sh: such a boot's failures are never tried again). A report that
 # only shows the emulator's own fault (tests/vm/lib/tcg-fault.sh: RFLAGS
-# with reserved bits set) does not count; it is said. Nor does the Call
+# with reserved bits set, or a vCPU looping on a stale int3) does not
+# count; it is said. Nor does the Call
 # Trace of an OOM killer's or an allocation failure's report, which a
 # memory limit test provokes on purpose and judges itself (65-rnic-memcg:
 # "every Call Trace is an OOM or allocation failure report"); a BUG,
@@ -127,7 +128,7 @@ kernel_reported() {
 		/Call Trace/ { if (oom) oom = 0; else r = 1 }
 		END { exit !r }' "$@" || return 1
 	if "$MADCM_ROOT/tests/vm/lib/tcg-fault.sh" "$@" >"${TMPDIR:-/tmp}/tcg-fault.$$"; then
-		say "every kernel report is the emulator's (RFLAGS with reserved bits set, tests/vm/lib/tcg-fault.sh):"
+		say "every kernel report is the emulator's (RFLAGS with reserved bits set, or a vCPU looping on a stale int3: tests/vm/lib/tcg-fault.sh):"
 		MADCM_TCG_FAULT=1
 		sed 's/^/  /' "${TMPDIR:-/tmp}/tcg-fault.$$"
 		rm -f "${TMPDIR:-/tmp}/tcg-fault.$$"
