@@ -295,7 +295,8 @@ static u32 madcm_mpa_rx_fill(struct madcm_mpa_rx *p, const u8 *d, u32 len)
 	u32 n = min(len, p->want - p->got);
 
 	memcpy((u8 *)&p->h + p->got, d, n);
-	p->crc = madcm_mpa_crc(p->crc, d, n);
+	if (p->crc_on)
+		p->crc = madcm_mpa_crc(p->crc, d, n);
 	p->got += n;
 	return n;
 }
@@ -364,7 +365,9 @@ u32 madcm_mpa_rx_step(struct madcm_mpa_rx *p, const u8 *d, u32 len,
 				if (used == len)
 					return used;
 				n = min(len - used, p->pay_len - p->pay_off);
-				p->crc = madcm_mpa_crc(p->crc, d + used, n);
+				if (p->crc_on)
+					p->crc = madcm_mpa_crc(p->crc, d + used,
+							       n);
 				out->ev = MADCM_MPA_RX_DATA;
 				out->data = d + used;
 				out->len = n;
@@ -376,7 +379,8 @@ u32 madcm_mpa_rx_step(struct madcm_mpa_rx *p, const u8 *d, u32 len,
 			fallthrough;
 		case MADCM_MPA_PART_PAD:
 			n = min(len - used, p->pad);
-			p->crc = madcm_mpa_crc(p->crc, d + used, n);
+			if (p->crc_on)
+				p->crc = madcm_mpa_crc(p->crc, d + used, n);
 			p->pad -= n;
 			used += n;
 			if (p->pad)

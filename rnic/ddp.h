@@ -108,7 +108,8 @@ enum madcm_mpa_rx_ev {
  * @pay_len: octets of payload in the current FPDU
  * @pay_off: payload octets taken so far
  * @pad: PAD octets still to take
- * @crc: the CRC32c so far (not yet inverted)
+ * @crc: the CRC32c so far (not yet inverted); without CRCs none is
+ *	computed and it stays ~0
  * @crc_got: octets of the CRC field taken
  * @crc_rx: the CRC field as received
  * @crc_ok: at MADCM_MPA_RX_END: the CRC matched (or CRCs are off)

@@ -461,6 +461,39 @@ static void parser_checks_crc(struct kunit *test)
 }
 
 /*
+ * Without CRCs the receiver computes none (the field carries nothing to
+ * check): the running CRC stays at its seed through the length field,
+ * the headers, the payload and PAD; with them, the same prefix has moved
+ * it. The FPDU ends clean either way.
+ */
+static void parser_without_crc_computes_none(struct kunit *test)
+{
+	u8 stream[64], data[8] = "payload", pay[64];
+	struct madcm_mpa_rx p;
+	struct t_sink s;
+	bool on;
+	u32 len;
+
+	for (on = false; ; on = true) {
+		memset(&s, 0, sizeof(s));
+		s.pay = pay;
+		len = t_write(stream, OP_WRITE, true, 0x100, 0, data, 7, on);
+		madcm_mpa_rx_init(&p, on);
+		t_run(&p, stream, len - MPA_CRC_SIZE, &s);
+		if (on)
+			KUNIT_EXPECT_NE(test, p.crc, ~0U);
+		else
+			KUNIT_EXPECT_EQ(test, p.crc, ~0U);
+		t_run(&p, stream + len - MPA_CRC_SIZE, MPA_CRC_SIZE, &s);
+		KUNIT_EXPECT_EQ(test, s.n_end, 1);
+		KUNIT_EXPECT_EQ(test, s.n_bad, 0);
+		KUNIT_EXPECT_EQ(test, s.pay_len, 7);
+		if (on)
+			break;
+	}
+}
+
+/*
  * The header grid: each segment built from the RFC figures, with one
  * field wrong, and the Terminate code RFC 5040 4.8 / RFC 5041 7.2 give.
  */
@@ -598,6 +631,7 @@ static struct kunit_case rnic_ddp_cases[] = {
 	KUNIT_CASE(terminate_follows_rfc5040),
 	KUNIT_CASE(parser_takes_any_split),
 	KUNIT_CASE(parser_checks_crc),
+	KUNIT_CASE(parser_without_crc_computes_none),
 	KUNIT_CASE_PARAM(header_checks_follow_rfcs, hdr_gen_params),
 	KUNIT_CASE(read_request_fields),
 	{}
