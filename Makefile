@@ -37,8 +37,9 @@
 #                     and crashes per harness
 #   make test         the layers above but vmtest-siw-kasan, vmtest-dkms;
 #                     one "N passed, M failed" line
-#   make soak N=5     the VM layers of make test N rounds (SOAK_LAYERS to
-#                     choose): per script, its failures and FLAKYs
+#   make soak N=5     the VM layers of make test N rounds, in its two lanes
+#                     (SOAK_LAYERS: these in one lane): per script, its
+#                     failures and FLAKYs
 #   make run          boot the stock kernel, load madcm, show it working
 #   make bench        every benchmark in one boot; one table, also in
 #                     $(MADCM_CACHE)/bench/results.tsv
