@@ -92,21 +92,31 @@ for ((i = 1; i <= rounds; i++)); do
 done
 
 # One line per script run: LAYER SCRIPT RESULT (PASS, FAIL, FLAKY). A
-# FLAKY script also printed its first FAIL; it counts as FLAKY only.
+# layer that boots a script more than once (vmtest-siw's boots, the two
+# pairings of vmpair-mixed) has a line for each. A FLAKY script printed
+# its first FAIL (the retry prints no PASS line of its own): that FAIL
+# counts as FLAKY only.
 for f in "$logdir"/*.log; do
 	l=${f##*/}
 	l=${l#*-}
 	l=${l%.log}
 	awk -v l="$l" '
-		/^(PASS|FAIL) [^ ]+\.sh( |$)/ { r[$2] = $1; if (!($2 in seen)) { seen[$2]; o[++n] = $2 } }
+		/^(PASS|FAIL) [^ ]+\.sh( |$)/ {
+			c[$2 " " $1]++
+			if (!($2 in seen)) { seen[$2]; o[++n] = $2 }
+		}
 		/\[madcm\] FLAKY: / {
 			for (i = 1; i <= NF; i++)
-				if ($i == "failed," && i > 1) flaky[$(i - 1)] = 1
+				if ($i == "failed," && i > 1) flaky[$(i - 1)]++
 		}
 		END {
 			for (i = 1; i <= n; i++) {
 				s = o[i]
-				print l, s, (s in flaky) ? "FLAKY" : r[s]
+				k = flaky[s] + 0
+				fl = c[s " FAIL"] - k
+				for (j = 0; j < c[s " PASS"]; j++) print l, s, "PASS"
+				for (j = 0; j < fl; j++) print l, s, "FAIL"
+				for (j = 0; j < k; j++) print l, s, "FLAKY"
 			}
 		}' "$f"
 done >"$logdir/results"
