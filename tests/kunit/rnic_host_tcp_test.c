@@ -186,8 +186,13 @@ static void ht_unacked_ipv6(struct kunit *test)
  * CM's, the monotonic milliseconds plus the context's offset (RFC 7323
  * 5.3: the peer's PAWS drops any segment whose TSval is older than the
  * last one it took, which the CM sent). So the TSval B took from A lies
- * at or after what A's CM clock read before A sent, within the seconds
- * the test takes.
+ * at or after what A's CM clock read before the hand-off (the last TSval
+ * A's CM could have sent), within the seconds the test takes. Not "before
+ * A sent": the socket's clock is set from a reading of the milliseconds
+ * and the kernel takes its own a moment later, so when a millisecond
+ * ends between the two, the socket's TSvals run one behind a reading
+ * taken after the hand-off, while never below the CM's last (RFC 7323
+ * 5.4: TSvals do not go back).
  */
 static void ht_ts_and_sack(struct kunit *test)
 {
@@ -201,6 +206,7 @@ static void ht_ts_and_sack(struct kunit *test)
 	u32 t0;
 	s32 d;
 
+	t0 = (u32)div_u64(ktime_get_ns(), NSEC_PER_MSEC);
 	ht_ctx(&ca, true, 41007, 41008, 7000, 0, 9000);
 	ht_ctx(&cb, true, 41008, 41007, 9000, 0, 7000);
 	ka.rcv_nxt = 9000;
@@ -219,7 +225,6 @@ static void ht_ts_and_sack(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, tcp_sk(sa->sk)->rx_opt.sack_ok);
 	KUNIT_EXPECT_TRUE(test, tcp_sk(sb->sk)->rx_opt.tstamp_ok);
 
-	t0 = (u32)div_u64(ktime_get_ns(), NSEC_PER_MSEC);
 	KUNIT_ASSERT_EQ(test, ht_write(sa, msg, sizeof(msg)), (int)sizeof(msg));
 	KUNIT_ASSERT_EQ(test, ht_read(sb, buf, sizeof(msg)), (int)sizeof(msg));
 	KUNIT_EXPECT_EQ(test, memcmp(buf, msg, sizeof(msg)), 0);
@@ -227,7 +232,6 @@ static void ht_ts_and_sack(struct kunit *test)
 	KUNIT_EXPECT_GE(test, d, 0);
 	KUNIT_EXPECT_LT(test, d, 60 * MSEC_PER_SEC);
 	/* and B's clock, whose offset wraps its 32 bits */
-	t0 = (u32)div_u64(ktime_get_ns(), NSEC_PER_MSEC);
 	KUNIT_ASSERT_EQ(test, ht_write(sb, msg, sizeof(msg)), (int)sizeof(msg));
 	KUNIT_ASSERT_EQ(test, ht_read(sa, buf, sizeof(msg)), (int)sizeof(msg));
 	d = (s32)(READ_ONCE(tcp_sk(sa->sk)->rx_opt.ts_recent) - (t0 + b_off));
