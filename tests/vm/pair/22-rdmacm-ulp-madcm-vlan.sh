@@ -37,6 +37,24 @@ peer_up() {
 	return 1
 }
 check "the peer answers on VLAN 100" peer_up
+
+# What the client saw of VLAN 100 when its connect failed (issue 32,
+# item 3: a connect ended -113, EHOSTUNREACH, once on 6.12, and its logs
+# were lost): the VLAN device, its address and neighbours, the route
+# rdma_cm's resolution takes, the RNIC, the ULP's events and the CM's
+# counters, then the wire under it.
+vlan_report() {
+	echo "--- VLAN 100, guest $ROLE"
+	/bin/ip -d link show dev eth0.100
+	/bin/ip addr show dev eth0.100
+	/bin/ip route get $VPEER
+	/bin/ip neigh show dev eth0.100
+	ping -c 2 -W 1 $VPEER 2>&1 | tail -2
+	/bin/rdma link show
+	rt_line v1.0 2>/dev/null || true
+	cat $CM_STATS 2>/dev/null || true
+	pair_wire_report
+}
 load_modules rdma_cm madcm_rdmacm_test
 
 if [ $ROLE = a ]; then
@@ -44,8 +62,13 @@ if [ $ROLE = a ]; then
 fi
 pair_barrier 0
 if [ $ROLE = b ]; then
-	check "connect v1" rt connect v1 $VPEER $PORT pdata=$CPD
-	check "v1.0 established" rt_wait v1.0 ESTABLISHED 120
+	if rt connect v1 $VPEER $PORT pdata=$CPD &&
+		rt_wait v1.0 ESTABLISHED 120; then
+		ok "connect v1: established"
+	else
+		fail "connect v1: established"
+		vlan_report
+	fi
 	check "v1.0: disconnect (client)" rt disconnect v1.0
 	check "v1.0: id destroyed" rt_wait_gone v1.0 120
 	rt_line v1.0
