@@ -197,3 +197,58 @@ mm_pair() {
 	check "peer ready" rt ready $2.0
 	check "echo Sends" rt echo $2.0 send
 }
+
+# busy: the guest's busy time so far, in USER_HZ ticks (all CPUs).
+busy() {
+	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat
+}
+
+# busy_cpus: each CPU's busy ticks so far, on one line.
+busy_cpus() {
+	awk '$1 ~ /^cpu[0-9]/ { printf "%d ", $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat
+}
+
+# tcp_acked: the most octets any connection to iperf3's port 7800 has
+# had acknowledged (its data connection's).
+tcp_acked() {
+	/bin/ss -tinH dst 192.0.2.2:7800 | tr ' ' '\n' |
+		sed -n 's/^bytes_acked://p' | sort -n | tail -n 1
+}
+
+# iperf3_window: the link's limit in the steady state: iperf3 from veth0
+# to 192.0.2.2 (veth1, namespace b) for eight seconds in 1 MiB writes,
+# measured over two seconds from the first second its data connection
+# had octets acknowledged (the client may take seconds to start on a
+# loaded TCG host), so that iperf3's own start, control connection and
+# end are not counted. Sets TW_TICKS (busy ticks, all CPUs), TW_OCTETS
+# (octets acknowledged; empty when none), TW_CPUS0 and TW_CPUS1
+# (busy_cpus at either end).
+iperf3_window() {
+	local ipid cpid a0= a1 t0 t1 i
+
+	in_ns b /bin/iperf3 -s -1 -B 192.0.2.2 -p 7800 >/dev/null 2>&1 &
+	ipid=$!
+	sleep 1
+	timeout 60 /bin/iperf3 -c 192.0.2.2 -p 7800 -t 8 -l 1M >/tmp/iperf3-window.out 2>&1 &
+	cpid=$!
+	for i in $(seq 12); do
+		sleep 0.5
+		a0=$(tcp_acked)
+		[ "${a0:-0}" -gt 0 ] && break
+	done
+	sleep 1
+	t0=$(busy)
+	TW_CPUS0=$(busy_cpus)
+	a0=$(tcp_acked)
+	sleep 2
+	a1=$(tcp_acked)
+	TW_CPUS1=$(busy_cpus)
+	t1=$(busy)
+	wait $cpid
+	wait $ipid
+	TW_TICKS=$((t1 - t0))
+	TW_OCTETS=
+	if [ -n "$a0" ] && [ -n "$a1" ] && [ "$a1" -gt "$a0" ]; then
+		TW_OCTETS=$((a1 - a0))
+	fi
+}

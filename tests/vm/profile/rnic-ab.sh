@@ -30,45 +30,18 @@ done
 P=/sys/module/madcm/parameters/${AB_PARAM:-rnic_tx_zcopy_min}
 MIB=${AB_MIB:-64}
 
-busy() {
-	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat
-}
-
-# each CPU's busy ticks, one line
-busy_cpus() {
-	awk '$1 ~ /^cpu[0-9]/ { printf "%d ", $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat
-}
-
 # the busy share of each CPU between two busy_cpus lines, over TICKS
 cpu_share() {
 	echo "$1|$2" | awk -F'|' -v t="$3" '{ n = split($1, a, " "); split($2, b, " ")
 		for (i = 1; i <= n; i++) printf " %d%%", t ? (b[i] - a[i]) * 100 / t : 0 }'
 }
 
-# veth0's transmitted octets (headers included)
-tx_octets() {
-	awk '$1 == "veth0:" { print $10 }' /proc/net/dev
-}
-
-# The link's limit: iperf3 over the same veth for 4 s in 1 MiB writes;
-# busy time and octets over a window in its middle (1 s to 3 s), so
-# that iperf3's own start and end are not counted.
+# The link's limit over the same veth: iperf3_window's two seconds.
 tcp_run() {
-	local t0 t1 c0 c1 o0 o1
-	in_ns b /bin/iperf3 -s -1 -B 192.0.2.2 -p 7800 >/dev/null 2>&1 &
-	sleep 1
-	timeout 60 /bin/iperf3 -c 192.0.2.2 -p 7800 -t 4 -l 1M >/dev/null 2>&1 &
-	sleep 1
-	t0=$(busy)
-	c0=$(busy_cpus)
-	o0=$(tx_octets)
-	sleep 2
-	t1=$(busy)
-	c1=$(busy_cpus)
-	o1=$(tx_octets)
-	wait
-	awk -v o=$((o1 - o0)) -v t=$((t1 - t0)) -v hz="$hz" \
-		-v c="$(cpu_share "$c0" "$c1" $((2 * hz)))" 'BEGIN {
+	iperf3_window
+	[ -n "$TW_OCTETS" ] || { echo "tcp: nothing acknowledged"; return; }
+	awk -v o=$TW_OCTETS -v t=$TW_TICKS -v hz="$hz" \
+		-v c="$(cpu_share "$TW_CPUS0" "$TW_CPUS1" $((2 * hz)))" 'BEGIN {
 		printf "AB tcp bw %.1f MB/s cpu %.2f ns/B lat - us cpus%s\n",
 			o / 2 / 1e6, t * 1e9 / hz / o, c }'
 }

@@ -17,8 +17,8 @@
 # In this order, the same boot and wire:
 #   tcp    the link's limit: the kernel's own TCP, iperf3 moving the same
 #          BENCH_BW_MIB MiB in 1 MiB writes from veth0 to veth1; its busy
-#          time per byte over the middle two seconds of a four-second
-#          run (the octets its connection had acknowledged then), so that
+#          time per byte over two seconds of a second, longer run, once
+#          its data flows (iperf3_window, lib/rdmacm-data.sh), so that
 #          iperf3's own start, control connection and end, which no
 #          RDMA figure pays, are left out;
 #   siw    siw to siw (siwa on veth0, siw0 on veth1): the reference;
@@ -49,11 +49,6 @@ SIZE=1048576
 load_modules madcm madcm_rdmacm_test
 rdmacm_siw_net
 setup_siw
-
-# busy: the guest's busy time so far, in USER_HZ ticks (all CPUs).
-busy() {
-	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat
-}
 
 # netem_on / netem_off: LOSS on both ends of the veth pair.
 netem_on() {
@@ -178,37 +173,15 @@ iperf3_run() {
 	fi
 }
 
-# tcp_acked: the most octets any connection to iperf3's port has had
-# acknowledged (its data connection's).
-tcp_acked() {
-	/bin/ss -tinH dst 192.0.2.2:7800 | tr ' ' '\n' |
-		sed -n 's/^bytes_acked://p' | sort -n | tail -n 1
-}
-
 # iperf3_cpu: "cpu_1048576 ns/B" into /tmp/bench.tcp: the guest's busy
-# time per octet acknowledged between the first and the third second of
-# a four-second run of 1 MiB writes from veth0 to veth1.
+# time per octet acknowledged in iperf3_window's two seconds.
 iperf3_cpu() {
-	local ipid cpid t0 t1 a0 a1
-
-	in_ns b /bin/iperf3 -s -1 -B 192.0.2.2 -p 7800 >/dev/null 2>&1 &
-	ipid=$!
-	sleep 1
-	timeout 60 /bin/iperf3 -c 192.0.2.2 -p 7800 -t 4 -l 1M >/tmp/iperf3-cpu.out 2>&1 &
-	cpid=$!
-	sleep 1
-	t0=$(busy)
-	a0=$(tcp_acked)
-	sleep 2
-	a1=$(tcp_acked)
-	t1=$(busy)
-	wait $cpid
-	wait $ipid
-	if [ -n "$a0" ] && [ -n "$a1" ] && [ "$a1" -gt "$a0" ]; then
-		ok "tcp: busy time over $((a1 - a0)) octets acknowledged in 2 s"
-		echo "cpu_1048576 $(awk 'BEGIN { printf "%.2f", '$((t1 - t0))' * 1e7 / '$((a1 - a0))' }')" >>/tmp/bench.tcp
+	iperf3_window
+	if [ -n "$TW_OCTETS" ]; then
+		ok "tcp: busy time over $TW_OCTETS octets acknowledged in 2 s"
+		echo "cpu_1048576 $(awk 'BEGIN { printf "%.2f", '$TW_TICKS' * 1e7 / '$TW_OCTETS' }')" >>/tmp/bench.tcp
 	else
-		fail "tcp: no octets acknowledged in the window (${a0:-?} to ${a1:-?})"
+		fail "tcp: no octets acknowledged in iperf3's window"
 		echo "cpu_1048576 iperf3's window run moved nothing" >>/tmp/bench.tcp.why
 	fi
 }
