@@ -67,6 +67,36 @@ if [ ${#fuzz_files[@]} -gt 0 ]; then
 	result "checkpatch (${#fuzz_files[@]} fuzz harnesses, ${#shim_files[@]} shim headers)" "$OUT/checkpatch-fuzz.log"
 fi
 
+# copy_tree (scripts/common.sh), which copies the sources for the 6.12
+# line's builds and the VMs' modules: a file changed in the source comes
+# out newer than the object a build left in the copy, even when the
+# source's file is the older (another tree's), and an unchanged file
+# keeps its time. With rsync -a, a 6.12 guest could run a module whose
+# objects came from another tree's version (issue 32, item 3).
+copy_tree_check() {
+	local t=$1 b0
+	mkdir -p "$t/src" "$t/dst"
+	git -C "$t/src" init -q . || return 1
+	echo one >"$t/src/a.c"
+	echo same >"$t/src/b.c"
+	touch -d '2000-01-01 00:00' "$t/src/a.c" "$t/src/b.c"
+	copy_tree "$t/src" "$t/dst" || return 1
+	: >"$t/dst/a.o"
+	b0=$(stat -c %Y "$t/dst/b.c")
+	echo two >"$t/src/a.c"
+	touch -d '2000-01-02 00:00' "$t/src/a.c"
+	copy_tree "$t/src" "$t/dst" || return 1
+	[ "$(cat "$t/dst/a.c")" = two ] || echo "a.c: the change was not copied"
+	[ "$t/dst/a.c" -nt "$t/dst/a.o" ] ||
+		echo "a.c: changed but older than the copy's a.o; make would keep the object"
+	[ "$(stat -c %Y "$t/dst/b.c")" = "$b0" ] ||
+		echo "b.c: unchanged but its time moved; every build would start over"
+}
+ct=$(mktemp -d)
+copy_tree_check "$ct" >"$OUT/copy-tree.log" 2>&1 || echo "copy_tree failed" >>"$OUT/copy-tree.log"
+rm -rf "$ct"
+result "source copies rebuild what changed (copy_tree)" "$OUT/copy-tree.log"
+
 # A fresh W=1 + sparse build of every object against the stock headers.
 make -s -C "$STOCK_KDIR" M="$MADCM_ROOT" clean >/dev/null 2>&1
 make -j"$(nproc)" -C "$STOCK_KDIR" M="$MADCM_ROOT" W=1 C=2 CONFIG_DEBUG_INFO_BTF_MODULES= \
@@ -83,7 +113,7 @@ if MADCM_KERNEL=6.12 "$MADCM_ROOT/scripts/fetch-kernel.sh" >"$OUT/fetch-6.12.log
 		. "$(kernel_env_file 6.12)"
 		src=$OUT/src-6.12
 		mkdir -p "$src"
-		git ls-files -co --exclude-standard | rsync -a --files-from=- . "$src/"
+		copy_tree "$MADCM_ROOT" "$src"
 		make -s -C "$STOCK_KDIR" M="$src" clean >/dev/null 2>&1
 		make -j"$(nproc)" -C "$STOCK_KDIR" M="$src" W=1 C=2 CONFIG_DEBUG_INFO_BTF_MODULES= \
 			modules >"$OUT/build-6.12.log" 2>&1

@@ -28,6 +28,18 @@ sync_sources() {
 		--exclude='*' "$MADCM_ROOT/" "$1/"
 }
 
+# copy_tree SRC DEST: git's view of the work tree SRC (tracked and
+# untracked files, not ignored ones) into DEST, for a build there (the
+# 6.12 line's objects, a VM's module). As in sync_sources, files are
+# compared by content and a changed one gets the current time: with its
+# source's time kept (rsync -a), a clone's iw.c older than the iw.o that
+# another tree's version left in DEST looks up to date to make, and the
+# module is built with the other tree's code.
+copy_tree() {
+	(cd "$1" && git ls-files -co --exclude-standard) |
+		rsync --links --perms --checksum --files-from=- "$1/" "$2/"
+}
+
 # The kernel line the scripts work on: MADCM_KERNEL (or make's KERNEL=),
 # "6.1" (the default) or "6.12".
 kernel_line() {

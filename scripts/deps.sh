@@ -10,7 +10,7 @@ declare -A GROUP=(
 	[build]="make gcc gcc-12 libelf-dev libssl-dev bc flex bison kmod xz-utils dwarves"
 	[kunit]="python3 qemu-system-x86 flex bison bc libelf-dev libssl-dev rsync patch"
 	[vm]="qemu-system-x86 python3 busybox-static cpio iproute2 rdma-core ibverbs-utils kmod tshark xxd gcc libc6-dev rsync libibverbs1 librdmacm1 ibverbs-providers libibverbs-dev librdmacm-dev rdmacm-utils perftest nftables nvme-cli fio iperf3"
-	[check]="sparse perl python3 man-db"
+	[check]="sparse perl python3 man-db rsync"
 	[dkms]="dkms kmod openssl"
 	[fuzz]="clang libclang-rt-14-dev make"
 )

@@ -76,8 +76,7 @@ build_layer() {
 		if [ "$line" != 6.1 ]; then
 			src=$MADCM_CACHE/build-$line/src
 			mkdir -p "$src"
-			git ls-files -co --exclude-standard |
-				rsync -a --files-from=- . "$src/"
+			copy_tree "$MADCM_ROOT" "$src"
 		fi
 		if make -j"$(nproc)" -s -C "$src" KERNEL="$line" CONFIG_DEBUG_INFO_BTF_MODULES= >"$log" 2>&1 &&
 		   ! grep -q 'warning:' "$log"; then

@@ -54,7 +54,7 @@ if [ -n "${MADCM_VM_KERNEL_DIR:-}" ] || [ "$KERNEL_LINE" != 6.1 ] ||
 	# The sources only (git's view), never the stock build's objects.
 	src=$vmdir/src
 	mkdir -p "$src"
-	git ls-files -co --exclude-standard | rsync -a --files-from=- . "$src/"
+	copy_tree "$MADCM_ROOT" "$src"
 fi
 say "building madcm.ko against $KVER"
 make -j"$(nproc)" -s -C "$src" KDIR="$kdir" CONFIG_DEBUG_INFO_BTF_MODULES= >"$vmdir/build.log" 2>&1 ||

@@ -67,7 +67,7 @@ if [ "$KERNEL_LINE" != 6.1 ] || [ -n "${MADCM_VM_SRC_COPY:-}" ]; then
 	# work tree (make test's second lane), are built in a copy.
 	src=$vmdir/src
 	mkdir -p "$src"
-	git ls-files -co --exclude-standard | rsync -a --files-from=- . "$src/"
+	copy_tree "$MADCM_ROOT" "$src"
 fi
 kos=()
 if [ "$kern_a" = stock ] || [ "$kern_b" = stock ]; then
@@ -131,7 +131,7 @@ if [ "$kern_a" = kasan ] || [ "$kern_b" = kasan ]; then
 	# madcm built against the KASAN kernel, in a copy of the sources.
 	ksrc=$vmdir/src-kasan
 	mkdir -p "$ksrc"
-	git ls-files -co --exclude-standard | rsync -a --files-from=- . "$ksrc/"
+	copy_tree "$MADCM_ROOT" "$ksrc"
 	say "building madcm.ko against $siw_kver (KASAN)"
 	make -j"$(nproc)" -s -C "$ksrc" KDIR="$siw_kdir" CONFIG_DEBUG_INFO_BTF_MODULES= \
 		>"$vmdir/build-kasan.log" 2>&1 ||
