@@ -47,6 +47,8 @@
 #include <linux/completion.h>
 #include <linux/hash.h>
 #include <linux/hashtable.h>
+#include <linux/if_vlan.h>
+#include <linux/inetdevice.h>
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/kref.h>
@@ -55,6 +57,7 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <net/addrconf.h>
 #include <net/ipv6.h>
 #include "rnic/rnic.h"
 
@@ -177,6 +180,9 @@ struct madcm_rnic_ep {
  * @dev: the device
  * @cm_id: the listening iw_cm_id (with add_ref) until destroy_listen
  * @listener: the CM's listener
+ * @vlan_listeners: on the unspecified address, one more CM listener per
+ *	802.1Q device above the net_device at the time of the listen
+ * @nr_vlan: how many
  * @conns: its connections, by CM handle, until their terminal event
  */
 struct madcm_rnic_listen_ep {
@@ -186,6 +192,8 @@ struct madcm_rnic_listen_ep {
 	struct madcm_rnic_dev *dev;
 	struct iw_cm_id *cm_id;
 	struct madcm_cm_listener *listener;
+	struct madcm_cm_listener **vlan_listeners;
+	unsigned int nr_vlan;
 	DECLARE_HASHTABLE(conns, MADCM_RNIC_LISTEN_HASH_BITS);
 };
 
@@ -272,15 +280,71 @@ static void madcm_rnic_to_sockaddr(const struct madcm_cm_addr *a,
 	}
 }
 
-/*
- * The CM's vlan_id for the device's connections: none. The device's core
- * is the one attached to its own net_device, a VLAN device included, and
- * that net_device adds and strips the 802.1Q tag itself; a vlan_id would
- * ask the core for a VLAN device above it (and tag twice).
- */
-static u16 madcm_rnic_vlan(const struct madcm_rnic_dev *dev)
+/* Is @ss's address one of @ndev's? Caller holds rcu_read_lock. */
+static bool madcm_rnic_addr_on(struct net_device *ndev,
+			       const struct sockaddr_storage *ss)
 {
-	return MADCM_CM_NO_VLAN;
+	if (ss->ss_family == AF_INET) {
+		const struct sockaddr_in *s = (const struct sockaddr_in *)ss;
+		struct in_device *in = __in_dev_get_rcu(ndev);
+		const struct in_ifaddr *ifa;
+
+		if (!in)
+			return false;
+		in_dev_for_each_ifa_rcu(ifa, in)
+			if (ifa->ifa_local == s->sin_addr.s_addr)
+				return true;
+		return false;
+	}
+	if (ss->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *s = (const struct sockaddr_in6 *)ss;
+
+		/* A link-local address is on every link: its scope says which. */
+		if (ipv6_addr_type(&s->sin6_addr) & IPV6_ADDR_LINKLOCAL &&
+		    s->sin6_scope_id)
+			return s->sin6_scope_id == ndev->ifindex;
+		return ipv6_chk_addr(dev_net(ndev), &s->sin6_addr, ndev, 1);
+	}
+	return false;
+}
+
+/*
+ * The CM's vlan_id for a connection or listener on local address @loc.
+ *
+ * rdma_cm picks an iWARP device by its GID, which is the MAC address of
+ * the device's net_device (cma_acquire_dev_by_src_ip()), and an 802.1Q
+ * device has its real device's MAC. So an address on a VLAN device above
+ * the device's net_device comes to this device as readily as to a
+ * device on the VLAN device itself, and to the first registered when
+ * both exist. Such a connection runs on that VLAN through the device's
+ * core, which tags its frames with the VLAN device, as irdma's one
+ * device serves the VLANs of its port: vlan_id is the VLAN device's VID.
+ *
+ * Otherwise none: an address of the net_device itself, the unspecified
+ * address, or a device on a VLAN net_device, whose core is attached to
+ * that net_device, which adds and strips the tag itself (a vlan_id
+ * would ask the core for a VLAN device above it, and tag twice).
+ */
+static u16 madcm_rnic_vlan(const struct madcm_rnic_dev *dev,
+			   const struct sockaddr_storage *loc)
+{
+	struct net_device *upper;
+	struct list_head *iter;
+	u16 vid = MADCM_CM_NO_VLAN;
+
+	rcu_read_lock();
+	if (!madcm_rnic_addr_on(dev->netdev, loc)) {
+		netdev_for_each_upper_dev_rcu(dev->netdev, upper, iter) {
+			if (is_vlan_dev(upper) &&
+			    vlan_dev_vlan_proto(upper) == htons(ETH_P_8021Q) &&
+			    madcm_rnic_addr_on(upper, loc)) {
+				vid = vlan_dev_vlan_id(upper);
+				break;
+			}
+		}
+	}
+	rcu_read_unlock();
+	return vid;
 }
 
 static u16 madcm_rnic_clamp_rd(u32 v, u32 max)
@@ -721,7 +785,6 @@ int madcm_rnic_iw_connect(struct iw_cm_id *cm_id,
 {
 	struct madcm_rnic_dev *dev = to_madcm_rnic(cm_id->device);
 	struct madcm_cm_connect_attr attr = {
-		.vlan_id = madcm_rnic_vlan(dev),
 		.private_data = param->private_data,
 		.private_data_len = param->private_data_len,
 		.ird = madcm_rnic_clamp_rd(param->ird, MADCM_RNIC_MAX_IRD),
@@ -749,6 +812,7 @@ int madcm_rnic_iw_connect(struct iw_cm_id *cm_id,
 	if (ipv6_addr_v4mapped(&attr.loc.ip) !=
 	    ipv6_addr_v4mapped(&attr.rem.ip))
 		return -EINVAL;
+	attr.vlan_id = madcm_rnic_vlan(dev, &cm_id->m_local_addr);
 	if (cm_id->tos_set)
 		attr.tos = cm_id->tos;
 
@@ -984,11 +1048,86 @@ int madcm_rnic_iw_reject(struct iw_cm_id *cm_id, const void *pdata,
 	return ret;
 }
 
+/* The VIDs of the 802.1Q devices above @ndev, set in a new bitmap. */
+static unsigned long *madcm_rnic_vlan_ids(struct net_device *ndev)
+{
+	unsigned long *vids = bitmap_zalloc(VLAN_N_VID, GFP_KERNEL);
+	struct net_device *upper;
+	struct list_head *iter;
+
+	if (!vids)
+		return NULL;
+	rcu_read_lock();
+	netdev_for_each_upper_dev_rcu(ndev, upper, iter)
+		if (is_vlan_dev(upper) &&
+		    vlan_dev_vlan_proto(upper) == htons(ETH_P_8021Q))
+			__set_bit(vlan_dev_vlan_id(upper), vids);
+	rcu_read_unlock();
+	return vids;
+}
+
+static void madcm_rnic_unlisten_vlans(struct madcm_rnic_listen_ep *lep)
+{
+	while (lep->nr_vlan)
+		madcm_cm_destroy_listener(lep->vlan_listeners[--lep->nr_vlan]);
+	kfree(lep->vlan_listeners);
+	lep->vlan_listeners = NULL;
+}
+
+/*
+ * A listen on the unspecified address takes connections to any address
+ * of the device's net_device, and, as irdma's does, of the 802.1Q devices
+ * above it (whose addresses rdma_cm brings to this device, see
+ * madcm_rnic_vlan()): one CM listener per VLAN that exists now. A VLAN
+ * device added later is not covered.
+ */
+static int madcm_rnic_listen_vlans(struct madcm_rnic_listen_ep *lep,
+				   struct madcm_cm_listen_attr *attr)
+{
+	unsigned long *vids;
+	unsigned int n, vid;
+	int ret = 0;
+
+	vids = madcm_rnic_vlan_ids(lep->dev->netdev);
+	if (!vids)
+		return -ENOMEM;
+	n = bitmap_weight(vids, VLAN_N_VID);
+	if (n) {
+		lep->vlan_listeners = kcalloc(n, sizeof(*lep->vlan_listeners),
+					      GFP_KERNEL);
+		if (!lep->vlan_listeners)
+			ret = -ENOMEM;
+	}
+	for_each_set_bit(vid, vids, VLAN_N_VID) {
+		if (ret)
+			break;
+		attr->vlan_id = vid;
+		ret = madcm_cm_create_listener(lep->dev->core, attr,
+					       &lep->vlan_listeners[lep->nr_vlan]);
+		if (!ret)
+			lep->nr_vlan++;
+	}
+	bitmap_free(vids);
+	if (ret)
+		madcm_rnic_unlisten_vlans(lep);
+	return ret;
+}
+
+static bool madcm_rnic_addr_any(const struct in6_addr *ip)
+{
+	return ipv6_addr_any(ip) ||
+	       (ipv6_addr_v4mapped(ip) && !ip->s6_addr32[3]);
+}
+
 /**
  * madcm_rnic_iw_create_listen() - iw_cm_verbs.iw_create_listen
  * @cm_id: the listening cm_id; m_local_addr says where (the unspecified
  *	address: any IPv4 address for AF_INET, any address for AF_INET6)
  * @backlog: most connections pending at once (0: the CM's default)
+ *
+ * An address on an 802.1Q device above the device's net_device listens on
+ * that VLAN; the unspecified address on the net_device and on each such
+ * VLAN that exists now (a CM listener each, @backlog each).
  *
  * Context: process context.
  * Return: 0, or -EAFNOSUPPORT, -ENOMEM, or the CM's error (-EADDRINUSE).
@@ -998,7 +1137,6 @@ int madcm_rnic_iw_create_listen(struct iw_cm_id *cm_id, int backlog)
 	struct madcm_rnic_dev *dev = to_madcm_rnic(cm_id->device);
 	struct madcm_rnic_listen_ep *lep;
 	struct madcm_cm_listen_attr attr = {
-		.vlan_id = madcm_rnic_vlan(dev),
 		.backlog = max(backlog, 0),
 		.ird = MADCM_RNIC_MAX_IRD,
 		.ord = MADCM_RNIC_MAX_ORD,
@@ -1014,6 +1152,7 @@ int madcm_rnic_iw_create_listen(struct iw_cm_id *cm_id, int backlog)
 	ret = madcm_rnic_from_sockaddr(&cm_id->m_local_addr, &attr.addr);
 	if (ret)
 		return ret;
+	attr.vlan_id = madcm_rnic_vlan(dev, &cm_id->m_local_addr);
 	lep = kzalloc(sizeof(*lep), GFP_KERNEL);
 	if (!lep)
 		return -ENOMEM;
@@ -1027,20 +1166,28 @@ int madcm_rnic_iw_create_listen(struct iw_cm_id *cm_id, int backlog)
 
 	cm_id->add_ref(cm_id);
 	ret = madcm_cm_create_listener(dev->core, &attr, &lep->listener);
-	if (ret) {
-		cm_id->rem_ref(cm_id);
-		kfree(lep);
-		return ret;
+	if (ret)
+		goto err;
+	if (madcm_rnic_addr_any(&attr.addr.ip)) {
+		ret = madcm_rnic_listen_vlans(lep, &attr);
+		if (ret) {
+			madcm_cm_destroy_listener(lep->listener);
+			goto err;
+		}
 	}
 	cm_id->provider_data = lep;
 	return 0;
+err:
+	cm_id->rem_ref(cm_id);
+	madcm_rnic_lep_put(lep);
+	return ret;
 }
 
 /**
  * madcm_rnic_iw_destroy_listen() - iw_cm_verbs.iw_destroy_listen
  * @cm_id: the listening cm_id
  *
- * Destroys the CM's listener: its pending connections are reset (an
+ * Destroys the CM's listeners: their pending connections are reset (an
  * accept on one of them then fails with -ECONNRESET); returns once its
  * events are delivered.
  *
@@ -1058,6 +1205,7 @@ int madcm_rnic_iw_destroy_listen(struct iw_cm_id *cm_id)
 	lep->cm_id = NULL;
 	spin_unlock_irqrestore(&lep->lock, flags);
 	madcm_cm_destroy_listener(lep->listener);
+	madcm_rnic_unlisten_vlans(lep);
 	cm_id->provider_data = NULL;
 	cm_id->rem_ref(cm_id);
 	madcm_rnic_lep_put(lep);

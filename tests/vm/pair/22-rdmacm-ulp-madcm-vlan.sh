@@ -87,10 +87,86 @@ else
 fi
 pair_barrier 1
 [ $ROLE = a ] && check "unlisten LV" rt unlisten LV
+check "rdma link delete m1" /bin/rdma link delete m1
+
+# A madcm device on eth0 carries the connections of eth0's VLANs (issue
+# 32, item 3: the -113). rdma_cm picks an iWARP device by its GID, the
+# MAC address of its net_device (cma_acquire_dev_by_src_ip), and
+# eth0.100 has eth0's MAC: an address on eth0.100 goes to m0 on eth0,
+# and to whichever device registered first when m0 and m1 both exist.
+# m0 must then run the connection on VLAN 100 through its core, as
+# irdma's one device serves its port's VLANs. Before, its CM looked for
+# the peer out of eth0 itself, and rdma_connect failed with -113
+# (EHOSTUNREACH) with no SYN sent: what pair/22 saw on 6.12 when the
+# script before it had left an m0 on eth0.
+# vlan_pass NAME LISTENER PORT DEVS N [LADDR]: one connection over VLAN
+# 100, private data both ways, on one of DEVS ("m0" or "m0|m1"), to a
+# listener on LADDR (default the server's VLAN address); barriers N and
+# N + 1.
+vlan_count() {
+	cat /sys/class/net/eth0.100/statistics/$1_packets
+}
+vlan_pass() {
+	local c=$1 l=$2 port=$3 devs=$4 n=$5 laddr=${6:-$VME} dev tx rx
+	if [ $ROLE = a ]; then
+		check "listen $l $laddr:$port (accept)" rt listen $l $laddr $port mode=accept pdata=$SPD
+	fi
+	# Before the barrier: the peer may connect as soon as it is past it.
+	tx=$(vlan_count tx) rx=$(vlan_count rx)
+	pair_barrier $n
+	if [ $ROLE = b ]; then
+		if rt connect $c $VPEER $port pdata=$CPD &&
+			rt_wait $c.0 ESTABLISHED 120; then
+			ok "connect $c: established"
+		else
+			fail "connect $c: established"
+			vlan_report
+		fi
+		check "$c.0: disconnect (client)" rt disconnect $c.0
+		check "$c.0: id destroyed" rt_wait_gone $c.0 120
+		rt_line $c.0
+		check "$c.0: events" rt_expect $c.0 \
+			"ADDR_RESOLVED/0,ROUTE_RESOLVED/0,ESTABLISHED/0/$SPD,DISCONNECTED/0"
+		dev=$(rt_field $c.0 dev)
+	else
+		check "$l.0: established" rt_wait $l.0 ESTABLISHED 120
+		check "$l.0: id destroyed" rt_wait_gone $l.0 120
+		rt_line $l.0
+		check "$l.0: events" rt_expect $l.0 \
+			"CONNECT_REQUEST/0/$CPD,ESTABLISHED/0,DISCONNECTED/0"
+		dev=$(rt_field $l.0 dev)
+	fi
+	case "|$devs|" in
+	*"|$dev|"*) ok "$c: on $dev ($devs)" ;;
+	*) fail "$c: on '$dev', not $devs" ;;
+	esac
+	# Tagged: the peer's frames of the connection came in through
+	# eth0.100 (at least SYN or SYN-ACK, ACK, MPA frame and FIN), not
+	# untagged through eth0, whose ARP answers for the VLAN's addresses
+	# too. eth0.100's own sends count the socket's after the hand-off
+	# only: the CM tags its frames itself and sends them on eth0.
+	tx=$(($(vlan_count tx) - tx)) rx=$(($(vlan_count rx) - rx))
+	echo "$c: eth0.100 sent $tx and took $rx packets"
+	check "$c: tagged, through eth0.100 (took $rx)" [ $rx -ge 4 ]
+	pair_barrier $((n + 1))
+	[ $ROLE = a ] && check "unlisten $l" rt unlisten $l
+}
+check "rdma link add m0 type madcm netdev eth0" \
+	/bin/rdma link add m0 type madcm netdev eth0
+vlan_pass v2 LV2 $((PORT + 1)) m0 2
+# m1 on eth0.100 beside m0: either may take the connection.
+check "rdma link add m1 type madcm netdev eth0.100 (beside m0)" \
+	/bin/rdma link add m1 type madcm netdev eth0.100
+vlan_pass v3 LV3 $((PORT + 2)) "m0|m1" 4
+# m0 alone, listening on any address: its listen covers VLAN 100 too.
+check "rdma link delete m1 (m0 stays)" /bin/rdma link delete m1
+vlan_pass v4 LV4 $((PORT + 3)) m0 6 0.0.0.0
+cat $CM_STATS 2>/dev/null || true
+
 cat $RT/counters
 check "every id destroyed, no PD, CQ or QP left" rt_all_released 0
 check "rmmod madcm_rdmacm_test" rmmod madcm_rdmacm_test
-check "rdma link delete m1" /bin/rdma link delete m1
+check "rdma link delete m0" /bin/rdma link delete m0
 /bin/ip link del eth0.100
 pair_teardown
 finish
