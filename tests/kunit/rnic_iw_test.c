@@ -17,6 +17,9 @@
  */
 #include <kunit/test.h>
 #include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/inetdevice.h>
+#include <linux/rtnetlink.h>
 #include <linux/in.h>
 #include <linux/pid.h>
 #include <linux/sched/signal.h>
@@ -25,6 +28,10 @@
 #include "rnic/rnic.h"
 #include "tests/kunit/cm_test_util.h"
 #include "tests/kunit/rnic_pipe.h"
+#ifndef MODULE
+/* vlan_setup(), register_vlan_dev(): see iw_vlan_attach() */
+#include <../net/8021q/vlan.h>
+#endif
 
 #define IW_MAX_EV	8
 #define IW_PDATA	64
@@ -809,6 +816,197 @@ static void accept_with_another_owners_qp_fails(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, madcm_rnic_iw_destroy_listen(&l->id), 0);
 }
 
+#ifndef MODULE
+/*
+ * A real 802.1Q device, made with 8021q's own code as its ioctl makes one
+ * (net/8021q/vlan.c, register_vlan_device()): KUnit's kernel has 8021q
+ * built in. A madcm.ko built with its suites has no access to it.
+ */
+#define IW_VID	100
+
+/**
+ * struct iw_vlan - a side's net_device replaced by a real one with VLAN
+ *	IW_VID above it, the side's address on the VLAN device
+ * @dev: the side's device
+ * @orig: its net_device before, given back at the end
+ * @real: the registered net_device (down: it sends nothing)
+ * @vlan: the VLAN device above it
+ */
+struct iw_vlan {
+	struct madcm_rnic_dev *dev;
+	struct net_device *orig;
+	struct net_device *real;
+	struct net_device *vlan;
+};
+
+static netdev_tx_t iw_vlan_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	dev_kfree_skb_any(skb);
+	return NETDEV_TX_OK;
+}
+
+static const struct net_device_ops iw_vlan_real_ops = {
+	.ndo_start_xmit = iw_vlan_xmit,
+};
+
+static int iw_vlan_init(struct kunit_resource *res, void *context)
+{
+	res->data = context;
+	return 0;
+}
+
+static void iw_vlan_free(struct kunit_resource *res)
+{
+	struct iw_vlan *v = res->data;
+
+	if (v->dev)
+		v->dev->netdev = v->orig;
+	/* 8021q frees the VLAN device once it is unregistered */
+	rtnl_lock();
+	if (v->vlan)
+		unregister_vlan_dev(v->vlan, NULL);
+	rtnl_unlock();
+	unregister_netdev(v->real);
+	free_netdev(v->real);
+}
+
+static void iw_vlan_attach(struct kunit *test, struct iw_side *s,
+			   const struct in6_addr *ip)
+{
+	struct iw_vlan *v = kunit_kzalloc(test, sizeof(*v), GFP_KERNEL);
+	struct net_device *real, *vlan;
+	struct vlan_dev_priv *vp;
+	struct sockaddr_in *sin;
+	char name[IFNAMSIZ];
+	struct ifreq ifr;
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	real = alloc_etherdev(0);
+	KUNIT_ASSERT_NOT_NULL(test, real);
+	real->netdev_ops = &iw_vlan_real_ops;
+	eth_hw_addr_random(real);
+	ret = register_netdev(real);
+	if (ret)
+		free_netdev(real);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	v->real = real;
+	KUNIT_ASSERT_NOT_NULL(test, kunit_alloc_resource(test, iw_vlan_init,
+							 iw_vlan_free,
+							 GFP_KERNEL, v));
+	snprintf(name, sizeof(name), "%s.%d", real->name, IW_VID);
+	vlan = alloc_netdev(sizeof(*vp), name, NET_NAME_UNKNOWN, vlan_setup);
+	KUNIT_ASSERT_NOT_NULL(test, vlan);
+	vlan->mtu = real->mtu;
+	vp = vlan_dev_priv(vlan);
+	vp->vlan_proto = htons(ETH_P_8021Q);
+	vp->vlan_id = IW_VID;
+	vp->real_dev = real;
+	vp->flags = VLAN_FLAG_REORDER_HDR;
+	vlan->rtnl_link_ops = &vlan_link_ops;
+	rtnl_lock();
+	ret = register_vlan_dev(vlan, NULL);
+	rtnl_unlock();
+	if (ret)
+		free_netdev(vlan);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	v->vlan = vlan;
+
+	memset(&ifr, 0, sizeof(ifr));
+	strscpy(ifr.ifr_name, vlan->name, IFNAMSIZ);
+	sin = (struct sockaddr_in *)&ifr.ifr_addr;
+	sin->sin_family = AF_INET;
+	sin->sin_addr.s_addr = ip->s6_addr32[3];
+	KUNIT_ASSERT_EQ(test, devinet_ioctl(&init_net, SIOCSIFADDR, &ifr), 0);
+	v->dev = s->dev;
+	v->orig = s->dev->netdev;
+	s->dev->netdev = real;
+}
+
+/* A connect from core 0 with VLAN @vid and the private data iw_child wants. */
+static void iw_cm_connect_vlan(struct kunit *test, struct cm_fix *cm, u16 vid)
+{
+	struct madcm_cm_connect_attr attr;
+
+	cm_connect_attr(&attr, &cm->v4[0], &cm->v4[1], IW_PORT, vid, 2,
+			&cm->side[0]);
+	attr.private_data = "req";
+	attr.private_data_len = 3;
+	cm_connect(test, cm, 0, &attr);
+}
+
+/*
+ * rdma_cm gives an iWARP device the addresses of the 802.1Q devices above
+ * its net_device: cma_acquire_dev_by_src_ip() matches the GID, which is
+ * the net_device's MAC, and a VLAN device has its real device's MAC. So a
+ * connect or a listen on such an address runs on that VLAN (IEEE 802.1Q:
+ * the VLAN device's VID), and a listen on any address takes the VLAN's
+ * connections as well as the untagged ones. The other end of each check
+ * is a plain CM consumer whose VLAN is given, so that only the device's
+ * choice is under test: a wrong one finds no listener (the SYN is
+ * answered with a RST) or no connection.
+ */
+static void vlan_addresses_run_on_their_vlan(struct kunit *test)
+{
+	struct iw_fix *fx = iw_fix_create(test);
+	struct cm_fix *cm = fx->cm;
+	struct madcm_cm_listener *cl;
+	struct iw_rec *a, *l, *c;
+	struct in6_addr any;
+	int i, nrecs;
+
+	iw_vlan_attach(test, &fx->side[0], &cm->v4[0]);
+	iw_vlan_attach(test, &fx->side[1], &cm->v4[1]);
+
+	/* a connect from the VLAN address: a listener of VLAN 100 has it */
+	cm->side[1].policy = CM_TEST_REJECT;
+	cl = cm_listen(test, cm, 1, &cm->v4[1], IW_PORT, IW_VID, 2);
+	a = iw_connect(test, fx, false, IW_PORT, 0);
+	KUNIT_ASSERT_TRUE(test, iw_wait(a, 1));
+	KUNIT_EXPECT_EQ(test, a->ev[0], IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_EXPECT_EQ(test, a->status[0], -ECONNREFUSED);
+	nrecs = READ_ONCE(cm->side[1].nrecs);
+	KUNIT_ASSERT_EQ(test, nrecs, 1);
+	KUNIT_EXPECT_EQ(test, cm->side[1].recs[0].ev[0],
+			MADCM_CM_EVENT_CONNECT_REQUEST);
+	madcm_cm_destroy_listener(cl);
+
+	/* a listen on the VLAN address: a connect on VLAN 100 reaches it */
+	l = iw_listen(test, fx, false);
+	iw_cm_connect_vlan(test, cm, IW_VID);
+	c = iw_child(test, fx, l, 0);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_iw_reject(&c->id, "no", 2), 0);
+	KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&cm->side[0], 1));
+	KUNIT_EXPECT_EQ(test, madcm_rnic_iw_destroy_listen(&l->id), 0);
+
+	/* a listen on any address: VLAN 100's connects and untagged ones */
+	l = iw_rec_new(test, &fx->side[1]);
+	ipv6_addr_set_v4mapped(htonl(INADDR_ANY), &any);
+	iw_sin(&l->id.m_local_addr, &any, IW_PORT);
+	KUNIT_ASSERT_EQ(test, madcm_rnic_iw_create_listen(&l->id, 4), 0);
+	for (i = 0; i < 2; i++) {
+		iw_cm_connect_vlan(test, cm, i ? MADCM_CM_NO_VLAN : IW_VID);
+		c = iw_child(test, fx, l, i);
+		KUNIT_EXPECT_EQ(test, madcm_rnic_iw_reject(&c->id, "no", 2), 0);
+		KUNIT_ASSERT_TRUE(test, cm_wait_terminals(&cm->side[0], 2 + i));
+	}
+	KUNIT_EXPECT_EQ(test, madcm_rnic_iw_destroy_listen(&l->id), 0);
+
+	madcm_wire_loop_quiesce(cm->loop);
+	flush_workqueue(cm->core[0]->event_wq);
+	flush_workqueue(cm->core[1]->event_wq);
+	KUNIT_EXPECT_EQ(test, a->nev, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->refs), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&l->refs), 0);
+	KUNIT_EXPECT_TRUE(test, iw_qp_idle(fx->side[0].qp));
+}
+#else
+static void vlan_addresses_run_on_their_vlan(struct kunit *test)
+{
+	kunit_skip(test, "8021q's code is not reachable from a module");
+}
+#endif
+
 static struct kunit_case rnic_iw_cases[] = {
 	KUNIT_CASE(ipv4_connect_accept_close),
 	KUNIT_CASE(ipv6_connect_accept_close),
@@ -825,6 +1023,7 @@ static struct kunit_case rnic_iw_cases[] = {
 	KUNIT_CASE(accept_returns_0_when_peer_closes_at_once),
 	KUNIT_CASE_PARAM(connect_gives_iw_cms_rights_to_a_bare_user_qp,
 			 iw_rights_gen_params),
+	KUNIT_CASE(vlan_addresses_run_on_their_vlan),
 	{}
 };
 
