@@ -89,16 +89,15 @@ pair_barrier 1
 [ $ROLE = a ] && check "unlisten LV" rt unlisten LV
 check "rdma link delete m1" /bin/rdma link delete m1
 
-# A madcm device on eth0 carries the connections of eth0's VLANs (issue
-# 32, item 3: the -113). rdma_cm picks an iWARP device by its GID, the
-# MAC address of its net_device (cma_acquire_dev_by_src_ip), and
-# eth0.100 has eth0's MAC: an address on eth0.100 goes to m0 on eth0,
-# and to whichever device registered first when m0 and m1 both exist.
-# m0 must then run the connection on VLAN 100 through its core, as
-# irdma's one device serves its port's VLANs. Before, its CM looked for
-# the peer out of eth0 itself, and rdma_connect failed with -113
-# (EHOSTUNREACH) with no SYN sent: what pair/22 saw on 6.12 when the
-# script before it had left an m0 on eth0.
+# A madcm device on eth0 carries the connections of eth0's VLANs on
+# their VLAN. rdma_cm picks an iWARP device by its GID, the MAC address
+# of its net_device (cma_acquire_dev_by_src_ip), and eth0.100 has eth0's
+# MAC: an address on eth0.100 goes to m0 on eth0, and to whichever device
+# registered first when m0 and m1 both exist. m0 must then run the
+# connection on VLAN 100 through its core, as irdma's one device serves
+# its port's VLANs. Before (2026-12-06), m0 ran it untagged through eth0
+# with the VLAN's addresses, which these guests' flat network answers
+# and a real VLAN does not: established, but nothing through eth0.100.
 # vlan_pass NAME LISTENER PORT DEVS N [LADDR [SERVER]]: one connection
 # over VLAN 100, private data both ways, on one of DEVS ("m0" or
 # "m0|m1"), to a listener on LADDR (default the server's VLAN address)
