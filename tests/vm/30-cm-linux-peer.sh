@@ -15,8 +15,9 @@ expect_peer() {
 }
 
 # 1. madcm connects to a Linux server, revision 2, closes first.
+rm -f /tmp/p1.log
 in_ns b mpa_peer server 5000 -r 2 -p c0ffee -t 15 >/tmp/p1.log 2>&1 &
-sleep 0.5
+peer_listening /tmp/p1.log
 check "connect c1 (rev 2)" cm a connect veth0 c1 192.0.2.1 192.0.2.2 5000 rev=2 ird=4 ord=6 pdata=0102030405
 check "c1 established" wait_event c1 ESTABLISHED
 conn_line c1
@@ -33,8 +34,9 @@ expect_peer /tmp/p1.log "pdata=0102030405"
 expect_peer /tmp/p1.log "peer: eof"
 
 # 2. The same in revision 1; the server closes first.
+rm -f /tmp/p2.log
 in_ns b mpa_peer server 5001 -r 1 -p 99 -c -t 15 >/tmp/p2.log 2>&1 &
-sleep 0.5
+peer_listening /tmp/p2.log
 check "connect c2 (rev 1)" cm a connect veth0 c2 192.0.2.1 192.0.2.2 5001 rev=1 pdata=abcd
 check "c2 established" wait_event c2 ESTABLISHED
 check "c2 sees the peer's FIN" wait_event c2 DISCONNECT
@@ -47,8 +49,9 @@ expect_peer /tmp/p2.log "rev=1 pd_len=2"
 expect_peer /tmp/p2.log "pdata=abcd"
 
 # 3. The server rejects.
+rm -f /tmp/p3.log
 in_ns b mpa_peer server 5002 -r 2 -j -p dead -t 15 >/tmp/p3.log 2>&1 &
-sleep 0.5
+peer_listening /tmp/p3.log
 check "connect c3" cm a connect veth0 c3 192.0.2.1 192.0.2.2 5002
 check "c3 rejected" wait_event c3 REJECTED
 conn_line c3
@@ -74,8 +77,9 @@ expect_peer /tmp/p5.log "peer: rejected"
 expect_peer /tmp/p5.log "pdata=0bad"
 
 # 6. IPv6 active open.
+rm -f /tmp/p6.log
 in_ns b mpa_peer server 5003 -6 -r 2 -p 66 -t 15 >/tmp/p6.log 2>&1 &
-sleep 0.5
+peer_listening /tmp/p6.log
 check "connect c6 (IPv6)" cm a connect veth0 c6 fd00::1 fd00::2 5003
 check "c6 established" wait_event c6 ESTABLISHED
 check "c6 abort" cm a abort c6

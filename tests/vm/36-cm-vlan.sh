@@ -15,8 +15,10 @@ setup_netns_pair
 check "attach to veth0" cm a attach veth0 time_wait_ms=500
 ao0=$(cm_stat active_opens) po0=$(cm_stat passive_opens)
 
+rm -f /tmp/v1.log
+
 in_ns b mpa_peer server 5200 -r 2 -p 7601 -t 15 >/tmp/v1.log 2>&1 &
-sleep 0.5
+peer_listening /tmp/v1.log
 check "connect on VLAN 100" cm a connect veth0 v1 198.51.100.1 198.51.100.2 5200 vlan=100 pdata=7602
 check "v1 established" wait_event v1 ESTABLISHED
 check "v1 got the reply's private data" grep -q "^v1 .*pdata=7601" $CM/conns

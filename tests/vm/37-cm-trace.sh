@@ -22,8 +22,9 @@ setup_netns_pair
 check "attach the CM to veth0" cm a attach veth0
 
 # 1. madcm connects to a Linux server, revision 2, and closes first.
+rm -f /tmp/p1.log
 in_ns b mpa_peer server 5000 -r 2 -p c0ffee -t 15 >/tmp/p1.log 2>&1 &
-sleep 0.5
+peer_listening /tmp/p1.log
 check "connect c1" cm a connect veth0 c1 192.0.2.1 192.0.2.2 5000 rev=2 ird=4 ord=6
 check "c1 established" wait_event c1 ESTABLISHED
 check "c1 close" cm a close c1

@@ -48,15 +48,17 @@ check "attach the CM to r's veth1" cm r attach veth1
 # (Documentation/irdma_cm_netdev.rst).
 check "listen R1 (any address) on 7000" cm r listen veth1 R1 :: 7000 policy=accept
 seg0=$(r_stat rx_segs) syn0=$(r_stat syn_rcvd) rst0=$(r_stat rst_sent)
+rm -f /tmp/s1.log
 in_ns c mpa_peer server 7000 -r 2 -p 0c -t 15 >/tmp/s1.log 2>&1 &
-sleep 0.5
+peer_listening /tmp/s1.log
 in_ns a mpa_peer client 198.51.100.2 7000 -r 2 -p 0a -c -t 15 >/tmp/c1.log 2>&1
 wait
 cat /tmp/c1.log
 check "a's connection through r reached c" grep -q "accepted by responder" /tmp/c1.log
 check "c got a's request" grep -q "pdata=0a" /tmp/s1.log
+rm -f /tmp/s1b.log
 in_ns c mpa_peer server 7000 -6 -r 2 -p 6c -t 15 >/tmp/s1b.log 2>&1 &
-sleep 0.5
+peer_listening /tmp/s1b.log
 in_ns a mpa_peer client fd01::2 7000 -6 -r 2 -p 6a -c -t 15 >/tmp/c1b.log 2>&1
 wait
 check "the same over IPv6" grep -q "accepted by responder" /tmp/c1b.log

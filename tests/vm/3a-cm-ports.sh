@@ -35,8 +35,9 @@ inuse() { local ns=$1; shift; in_ns "$ns" bind_probe "$@" | grep -qx EADDRINUSE;
 refused() { ! cm "$@" 2>/dev/null; }
 # host_gets PORT ADDR [-6]: a Linux server in a on PORT gets b's client.
 host_gets() {
+	rm -f /tmp/hs.log
 	in_ns a mpa_peer server "$1" ${3:-} -r 2 -t 8 >/tmp/hs.log 2>&1 &
-	sleep 0.5
+	peer_listening /tmp/hs.log
 	in_ns b mpa_peer client "$2" "$1" ${3:-} -r 2 -c -t 8 >/tmp/hc.log 2>&1
 	wait
 	cat /tmp/hs.log

@@ -50,9 +50,10 @@ responder_case() {
 initiator_case() {
 	local name=$1 port=$2 pid rc
 	echo $3 > $P/rnic_initiator_nudge_ms
+	rm -f /tmp/$name.log
 	in_ns b mpa_peer server $port -r 2 -w 500 -t 4 >/tmp/$name.log 2>&1 &
 	pid=$!
-	sleep 0.5
+	peer_listening /tmp/$name.log
 	check "$name: connect from m0" rt connect $name 192.0.2.2 $port data=65536
 	wait $pid
 	rc=$?

@@ -234,6 +234,17 @@ wait_for() {
 	return 1
 }
 
+# peer_listening LOG: wait (up to 30 s) until the mpa_peer server whose
+# output goes to LOG listens, so that a connect never comes before its
+# socket does. A fixed half second was not enough on a loaded host: a
+# connect met no listener and was refused (30-cm-linux-peer.sh, c3,
+# RESET -111 before "peer: listening", 2026-12-06). Remove LOG before
+# the server starts: its redirection truncates it in the child, maybe
+# after this looks.
+peer_listening() {
+	wait_for "$1" "peer: listening" 30
+}
+
 # bench_row NAME MADCM REFERENCE RATIO UNIT: one row of make bench's table
 # (scripts/bench.sh collects them); "-" where there is no reference, or
 # for a figure that was not measured (then a bench_none line says why),
