@@ -13,24 +13,15 @@ ctr() {
 	awk -v n="$1" '$1 == n { print $2 }' $port/ib
 }
 
-# errored N: wait (up to 10 s) until qp_error reaches N. madcm counts the
-# error at the QP's first completion in error (madcm_ib_set_broken()),
-# from the CQ's own context after "ibt qperr" has returned: read at once,
-# a loaded host showed 0, then 1 a moment later (2026-12-06).
-errored() {
+# reach NAME N: wait (up to 10 s) until counter NAME reaches N. madcm
+# counts qp_error at the QP's first completion in error
+# (madcm_ib_set_broken()), from the CQ's own context after "ibt qperr"
+# has returned: read at once, a loaded host showed 0, then 1 a moment
+# later (2026-12-06); qp_recovered comes from its work later still.
+reach() {
 	local i
 	for i in $(seq 100); do
-		[ "$(ctr qp_error)" -ge "$1" ] 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-# recovered N: wait (up to 10 s) until qp_recovered reaches N.
-recovered() {
-	local i
-	for i in $(seq 100); do
-		[ "$(ctr qp_recovered)" -ge "$1" ] 2>/dev/null && return 0
+		[ "$(ctr "$1")" -ge "$2" ] 2>/dev/null && return 0
 		sleep 0.1
 	done
 	return 1
@@ -48,8 +39,8 @@ check "before: no QP error" [ "$(ctr qp_error)" = 0 ]
 
 for round in 1 2 3; do
 	check "round $round: madcm's QP moved to the error state" ibt qperr "$gid6"
-	check "round $round: the port saw the error" errored "$round"
-	check "round $round: the QP is back in RTS" recovered "$round"
+	check "round $round: the port saw the error" reach qp_error "$round"
+	check "round $round: the QP is back in RTS" reach qp_recovered "$round"
 	check "round $round: recovery never failed" [ "$(ctr qp_recover_failed)" = 0 ]
 	# Flushed receives are not posted again: at most one flush per
 	# receive buffer (2048) per error, and the count stands still.
