@@ -50,8 +50,10 @@ check "the CM judged the flood's SYNs (syn_rcvd + syn_cookies_sent + syn_dup)" \
 check "b's RSTs ended embryonic nodes (rst_rcvd)" [ $(( $(cm_stat rst_rcvd) - rst0 )) -ge 1 ]
 
 # A good client still gets in and stays up through a RST flood with
-# random sequence numbers.
-in_ns b mpa_peer client 192.0.2.1 6200 -r 2 -t 60 >/tmp/good.log 2>&1 &
+# random sequence numbers. It waits for our close: under KASAN beside
+# another guest the floods took more than the 60 s it once had, it gave
+# up and closed, and the in-window flood found no connection (2026-12-06).
+in_ns b mpa_peer client 192.0.2.1 6200 -r 2 -t 400 >/tmp/good.log 2>&1 &
 good=$!
 i=0
 until grep -q "^L\.[0-9]* .*ESTABLISHED" $CM/conns || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -72,7 +74,7 @@ judged=$(( $(cm_stat seq_drop) - drop0 + $(cm_stat challenge_ack) - ch0 +
 echo "RSTs the CM judged: $judged of 3000"
 check "the CM dropped the random RSTs (seq_drop)" [ "$judged" -ge 1500 -a "$judged" -le 3000 ]
 check "no random RST taken (rst_rcvd)" [ "$(cm_stat rst_rcvd)" -eq "$rst0" ]
-check "the good connection survived the RST flood" sh -c "! grep -q '^$name .*RESET' $CM/conns"
+check "the good connection survived the RST flood" grep -q "^$name .*ESTABLISHED" $CM/conns
 # RSTs inside the window but never at RCV.NXT (the connection's RCV.NXT
 # is where ESTABLISHED left it: the client sends nothing after the MPA
 # exchange): each gets a challenge ACK (RFC 5961 3.2) up to the
@@ -89,7 +91,7 @@ check "in-window RSTs got challenge ACKs (challenge_ack)" [ "$ch" -ge 1 ]
 check "challenge ACKs were throttled (challenge_ack_limited)" [ "$lim" -ge 1 ]
 check "every in-window RST judged once" [ $((ch + lim)) -le 300 -a $((ch + lim)) -ge 150 ]
 check "no in-window RST taken (rst_rcvd)" [ "$(cm_stat rst_rcvd)" -eq "$rst0" ]
-check "the good connection survived the in-window RSTs" sh -c "! grep -q '^$name .*RESET' $CM/conns"
+check "the good connection survived the in-window RSTs" grep -q "^$name .*ESTABLISHED" $CM/conns
 check "close the good connection" cm a close "$name"
 wait $good
 cat /tmp/good.log
@@ -103,7 +105,12 @@ check "detach" cm a detach veth0
 # A client that loops on rejects: madcm closes first on every reject, so
 # each connection would hold a TIME-WAIT node for time_wait_ms (60 s
 # here); past max_time_wait the connection is freed at once instead.
+# A RST ends a TIME-WAIT early (RFC 9293 3.10.7.4, Linux's default): a
+# client whose FIN our ACK reached late sends it again, and our second
+# ACK finds its socket gone. Under KASAN beside another guest four of
+# twenty did (2026-12-06), and the slots they left took four more.
 check "attach (max_time_wait=4)" cm a attach veth0 time_wait_ms=60000 max_time_wait=4
+rst0=$(cm_stat rst_rcvd)
 check "listen R (reject)" cm a listen veth0 R 0.0.0.0 6201 policy=reject
 i=0
 while [ $i -lt 20 ]; do
@@ -112,11 +119,14 @@ while [ $i -lt 20 ]; do
 	i=$((i + 1))
 done
 sleep 1
-grep -E "^(reject_sent|time_wait_overflow|live_nodes|time_wait_nodes) " $CM_STATS
+grep -E "^(reject_sent|time_wait_overflow|rst_rcvd|live_nodes|time_wait_nodes) " $CM_STATS
 check "20 rejects sent (reject_sent)" [ "$(cm_stat reject_sent)" -eq 20 ]
 check "TIME-WAIT at the cap (time_wait_nodes)" [ "$(cm_stat time_wait_nodes)" -eq 4 ]
 check "no more nodes than the cap (live_nodes)" [ "$(cm_stat live_nodes)" -le 4 ]
-check "the rest freed at once (time_wait_overflow)" [ "$(cm_stat time_wait_overflow)" -eq 16 ]
+rsts=$(( $(cm_stat rst_rcvd) - rst0 ))
+echo "TIME-WAITs ended by a RST: $rsts"
+check "the rest freed at once (time_wait_overflow)" \
+	[ "$(cm_stat time_wait_overflow)" -eq $((20 - 4 - rsts)) ]
 check "detach with nodes in TIME-WAIT" cm a detach veth0
 teardown_netns_pair
 check "rmmod madcm_cm_ctl madcm" rmmod madcm_cm_ctl madcm

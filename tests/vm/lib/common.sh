@@ -245,6 +245,18 @@ peer_listening() {
 	wait_for "$1" "peer: listening" 30
 }
 
+# slow_factor: 3 on a KASAN kernel (vmtest-kasan: every instrumented
+# access checked, beside another guest on two cores; 3b-cm-synflood.sh
+# took 381 s there against 155 s alone, 2026-12-06), else 1. For a
+# deadline that stands for "promptly", not for a protocol timer.
+slow_factor() {
+	if grep -q ' __kasan_check_read$' /proc/kallsyms 2>/dev/null; then
+		echo 3
+	else
+		echo 1
+	fi
+}
+
 # bench_row NAME MADCM REFERENCE RATIO UNIT: one row of make bench's table
 # (scripts/bench.sh collects them); "-" where there is no reference, or
 # for a figure that was not measured (then a bench_none line says why),
