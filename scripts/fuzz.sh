@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # make fuzz: build the libFuzzer harnesses of tests/fuzz/ (the wire parsers
 # compiled unchanged, beside a shim of kernel headers) and run each for
-# FUZZ_SECONDS (default 60), one after the other. Per harness: executions,
-# coverage (libFuzzer's cov: and ft: of its final line) and crashes; the
-# last line is "fuzz: N passed, M failed". A harness fails on any crash,
-# leak, timeout, out-of-memory or sanitizer report; what it found is kept
-# in $FUZZ_DIR/artifacts/ (tests/fuzz/crashes/ holds the ones reported).
+# FUZZ_SECONDS (default 60), FUZZ_JOBS at once (default: one per core).
+# Per harness: executions, coverage (libFuzzer's cov: and ft: of its final
+# line) and crashes; the last line is "fuzz: N passed, M failed". A
+# harness fails on any crash, leak, timeout, out-of-memory or sanitizer
+# report; what it found is kept in $FUZZ_DIR/artifacts/
+# (tests/fuzz/crashes/ holds the ones reported).
 # The corpora in tests/fuzz/corpus/ are read, never written: new inputs go
 # to $FUZZ_DIR/corpus/. The MAD harnesses compile against the kernel's own
 # <rdma/ib_mad.h>, the uverbs one (fuzz_uverbs, the SQE/RQE to WQE
@@ -14,11 +15,27 @@
 # the cached kernel source (fetch-kernel.sh).
 #
 # Usage: scripts/fuzz.sh [harness...]     (default: all)
-# Environment: FUZZ_SECONDS, FUZZ_TIMEOUT (seconds one input may take, 10),
-# FUZZ_DIR (builds, logs, corpora and findings; $MADCM_CACHE/fuzz)
+# Environment: FUZZ_SECONDS, FUZZ_JOBS, FUZZ_TIMEOUT (seconds one input
+# may take, 10), FUZZ_DIR (builds, logs, corpora and findings; $MADCM_CACHE/fuzz)
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 cd "$MADCM_ROOT"
+
+# fuzz_one HARNESS: run it for $secs into $out (main's variables); its
+# exit status goes to $out/logs/HARNESS.rc.
+fuzz_one() {
+	local h=$1 bin=$build/$1 log=$out/logs/$1.log art=$out/artifacts/$1
+	local work=$out/corpus/$1 dict=()
+
+	rm -rf "$art" "$out/logs/$h.rc"
+	mkdir -p "$art" "$work" "tests/fuzz/corpus/$h"
+	[ -f "tests/fuzz/dict/$h.dict" ] && dict=(-dict="tests/fuzz/dict/$h.dict")
+	"$bin" -max_total_time="$secs" -timeout="$per_input" -rss_limit_mb=2048 \
+		-print_final_stats=1 -close_fd_mask=1 "${dict[@]}" \
+		-artifact_prefix="$art/" "$work" "tests/fuzz/corpus/$h" \
+		</dev/null >"$log" 2>&1
+	echo $? >"$out/logs/$h.rc"
+}
 
 # All in a function, so that bash has read it all before it runs: an edit
 # of this file during a long run cannot change what the run does.
@@ -44,24 +61,29 @@ main() {
 	harnesses=("$@")
 	[ ${#harnesses[@]} -gt 0 ] || read -ra harnesses < <(make -s -C tests/fuzz list)
 
+	jobs=${FUZZ_JOBS:-$(nproc)}
+	case $jobs in ''|*[!0-9]*|0) die "FUZZ_JOBS must be a number above 0" ;; esac
+	for h in "${harnesses[@]}"; do
+		[ -x "$build/$h" ] || die "no harness '$h' (make -C tests/fuzz list)"
+	done
+	# FUZZ_JOBS harnesses at once (default: one per core), each on a
+	# core of its own for its FUZZ_SECONDS; results in the listed order.
+	running=0
+	for h in "${harnesses[@]}"; do
+		if [ "$running" -ge "$jobs" ]; then
+			wait -n
+			running=$((running - 1))
+		fi
+		fuzz_one "$h" &
+		running=$((running + 1))
+	done
+	wait
 	passed=0 failed=0
 	printf '%-14s %10s %6s %7s %7s  %s\n' harness execs cov ft crashes result
 	for h in "${harnesses[@]}"; do
-		bin=$build/$h
 		log=$out/logs/$h.log
 		art=$out/artifacts/$h
-		work=$out/corpus/$h
-		[ -x "$bin" ] || die "no harness '$h' (make -C tests/fuzz list)"
-		rm -rf "$art"
-		mkdir -p "$art" "$work" "tests/fuzz/corpus/$h"
-		dict=()
-		[ -f "tests/fuzz/dict/$h.dict" ] && dict=(-dict="tests/fuzz/dict/$h.dict")
-		# The first corpus directory takes the new inputs: the cache's.
-		"$bin" -max_total_time="$secs" -timeout="$per_input" -rss_limit_mb=2048 \
-			-print_final_stats=1 -close_fd_mask=1 "${dict[@]}" \
-			-artifact_prefix="$art/" "$work" "tests/fuzz/corpus/$h" \
-			</dev/null >"$log" 2>&1
-		rc=$?
+		rc=$(cat "$out/logs/$h.rc" 2>/dev/null || echo 1)
 		final=$(grep -aE '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1)
 		execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 		cov=$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$final")

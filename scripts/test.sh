@@ -108,8 +108,8 @@ nice -n 19 scripts/build-test-kernel.sh siw tests/vm/siw.config \
 # After kunit, so that the suites are checked in the KUnit tree as well.
 run_layer check scripts/check.sh
 run_layer dkms scripts/dkms-test.sh
-# The fuzz smoke: every harness of tests/fuzz/ for a fixed 60 s, one at a
-# time, before the VM lanes take both cores.
+# The fuzz smoke: every harness of tests/fuzz/ for a fixed 60 s, one per
+# core at a time, before the VM lanes take both cores.
 run_layer fuzz env FUZZ_SECONDS=60 scripts/fuzz.sh
 for t in tests/vm/*-tshark.sh; do
 	[ -x "$t" ] || continue
