@@ -10,7 +10,8 @@
 # By default a round is make test's two VM lanes at once, each lane's
 # layers one after the other, as scripts/test.sh runs them: lane 1 vmtest
 # vmpair vmtest-siw vmtest-kasan, lane 2 vmtest-6.12 vmpair-6.12
-# vmpair-mixed vmpair-kasan. A round ends when both lanes have.
+# vmpair-mixed vmpair-kasan vmtest-kasan-siw. A round ends when both
+# lanes have.
 #
 # Environment: N (rounds, default 1); SOAK_LAYERS (space-separated: these
 # layers in one lane instead, one after the other). Logs in
@@ -22,7 +23,7 @@ cd "$MADCM_ROOT" || exit 1
 
 rounds=${N:-1}
 lane1="vmtest vmpair vmtest-siw vmtest-kasan"
-lane2="vmtest-6.12 vmpair-6.12 vmpair-mixed vmpair-kasan"
+lane2="vmtest-6.12 vmpair-6.12 vmpair-mixed vmpair-kasan vmtest-kasan-siw"
 if [ -n "${SOAK_LAYERS:-}" ]; then
 	lane1=$SOAK_LAYERS
 	lane2=
@@ -48,7 +49,10 @@ run_layer() {
 	vmtest) tests/vm/run.sh ;;
 	vmpair) tests/vm/run2.sh ;;
 	vmtest-siw) tests/vm/run-siw.sh ;;
-	vmtest-kasan) KASAN_BOOTS="madcm siw" tests/vm/run-kasan.sh ;;
+	vmtest-kasan) KASAN_BOOTS=madcm tests/vm/run-kasan.sh ;;
+	vmtest-kasan-siw)
+		KASAN_BOOTS=siw KASAN_LAYER=vmtest-kasan-siw tests/vm/run-kasan.sh
+		;;
 	vmtest-6.12) MADCM_KERNEL=6.12 tests/vm/run.sh ;;
 	vmpair-6.12) MADCM_KERNEL=6.12 tests/vm/run2.sh ;;
 	vmpair-mixed)
