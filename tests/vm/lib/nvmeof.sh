@@ -7,7 +7,8 @@
 # namespace and reads it back over the fabric. NVMEOF_NETEM, when set, is
 # a tc netem specification put on both sides of the wire for the I/O
 # (the connection is made on a clean wire); NVMEOF_UNIT_MB scales the
-# I/O (15 units of data, 4 MiB each by default). Then disconnect, "rdma link
+# I/O (15 units of data, 4 MiB each by default), NVMEOF_UNIT_KB in KiB
+# when set. Then disconnect, "rdma link
 # delete", rmmod: nothing hangs, nothing is left, no kernel report (the
 # VM's /init fails the script on one).
 . /tests/common.sh
@@ -16,8 +17,8 @@
 . /tests/nvmeof-setup.sh
 
 NETEM=${NVMEOF_NETEM:-}
-# The I/O's unit in MiB: 15 units in all, each written and read back.
-U=${NVMEOF_UNIT_MB:-4}
+# The I/O's unit in KiB: 15 units in all, each written and read back.
+U=${NVMEOF_UNIT_KB:-$((${NVMEOF_UNIT_MB:-4} * 1024))}
 
 # verify_io NAME FIO-ARGS...: one fio job that writes, then reads back and
 # checks every block (a crc32c in each block's header); a verify error or
@@ -59,18 +60,18 @@ if [ $ROLE = b ] && [ -n "$DEV" ]; then
 	# a region of its own, so that the last one reads a whole earlier one
 	# back.
 	check "fio 4k randwrite qd1 verify" verify_io r4k1 --rw=randwrite --bs=4k \
-		--offset=0 --size=${U}M --iodepth=1
+		--offset=0 --size=${U}k --iodepth=1
 	check "fio 4k randwrite qd32 verify" verify_io r4k32 --rw=randwrite --bs=4k \
-		--offset=${U}M --size=$((2 * U))M --iodepth=32
+		--offset=${U}k --size=$((2 * U))k --iodepth=32
 	check "fio 128k randwrite qd8 verify" verify_io r128k --rw=randwrite --bs=128k \
-		--offset=$((3 * U))M --size=$((4 * U))M --iodepth=8
+		--offset=$((3 * U))k --size=$((4 * U))k --iodepth=8
 	check "fio 1m write qd4 verify" verify_io w1m --rw=write --bs=1m \
-		--offset=$((7 * U))M --size=$((4 * U))M --iodepth=4
+		--offset=$((7 * U))k --size=$((4 * U))k --iodepth=4
 	check "fio 512-256k randwrite, 4 jobs qd16 verify" verify_io mix --rw=randwrite \
-		--bsrange=512-256k --offset=$((11 * U))M --size=${U}M --offset_increment=${U}M \
+		--bsrange=512-256k --offset=$((11 * U))k --size=${U}k --offset_increment=${U}k \
 		--iodepth=16 --numjobs=4
 	check "fio 128k read-back verify" verify_io r128k --rw=randwrite --bs=128k \
-		--offset=$((3 * U))M --size=$((4 * U))M --iodepth=8 --verify_only
+		--offset=$((3 * U))k --size=$((4 * U))k --iodepth=8 --verify_only
 fi
 # Guest a waits out the host's I/O: up to 15 minutes on a lossy wire.
 pair_barrier 1 900
