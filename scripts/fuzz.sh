@@ -30,6 +30,7 @@ fuzz_one() {
 	rm -rf "$art" "$out/logs/$h.rc"
 	mkdir -p "$art" "$work" "tests/fuzz/corpus/$h"
 	[ -f "tests/fuzz/dict/$h.dict" ] && dict=(-dict="tests/fuzz/dict/$h.dict")
+	# The first corpus directory takes the new inputs: the cache's.
 	"$bin" -max_total_time="$secs" -timeout="$per_input" -rss_limit_mb=2048 \
 		-print_final_stats=1 -close_fd_mask=1 "${dict[@]}" \
 		-artifact_prefix="$art/" "$work" "tests/fuzz/corpus/$h" \
