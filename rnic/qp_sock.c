@@ -33,14 +33,18 @@
  * MADCM_RNIC_KS_LATE_MAX: more would be the steering's fault, and giving
  * them to the host again would send them round the same loop).
  *
- * Sending: the send side's records (one FPDU each) are queued here and
- * written to the socket by the work with MSG_DONTWAIT, up to
- * MADCM_RNIC_KS_TX_BATCH a call and MSG_MORE while more are queued, so
- * that TCP fills segments and GSO packets with many FPDUs; a full socket
- * waits for its write_space. The send side, told of the room, builds the
- * next records from another (unbound) work meanwhile. Receiving: the socket's data_ready reads
- * the stream with tcp_read_sock() and hands the upper layer each piece
- * of each skb in place (skb_seq_read()). FIN, RST, a retransmission or
+ * Sending: the send side builds its FPDUs in place, back to back, in
+ * runs of up to MADCM_RNIC_KS_RUN_MAX octets in pages of the QP's
+ * fragment cache; a run is queued here as one record when full or when
+ * the send side stops (its flush), and a copied or zero-copy FPDU as a
+ * record of its own, behind the open run. The work writes the records
+ * to the socket with MSG_DONTWAIT, up to MADCM_RNIC_KS_TX_BATCH a call
+ * and MSG_MORE while more are queued, so that TCP fills segments and GSO
+ * packets with many FPDUs; a full socket waits for its write_space. The
+ * send side, told of the room, builds the next records from another
+ * (unbound) work meanwhile. Receiving: the socket's data_ready reads the
+ * stream with tcp_read_sock() and hands the upper layer each piece of
+ * each skb in place (skb_seq_read()). FIN, RST, a retransmission or
  * user timeout reach the CM as FIN_RCVD, CLOSED and RESET from the work.
  *
  * Locking: @ks->lock (IRQ-safe) guards the queues; the stream's rx_lock
@@ -72,6 +76,16 @@ module_param_named(rnic_host_tcp_user_timeout_ms,
 		   madcm_rnic_host_tcp_user_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(rnic_host_tcp_user_timeout_ms,
 		 "TCP_USER_TIMEOUT of an RNIC connection on the host's TCP: how long sent data may stay unacknowledged, or the peer's window shut, before the connection is reset (0: the host's retransmission limits only)");
+
+/*
+ * Two FPDUs of a 1,500-octet MTU's MSS a run: measured better than one
+ * (and than 16 KiB runs, which lost half the bandwidth) by
+ * tests/vm/profile/rnic-ab.sh (Documentation/performance.rst).
+ */
+static unsigned int madcm_rnic_tx_run_max = 3000;
+module_param_named(rnic_tx_run_max, madcm_rnic_tx_run_max, uint, 0644);
+MODULE_PARM_DESC(rnic_tx_run_max,
+		 "octets of FPDUs built one behind the other in one record for the socket, at most (0: one FPDU a record; capped at 16256; default 3000, two MSS-sized FPDUs)");
 
 static struct madcm_rnic_stream *ks_tcp(struct madcm_rnic_ks *ks)
 {
@@ -168,6 +182,40 @@ static unsigned int ks_rec_pieces(struct madcm_rnic_ks_rec *r, u32 off,
 static void ks_kick(struct madcm_rnic_ks *ks)
 {
 	queue_work(system_wq, &ks->work);
+}
+
+/*
+ * The open run (ks_build_buf()) joins the queue, if it holds an FPDU,
+ * @ks->lock held. True when the queue was empty: the caller kicks the
+ * work.
+ */
+static bool ks_queue_run(struct madcm_rnic_ks *ks)
+{
+	struct madcm_rnic_ks_rec *r = ks->build;
+	bool kick;
+
+	lockdep_assert_held(&ks->lock);
+	if (!r || !r->len)
+		return false;
+	kick = list_empty(&ks->txq);
+	list_add_tail(&r->list, &ks->txq);
+	ks->build = NULL;
+	ks->build_size = 0;
+	return kick;
+}
+
+/*
+ * FIN once the queue is written: the FPDUs of the open run included,
+ * which join the queue with the flag set (later ones are refused).
+ */
+static void ks_fin_due(struct madcm_rnic_ks *ks)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ks->lock, flags);
+	set_bit(MADCM_RNIC_KS_FIN_DUE, &ks->flags);
+	ks_queue_run(ks);
+	spin_unlock_irqrestore(&ks->lock, flags);
 }
 
 static int ks_setopt(struct socket *sock, int opt, const void *val,
@@ -632,7 +680,8 @@ static void ks_tx_done(struct madcm_rnic_stream *t, struct list_head *done)
 	if (list_empty(done))
 		return;
 	list_for_each_entry_safe(r, n, done, list) {
-		madcm_rnic_count(qp->dev, MADCM_RNIC_CNT_TX_FRAMES);
+		madcm_rnic_count_add(qp->dev, MADCM_RNIC_CNT_TX_FRAMES,
+				     r->fpdus);
 		ks_rec_free(r);
 	}
 	if (!test_bit(MADCM_RNIC_KS_DEAD, &ks->flags) &&
@@ -790,7 +839,7 @@ static void ks_events(struct madcm_rnic_stream *t)
 	if (fin && !test_and_set_bit(MADCM_RNIC_KS_EV_FIN, &ks->flags)) {
 		t->out->event(t, MADCM_CM_OFFLOAD_EV_FIN_RCVD, 0);
 		/* CLOSE-WAIT: our FIN follows what the upper layer queued */
-		set_bit(MADCM_RNIC_KS_FIN_DUE, &ks->flags);
+		ks_fin_due(ks);
 		ks_kick(ks);
 	}
 	if (closed && !test_and_set_bit(MADCM_RNIC_KS_EV_END, &ks->flags)) {
@@ -975,7 +1024,7 @@ static void ks_close(struct madcm_rnic_stream *t,
 		set_bit(MADCM_RNIC_KS_DEAD, &ks->flags);
 		set_bit(MADCM_RNIC_KS_RST_DUE, &ks->flags);
 	} else {
-		set_bit(MADCM_RNIC_KS_FIN_DUE, &ks->flags);
+		ks_fin_due(ks);
 	}
 	ks_kick(ks);
 }
@@ -1050,8 +1099,8 @@ static int ks_queue_check(struct madcm_rnic_stream *t, u32 len, u32 charge)
 		return -ENOTCONN;
 	if (len > READ_ONCE(t->mss))
 		return -EINVAL;
-	if (!list_empty(&ks->txq) &&
-	    ks->tx_mem + charge > MADCM_RNIC_KS_TXQ_MAX) {
+	/* what is queued or in the open run: one record always goes */
+	if (ks->tx_mem && ks->tx_mem + charge > MADCM_RNIC_KS_TXQ_MAX) {
 		set_bit(MADCM_RNIC_KS_ROOM, &ks->flags);
 		return -EAGAIN;
 	}
@@ -1088,11 +1137,14 @@ static int ks_send(struct madcm_rnic_stream *t, const struct kvec *vec,
 	r->len = len;
 	r->kind = MADCM_RNIC_KS_REC_COPY;
 	r->zc = NULL;
+	r->fpdus = 1;
 
 	spin_lock_irqsave(&ks->lock, flags);
 	ret = ks_queue_check(t, len, charge);
 	if (!ret) {
-		kick = list_empty(&ks->txq);
+		/* after the FPDUs built before it */
+		kick = ks_queue_run(ks);
+		kick |= list_empty(&ks->txq);
 		ks->tx_mem += charge;
 		list_add_tail(&r->list, &ks->txq);
 		r = NULL;
@@ -1105,80 +1157,116 @@ static int ks_send(struct madcm_rnic_stream *t, const struct kvec *vec,
 }
 
 /*
- * Where the send side may build its next FPDU in place: a record in a
- * page of the QP's fragment cache, which ks_send_built() queues without
- * a copy and the socket then takes by reference. The FPDU's bytes, its
+ * Where the send side may build its next FPDU in place: behind the FPDUs
+ * of the open run, a record in a page of the QP's fragment cache that
+ * the socket takes by reference once it is queued. The FPDU's bytes, its
  * CRC computed over them, are the bytes TCP sends and resends, and
- * nothing writes them again while TCP holds the page. The same record
- * comes back until it is queued. NULL: the stream is not on its socket
- * yet, or is ending, or no page (the caller builds elsewhere and sends
- * a copy). The QP's lock is held: one builder at a time.
+ * nothing writes them again while TCP holds the page. A run that has no
+ * room for @size octets more is queued, and a new one opened: room for
+ * rnic_tx_run_max octets (at most MADCM_RNIC_KS_RUN_MAX, at least
+ * @size), or for @size only when the cache has no page that large. The
+ * same place comes back until an FPDU is taken there. NULL: the stream
+ * is not on its socket yet, or is ending, or no page (the caller builds
+ * elsewhere and sends a copy). The QP's lock is held: one builder at a
+ * time.
  */
 static u8 *ks_build_buf(struct madcm_rnic_stream *t, u32 size)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
-	struct madcm_rnic_ks_rec *r = NULL;
+	struct madcm_rnic_ks_rec *r;
 	unsigned long flags;
+	bool kick = false;
+	u8 *at = NULL;
+	u32 room;
 
 	spin_lock_irqsave(&ks->lock, flags);
-	if (ks->build && ks->build_size >= size) {
-		r = ks->build;
+	if (!test_bit(MADCM_RNIC_KS_LIVE, &ks->flags) ||
+	    (ks->flags & (BIT(MADCM_RNIC_KS_DEAD) |
+			  BIT(MADCM_RNIC_KS_DETACHED) |
+			  BIT(MADCM_RNIC_KS_FIN_DUE))))
+		goto out;
+	r = ks->build;
+	if (r && ks->build_size - r->len >= size) {
+		at = r->data + r->len;
 		goto out;
 	}
+	kick = ks_queue_run(ks);
 	if (ks->build)
 		page_frag_free(ks->build);
 	ks->build = NULL;
 	ks->build_size = 0;
-	if (!test_bit(MADCM_RNIC_KS_LIVE, &ks->flags) ||
-	    (ks->flags & (BIT(MADCM_RNIC_KS_DEAD) |
-			  BIT(MADCM_RNIC_KS_DETACHED))))
-		goto out;
 	/* 8-octet sizes keep every record of a page aligned */
-	r = page_frag_alloc(&ks->frags, ALIGN(sizeof(*r) + size, 8),
+	room = min_t(u32, READ_ONCE(madcm_rnic_tx_run_max),
+		     MADCM_RNIC_KS_RUN_MAX);
+	room = max(room, size);
+	r = page_frag_alloc(&ks->frags, ALIGN(sizeof(*r) + room, 8),
 			    GFP_ATOMIC | __GFP_NOWARN);
+	if (!r && room > size) {
+		room = size;
+		r = page_frag_alloc(&ks->frags, ALIGN(sizeof(*r) + room, 8),
+				    GFP_ATOMIC | __GFP_NOWARN);
+	}
 	if (r) {
 		r->kind = MADCM_RNIC_KS_REC_FRAG;
 		r->zc = NULL;
 		r->len = 0;
+		r->fpdus = 0;
 		ks->build = r;
-		ks->build_size = size;
+		ks->build_size = room;
+		at = r->data;
 	}
 out:
 	spin_unlock_irqrestore(&ks->lock, flags);
-	return r ? r->data : NULL;
+	if (kick)
+		ks_kick(ks);
+	return at;
 }
 
 /*
- * Queue the record ks_build_buf() gave, without copying it; on an error
- * it stays the builder's, and comes back from the next ks_build_buf().
+ * The FPDU built at @buf, the place ks_build_buf() gave, joins the open
+ * run, without a copy; the run is queued when full or flushed. On an
+ * error the place stays the builder's, and comes back from the next
+ * ks_build_buf().
  */
 static int ks_send_built(struct madcm_rnic_stream *t, u8 *buf, u32 len)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
-	u32 charge = ks_charge(len);
 	struct madcm_rnic_ks_rec *r;
 	unsigned long flags;
-	bool kick = false;
+	u32 charge;
 	int ret;
 
 	spin_lock_irqsave(&ks->lock, flags);
 	r = ks->build;
-	if (!r || buf != r->data || !len || len > ks->build_size)
+	if (!r || buf != r->data + r->len || !len ||
+	    len > ks->build_size - r->len) {
 		ret = -EINVAL;
-	else
+	} else {
+		/* the run's head is charged with its first FPDU */
+		charge = r->len ? len : ks_charge(len);
 		ret = ks_queue_check(t, len, charge);
-	if (!ret) {
-		kick = list_empty(&ks->txq);
-		r->len = len;
-		ks->tx_mem += charge;
-		list_add_tail(&r->list, &ks->txq);
-		ks->build = NULL;
-		ks->build_size = 0;
 	}
+	if (!ret) {
+		r->len += len;
+		r->fpdus++;
+		ks->tx_mem += charge;
+	}
+	spin_unlock_irqrestore(&ks->lock, flags);
+	return ret;
+}
+
+/* The open run, if any, to the socket: the send side paused. */
+static void ks_flush(struct madcm_rnic_stream *t)
+{
+	struct madcm_rnic_ks *ks = &t->ks;
+	unsigned long flags;
+	bool kick;
+
+	spin_lock_irqsave(&ks->lock, flags);
+	kick = ks_queue_run(ks);
 	spin_unlock_irqrestore(&ks->lock, flags);
 	if (kick)
 		ks_kick(ks);
-	return ret;
 }
 
 /*
@@ -1218,6 +1306,7 @@ static int ks_send_zc(struct madcm_rnic_stream *t, struct madcm_rnic_zc_fpdu *f)
 	}
 	r->len = f->len;
 	r->kind = MADCM_RNIC_KS_REC_ZC;
+	r->fpdus = 1;
 	r->nbv = f->nbv;
 	r->head_len = f->head_len;
 	r->tail_len = f->tail_len;
@@ -1233,7 +1322,9 @@ static int ks_send_zc(struct madcm_rnic_stream *t, struct madcm_rnic_zc_fpdu *f)
 	f->nbv = 0;
 	madcm_rnic_zc_get(f->zc);
 	r->zc = f->zc;
-	kick = list_empty(&ks->txq);
+	/* after the FPDUs built before it */
+	kick = ks_queue_run(ks);
+	kick |= list_empty(&ks->txq);
 	ks->tx_mem += charge;
 	list_add_tail(&r->list, &ks->txq);
 	spin_unlock_irqrestore(&ks->lock, flags);
@@ -1265,12 +1356,13 @@ static u32 ks_send_room(struct madcm_rnic_stream *t)
 	u32 room = 0;
 
 	spin_lock_irqsave(&ks->lock, flags);
-	if (list_empty(&ks->txq))
+	/* what is queued or in the open run (which the flush queues) */
+	if (!ks->tx_mem)
 		room = U32_MAX;
 	else if (ks->tx_mem + ks_charge(0) < MADCM_RNIC_KS_TXQ_MAX)
 		room = MADCM_RNIC_KS_TXQ_MAX - ks->tx_mem - ks_charge(0);
 	/* whoever asks may wait: tell it when records leave */
-	if (!list_empty(&ks->txq))
+	if (ks->tx_mem)
 		set_bit(MADCM_RNIC_KS_ROOM, &ks->flags);
 	spin_unlock_irqrestore(&ks->lock, flags);
 	return room;
@@ -1279,7 +1371,7 @@ static u32 ks_send_room(struct madcm_rnic_stream *t)
 /* FIN once the queue is written. */
 static void ks_close_after_queue(struct madcm_rnic_stream *t)
 {
-	set_bit(MADCM_RNIC_KS_FIN_DUE, &t->ks.flags);
+	ks_fin_due(&t->ks);
 	ks_kick(&t->ks);
 }
 
@@ -1299,6 +1391,7 @@ const struct madcm_rnic_stream_ops madcm_rnic_ks_ops = {
 	.send = ks_send,
 	.build_buf = ks_build_buf,
 	.send_built = ks_send_built,
+	.flush = ks_flush,
 	.send_zc = ks_send_zc,
 	.max_record = ks_max_record,
 	.send_room = ks_send_room,

@@ -36,6 +36,15 @@ struct sock;
 #define MADCM_RNIC_KS_TXQ_MAX		(256 * 1024)
 
 /*
+ * What a run of FPDUs built in place (madcm_rnic_stream_build_buf()) may
+ * hold, whatever rnic_tx_run_max asks: two runs and their records'
+ * heads fill one page of the fragment cache (PAGE_FRAG_CACHE_MAX_SIZE,
+ * 32 KiB). A run's FPDUs lie back to back and go to TCP as one record:
+ * one piece instead of one an FPDU, one allocation, one queueing.
+ */
+#define MADCM_RNIC_KS_RUN_MAX		(16 * 1024 - 128)
+
+/*
  * Records written to the socket in one call, at most: TCP then builds
  * its segments (and GSO its super-packets) from many FPDUs at once.
  */
@@ -52,22 +61,23 @@ enum {
 };
 
 /**
- * struct madcm_rnic_ks_rec - one FPDU queued for the socket
+ * struct madcm_rnic_ks_rec - FPDUs queued for the socket
  * @list: on &madcm_rnic_ks.txq
  * @len: its octets
- * @kind: MADCM_RNIC_KS_REC_*: COPY, a copy of the send side's, kmalloc()ed;
- *	FRAG, the FPDU itself at @data, in a page of &madcm_rnic_ks.frags;
- *	ZC, in such a page too, its header and trailer at @glue and its
- *	payload in @bv
+ * @kind: MADCM_RNIC_KS_REC_*: COPY, a copy of the send side's FPDU,
+ *	kmalloc()ed; FRAG, a run of FPDUs built in place at @data, in a
+ *	page of &madcm_rnic_ks.frags; ZC, in such a page too, one FPDU, its
+ *	header and trailer at @glue and its payload in @bv
  * @nbv: ZC: the payload's pieces
  * @head_len: ZC: the header's octets at @glue_off
  * @tail_len: ZC: the trailer's (PAD, CRC), right behind the header
  * @glue_off: ZC: where in @glue the header is
+ * @fpdus: how many FPDUs it holds (more than one: FRAG only)
  * @glue: ZC: the page of &madcm_rnic_ks.glue holding its header and
  *	trailer (a reference)
  * @zc: ZC: the work request's ticket (a reference)
  * @bv: ZC: the pieces, each holding a page reference
- * @data: the FPDU (COPY, FRAG)
+ * @data: the FPDU (COPY), the run (FRAG)
  */
 struct madcm_rnic_ks_rec {
 	struct list_head list;
@@ -77,6 +87,7 @@ struct madcm_rnic_ks_rec {
 	u8 head_len;
 	u8 tail_len;
 	u32 glue_off;
+	u16 fpdus;
 	struct page *glue;
 	struct madcm_rnic_zc *zc;
 	struct bio_vec *bv;
@@ -97,7 +108,7 @@ struct madcm_rnic_ks_rec {
  * @txq: records (&struct madcm_rnic_ks_rec) queued by the send side,
  *	in stream order, not yet all written to the socket
  * @tx_off: how much of the first record the socket took already
- * @tx_mem: what @txq holds, headers included
+ * @tx_mem: what @txq and @build hold, records' heads included
  * @early: frames of the peer that reached the CM before its steering
  *	entry was removed; given to the host's stack once it is
  * @late: frames the CM passed after that, given to the host's stack at
@@ -117,9 +128,12 @@ struct madcm_rnic_ks_rec {
  *	(under @lock, by the send side): a trailer and the next header are
  *	then one piece for TCP, which merges adjacent pieces of a page, so
  *	that an skb's fragments hold more FPDUs
- * @build: the record the send side builds its next FPDU in, NULL when
- *	none; queued by madcm_rnic_ks_send_built(), kept while it is refused
- * @build_size: what @build holds
+ * @build: the run the send side builds its FPDUs in (a FRAG record not
+ *	yet on @txq), NULL when none: its @len octets are FPDUs
+ *	madcm_rnic_stream_send_built() took (and @tx_mem counts), the rest of
+ *	its room is the builder's; it joins @txq when full, at the send
+ *	side's flush, or before any other record (under @lock)
+ * @build_size: the room at @build's data
  * @saved_data_ready: the socket's own callbacks, put back at detach
  * @saved_state_change: see @saved_data_ready
  * @saved_write_space: see @saved_data_ready

@@ -785,6 +785,8 @@ void madcm_rnic_qp_tx_run_locked(struct madcm_rnic_qp *qp,
 		 (qp->sq.head != head || qp->sq.tail != tail) &&
 		 qp->sq.tail - qp->sq.head < qp->sq.size &&
 		 madcm_rnic_usq_pending(qp));
+	/* what was built in place leaves: nothing more follows it now */
+	madcm_rnic_stream_flush(&qp->stream);
 }
 
 /**

@@ -79,8 +79,9 @@ struct madcm_rnic_zc_anchor;
  * @MADCM_RNIC_CNT_CONN_OFFLOADED: connections the CM handed to a QP
  * @MADCM_RNIC_CNT_CONN_RESET: offloaded streams reset (RST sent or
  *	received, retransmissions exhausted)
- * @MADCM_RNIC_CNT_TX_FRAMES: records (FPDUs) the QPs' sockets took, and
- *	RSTs the CM sent for a hand-off that made no socket
+ * @MADCM_RNIC_CNT_TX_FRAMES: FPDUs the QPs' sockets took (each of a run
+ *	built in place), and RSTs the CM sent for a hand-off that made no
+ *	socket
  * @MADCM_RNIC_CNT_RX_FRAMES: frames the CM still passed to QPs
  * @MADCM_RNIC_CNT_TX_BYTES: stream octets the QPs' sockets took
  * @MADCM_RNIC_CNT_RX_BYTES: stream octets read from the QPs' sockets

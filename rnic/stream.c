@@ -148,6 +148,12 @@ int madcm_rnic_stream_send(struct madcm_rnic_stream *s,
  * @s: the stream
  * @size: the record's octets, at most
  *
+ * The carrier may gather the records built in place into runs, which
+ * leave together: a run is queued when the next record does not fit it,
+ * before any record madcm_rnic_stream_send() or
+ * madcm_rnic_stream_send_zc() queues, at a FIN, and at
+ * madcm_rnic_stream_flush(), which the builder calls whenever it stops.
+ *
  * Context: any context; the QP's lock held (one builder at a time).
  * Return: the buffer, or NULL (build elsewhere and use
  * madcm_rnic_stream_send()).
@@ -176,6 +182,22 @@ int madcm_rnic_stream_send_built(struct madcm_rnic_stream *s, u8 *buf,
 	if (!s->ops->send_built)
 		return -EINVAL;
 	return s->ops->send_built(s, buf, len);
+}
+
+/**
+ * madcm_rnic_stream_flush() - the records built in place leave now
+ * @s: the stream
+ *
+ * The builder stops (no more room, nothing more to send): what it built
+ * in place and madcm_rnic_stream_send_built() took is queued for the
+ * carrier, after every record queued before it.
+ *
+ * Context: as madcm_rnic_stream_build_buf().
+ */
+void madcm_rnic_stream_flush(struct madcm_rnic_stream *s)
+{
+	if (s->ops->flush)
+		s->ops->flush(s);
 }
 
 /**
