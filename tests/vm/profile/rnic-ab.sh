@@ -8,7 +8,9 @@
 # a loaded host's ups and downs fall on all of them alike. Prints each
 # run, then each value's median. A value may also set several
 # parameters: NAME=VALUE pairs joined by +. The settings come from the kernel's
-# command line (ab.param=, ab.values= comma-separated, ab.rounds=, ab.mib=):
+# command line (ab.param=, ab.values= comma-separated, ab.rounds=, ab.mib=;
+# ab.tcp adds kernel TCP's own run, ab.ss the sending socket's TCP_INFO
+# busy and window- and buffer-limited times over each run):
 #   MADCM_VM_DIR=... MADCM_VM_APPEND="ab.param=rnic_tx_zcopy_min \
 #	ab.values=0,4096" tests/vm/run.sh tests/vm/profile/rnic-ab.sh </dev/null
 . /tests/common.sh
@@ -25,6 +27,7 @@ for a in $(cat /proc/cmdline); do
 	ab.rounds=*) AB_ROUNDS=${a#*=} ;;
 	ab.mib=*) AB_MIB=${a#*=} ;;
 	ab.tcp) AB_TCP=1 ;;
+	ab.ss) AB_SS=1 ;;
 	esac
 done
 P=/sys/module/madcm/parameters/${AB_PARAM:-rnic_tx_zcopy_min}
@@ -44,6 +47,19 @@ tcp_run() {
 		-v c="$(cpu_share "$TW_CPUS0" "$TW_CPUS1" $((2 * hz)))" 'BEGIN {
 		printf "AB tcp bw %.1f MB/s cpu %.2f ns/B lat - us cpus%s\n",
 			o / 2 / 1e6, t * 1e9 / hz / o, c }'
+}
+
+# The sending socket's TCP_INFO times (ab.ss): busy, limited by the
+# peer's window, limited by the send buffer (ms), as "B R S"; and its cwnd.
+tcp_limits() {
+	/bin/ss -tin "( dport = :7900 )" | awk '
+		{ for (i = 1; i <= NF; i++) {
+			split($i, kv, ":"); v = kv[2] + 0
+			if (kv[1] == "busy") b = v
+			if (kv[1] == "rwnd_limited") r = v
+			if (kv[1] == "sndbuf_limited") s = v
+			if (kv[1] == "cwnd") c = v } }
+		END { printf "%d %d %d %d\n", b, r, s, c }'
 }
 
 # set_value V: V is AB_PARAM's value, or NAME=VALUE pairs joined by +
@@ -73,11 +89,15 @@ for r in $(seq ${AB_ROUNDS:-5}); do
 	[ -n "${AB_TCP:-}" ] && tcp_run
 	for v in ${AB_VALUES:-0 4096}; do
 		set_value "$v"
+		[ -n "${AB_SS:-}" ] && l0=$(tcp_limits)
 		t0=$(busy)
 		c0=$(busy_cpus)
 		rt bench bp.0 bw $SIZE $MIB || { echo "bw failed"; continue; }
 		t1=$(busy)
 		c1=$(busy_cpus)
+		[ -n "${AB_SS:-}" ] && echo "$l0 $(tcp_limits)" | awk -v v="$v" '{
+			printf "AB-ss %s busy %d ms rwnd_limited %d ms sndbuf_limited %d ms cwnd %d\n",
+				v, $5 - $1, $6 - $2, $7 - $3, $8 }' 
 		bns=$(rt_data_field bp.0 bench_ns)
 		rt bench bp.0 lat_send 64 200 || { echo "lat failed"; continue; }
 		lns=$(rt_data_field bp.0 bench_ns)
