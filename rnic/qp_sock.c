@@ -78,14 +78,15 @@ MODULE_PARM_DESC(rnic_host_tcp_user_timeout_ms,
 		 "TCP_USER_TIMEOUT of an RNIC connection on the host's TCP: how long sent data may stay unacknowledged, or the peer's window shut, before the connection is reset (0: the host's retransmission limits only)");
 
 /*
- * Two FPDUs of a 1,500-octet MTU's MSS a run: measured better than one
- * (and than 16 KiB runs, which lost half the bandwidth) by
- * tests/vm/profile/rnic-ab.sh (Documentation/performance.rst).
+ * About five FPDUs of a 1,500-octet MTU's MSS a run, four runs a page of
+ * the fragment cache: measured against one FPDU a record, two, eleven
+ * (16 KiB) by tests/vm/profile/rnic-ab.sh (Documentation/performance.rst,
+ * "Runs of FPDUs").
  */
-static unsigned int madcm_rnic_tx_run_max = 3000;
+static unsigned int madcm_rnic_tx_run_max = 8000;
 module_param_named(rnic_tx_run_max, madcm_rnic_tx_run_max, uint, 0644);
 MODULE_PARM_DESC(rnic_tx_run_max,
-		 "octets of FPDUs built one behind the other in one record for the socket, at most (0: one FPDU a record; capped at 16256; default 3000, two MSS-sized FPDUs)");
+		 "octets of FPDUs built one behind the other in one record for the socket, at most (0: one FPDU a record; capped at 16256; default 8000)");
 
 static struct madcm_rnic_stream *ks_tcp(struct madcm_rnic_ks *ks)
 {
@@ -179,9 +180,17 @@ static unsigned int ks_rec_pieces(struct madcm_rnic_ks_rec *r, u32 off,
 	return n;
 }
 
+/*
+ * The work runs where the scheduler finds room, not on the CPU that
+ * queued it: the send side keeps building there (in the poster's
+ * context or the room work) while the work writes to the socket, and
+ * for a peer on the same host carries the receiver's softirq too. Bound
+ * to the queueing CPU, the work waited for the builder to sleep while
+ * the other CPU idled (Documentation/performance.rst, "Runs of FPDUs").
+ */
 static void ks_kick(struct madcm_rnic_ks *ks)
 {
-	queue_work(system_wq, &ks->work);
+	queue_work(system_unbound_wq, &ks->work);
 }
 
 /*
