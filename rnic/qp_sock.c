@@ -34,8 +34,8 @@
  * them to the host again would send them round the same loop).
  *
  * Sending: the send side builds its FPDUs in place, back to back, in
- * runs of up to MADCM_RNIC_KS_RUN_MAX octets in pages of the QP's
- * fragment cache; a run is queued here as one record when full or when
+ * runs of up to rnic_tx_run_max octets (MADCM_RNIC_KS_RUN_MAX at most)
+ * in pages of the QP's fragment cache; a run is queued here as one record when full or when
  * the send side stops (its flush), and a copied or zero-copy FPDU as a
  * record of its own, behind the open run. The work writes the records
  * to the socket with MSG_DONTWAIT, up to MADCM_RNIC_KS_TX_BATCH a call
