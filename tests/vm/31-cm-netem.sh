@@ -15,6 +15,16 @@ for ns in a b; do
 done
 /bin/tc -n a qdisc show dev veth0
 check "attach" cm a attach veth0 time_wait_ms=1000
+# The CM's events into the trace buffer, for the report of a connection
+# that does not complete (what it sent, what it took, what timed out).
+T=/sys/kernel/tracing
+trace_events madcm_cm 1 && echo 0 >$T/events/madcm_cm/madcm_cm_steer/enable &&
+	echo 4096 >$T/buffer_size_kb || echo "note: no CM trace for this run"
+
+# trace_of PORT: the trace lines of the connections to or from PORT.
+trace_of() {
+	grep -E "madcm_cm_.*:$1[ -]" $T/trace | sed 's/^ *<[^>]*> *//' | tail -60
+}
 
 n=12
 # Active opens to Linux servers, each closed by madcm.
@@ -30,7 +40,11 @@ for i in $(seq 1 $n); do
 		fail "connect n$i"
 done
 for i in $(seq 1 $n); do
-	wait_event n$i ESTABLISHED 60 || fail "n$i established"
+	wait_event n$i ESTABLISHED 60 || {
+		fail "n$i established"
+		trace_of $((7000 + i))
+		in_ns b ss -tin "( sport = :$((7000 + i)) )"
+	}
 	cm a close n$i
 done
 for i in $(seq 1 $n); do
@@ -56,11 +70,16 @@ for i in $(seq 0 $((n - 1))); do
 	wait_event LN.$i CLOSE 60 || fail "LN.$i closed"
 done
 
-grep -E "^ *(retrans|rx_stolen|tx_frames|seq_drop|syn_dup) " $CM_STATS
+if [ "$failures" -ne 0 ]; then
+	cat $CM_STATS
+else
+	grep -E "^ *(retrans|rx_stolen|tx_frames|seq_drop|syn_dup) " $CM_STATS
+fi
 retrans=$(awk '$1 == "retrans" { print $2 }' $CM_STATS)
 check "retransmissions happened under loss (retrans=$retrans)" [ "${retrans:-0}" -gt 0 ]
 sleep 2	# TIME-WAIT (1 s here) ends
 check "no connection left after TIME-WAIT" grep -q '^live_nodes 0' $CM_STATS
+trace_events madcm_cm 0
 check "detach" cm a detach veth0
 teardown_netns_pair
 check "rmmod madcm_cm_ctl madcm" rmmod madcm_cm_ctl madcm
