@@ -87,6 +87,7 @@ static void irdma_cm_event_work(struct work_struct *work)
 		handler(evp, context);
 		WRITE_ONCE(node->core->handler_running, NULL);
 	}
+	atomic_inc(&node->core->events_done);
 	irdma_cm_node_put(node);
 }
 

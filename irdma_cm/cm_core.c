@@ -335,6 +335,27 @@ static void irdma_cm_report_held(struct irdma_cm_core *core)
 	spin_unlock_bh(&core->lock);
 }
 
+/*
+ * Wait until @stop_mark has run: every event queued before it delivered.
+ * A handler that has not returned for stop_wait_ms is stuck, and the
+ * stop gives up (false). Events that only take long, many of them with
+ * each handler returning, are waited for, however long they take: no
+ * handler of the core may run after the stop, when the consumer frees
+ * what its handler uses.
+ */
+static bool irdma_cm_stop_wait_events(struct irdma_cm_core *core)
+{
+	unsigned long wait = msecs_to_jiffies(core->cfg.stop_wait_ms);
+	int done;
+
+	do {
+		done = atomic_read(&core->events_done);
+		if (wait_for_completion_timeout(&core->stop_marked, wait))
+			return true;
+	} while (atomic_read(&core->events_done) != done);
+	return false;
+}
+
 /**
  * irdma_cm_core_stop() - end everything on a core
  * @core: the core
@@ -347,16 +368,18 @@ static void irdma_cm_report_held(struct irdma_cm_core *core)
  * longer needed for listeners left here. When it returns no timer or
  * work of the core is left.
  *
- * The wait is bounded (@cfg.stop_wait_ms, for all of it): a stop runs in
- * netdev notifiers, under RTNL, and a consumer that never releases a
- * connection, or whose event handler does not return, must not hang the
- * host's networking. The steering entries leave the backend first,
- * from here rather than from the workqueue where their removals wait
- * behind the consumers' events. Then the events are delivered; a
- * handler still running at the deadline is reported and counted
+ * The waits are bounded by @cfg.stop_wait_ms without progress: a stop
+ * runs in netdev notifiers, under RTNL, and a consumer that never
+ * releases a connection, or whose event handler does not return, must
+ * not hang the host's networking. The steering entries leave the backend
+ * first, from here rather than from the workqueue where their removals
+ * wait behind the consumers' events. Then the events are delivered, as
+ * long as each handler returns within stop_wait_ms (many slow handlers
+ * are waited for); a handler that has not is reported and counted
  * (stop_handler_stuck), and the core's workqueue is left to
- * irdma_cleanup_cm_core()'s reaper. Each connection still held is
- * reported with its consumer's handler and counted (stop_held); it is
+ * irdma_cleanup_cm_core()'s reaper. Then the consumers have
+ * stop_wait_ms to release their connections; each connection still held
+ * is reported with its consumer's handler and counted (stop_held); it is
  * closed, has had its terminal event (or has it queued, behind the
  * handler that blocks) and touches neither the backend nor the core's
  * queues again. It keeps, as every node and listener does, a reference
@@ -386,13 +409,11 @@ void irdma_cm_core_stop(struct irdma_cm_core *core)
 		irdma_destroy_listener(l, false);
 	}
 	irdma_cm_abort_all(core);
-	deadline = jiffies + msecs_to_jiffies(core->cfg.stop_wait_ms);
 	irdma_cm_steering_gone(core);
 
 	reinit_completion(&core->stop_marked);
 	queue_work(core->event_wq, &core->stop_mark);
-	if (!wait_for_completion_timeout(&core->stop_marked,
-					 irdma_cm_until(deadline))) {
+	if (!irdma_cm_stop_wait_events(core)) {
 		core->events_stuck = true;
 		irdma_cm_count(core, IRDMA_CM_CNT_STOP_HANDLER_STUCK);
 		pr_warn("madcm: CM stopped while the event handler %ps had not returned after %u ms\n",
@@ -407,6 +428,7 @@ void irdma_cm_core_stop(struct irdma_cm_core *core)
 		 */
 		wait_event(core->drain, !atomic_read(&core->rtr_pending));
 	}
+	deadline = jiffies + msecs_to_jiffies(core->cfg.stop_wait_ms);
 	if (!wait_event_timeout(core->drain,
 				!atomic_read(&core->live_nodes) &&
 				!atomic_read(&core->live_listeners),

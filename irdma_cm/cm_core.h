@@ -270,6 +270,9 @@ struct madcm_cm_core {
  *	leaves the backend alone
  * @handler_running: the consumer's handler @event_wq is running, or
  *	NULL (for the stop's report)
+ * @events_done: events @event_wq has delivered (or dropped, for a
+ *	released connection): the stop's measure of a handler that still
+ *	returns
  * @stop_mark: queued on @event_wq by the stop: every event before it
  *	has been delivered when it runs
  * @stop_marked: completed by @stop_mark
@@ -317,6 +320,7 @@ struct irdma_cm_core {
 	struct mutex qh_mutex;	/* see the kernel-doc above */
 	bool wire_gone;
 	madcm_cm_event_handler handler_running;
+	atomic_t events_done;
 	struct work_struct stop_mark;
 	struct completion stop_marked;
 	bool events_stuck;

@@ -252,6 +252,8 @@ static void cm_close_fin_with_data(struct kunit *test)
 
 struct cm_stop_ctx {
 	struct madcm_wire_loop_port *port;
+	struct cm_side *side;
+	int terminals;
 	struct completion done;
 };
 
@@ -260,6 +262,12 @@ static int cm_stop_thread(void *arg)
 	struct cm_stop_ctx *ctx = arg;
 
 	madcm_wire_loop_detach_core(ctx->port);
+	/* What the consumer had heard when the stop returned. */
+	if (ctx->side) {
+		mutex_lock(&ctx->side->lock);
+		ctx->terminals = ctx->side->terminals;
+		mutex_unlock(&ctx->side->lock);
+	}
 	/* Every wait of the test sees it, not only the first. */
 	complete_all(&ctx->done);
 	return 0;
@@ -385,6 +393,75 @@ static void cm_stop_bounded_with_blocked_handler(struct kunit *test)
 	 * @seen and @go are on this stack: the handler is out of its wait
 	 * once the reaper has destroyed the workqueue it ran on.
 	 */
+	flush_work(&core->reap_work);
+	irdma_cm_core_put(core);
+}
+
+/*
+ * A consumer that is slow is not stuck: when the stop's terminal events
+ * take longer than stop_wait_ms to deliver because there are many and
+ * each handler takes its time, but every handler returns, the stop waits
+ * for all of them. After it returns no handler of the core runs: the
+ * consumer frees what its handler uses (a ULP its cm_ids, this fixture
+ * its records). Only a handler that has not returned for stop_wait_ms
+ * makes the stop give up. Seen on 2026-12-07 under a loaded host: the
+ * events of 517 connections outlasted the 5 s, the stop returned, the
+ * reaper delivered the rest into the KUnit fixture freed after it
+ * (KASAN: use-after-free in cm_test_handler).
+ */
+static void cm_stop_waits_for_slow_handlers(struct kunit *test)
+{
+	struct madcm_cm_config cfg = cm_test_fast_cfg;
+	struct madcm_cm_connect_attr attr;
+	struct irdma_cm_core *core;
+	struct cm_stop_ctx *ctx;
+	struct task_struct *t;
+	struct cm_fix *fix;
+	const int n = 12;
+	bool stopped;
+	int i;
+
+	/* 12 handlers of 40 ms each: 480 ms, against a bound of 100 */
+	cfg.stop_wait_ms = 100;
+	fix = cm_fix_create(test, 2, false, &cfg, n);
+	cm_listen(test, fix, 1, &fix->v4[1], LPORT, MADCM_CM_NO_VLAN, 2);
+	for (i = 0; i < n; i++) {
+		cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], LPORT,
+				MADCM_CM_NO_VLAN, 2, &fix->side[0]);
+		attr.loc.port = 20000 + i;
+		cm_connect(test, fix, 0, &attr);
+	}
+	KUNIT_ASSERT_TRUE(test, cm_wait_events(&fix->side[0], 2 * n));
+	for (i = 0; i < n; i++)
+		KUNIT_ASSERT_TRUE(test, cm_rec_has(&fix->side[0].recs[i],
+						   MADCM_CM_EVENT_ESTABLISHED));
+
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	ctx->port = fix->port[0];
+	ctx->side = &fix->side[0];
+	init_completion(&ctx->done);
+	WRITE_ONCE(fix->side[0].delay_ms, 40);
+	core = fix->core[0];
+	/* Ours: the core's memory outlives the stop, for the end below. */
+	refcount_inc(&core->handle.refs);
+	t = kthread_run(cm_stop_thread, ctx, "cm_stop_test");
+	if (IS_ERR(t)) {
+		irdma_cm_core_put(core);
+		KUNIT_FAIL(test, "no stop thread");
+		return;
+	}
+	stopped = wait_for_completion_timeout(&ctx->done, 30 * HZ);
+	KUNIT_EXPECT_TRUE(test, stopped);
+	if (stopped) {
+		KUNIT_EXPECT_EQ_MSG(test, ctx->terminals, n,
+				    "terminal events delivered when the stop returned");
+		KUNIT_EXPECT_EQ(test, cm_cnt(core, IRDMA_CM_CNT_STOP_HANDLER_STUCK),
+				0);
+		KUNIT_EXPECT_EQ(test, cm_cnt(core, IRDMA_CM_CNT_STOP_HELD), 0);
+	} else {
+		wait_for_completion(&ctx->done);
+	}
 	flush_work(&core->reap_work);
 	irdma_cm_core_put(core);
 }
@@ -691,6 +768,7 @@ static struct kunit_case cm_close_cases[] = {
 	KUNIT_CASE(cm_close_fin_with_data),
 	KUNIT_CASE(cm_stop_bounded_with_held_connection),
 	KUNIT_CASE(cm_stop_bounded_with_blocked_handler),
+	KUNIT_CASE(cm_stop_waits_for_slow_handlers),
 	KUNIT_CASE(cm_stop_waits_for_accept_in_backend),
 	{}
 };

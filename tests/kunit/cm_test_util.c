@@ -214,6 +214,8 @@ void cm_test_handler(const struct madcm_cm_event *ev, void *context)
 					      side->reply_len);
 		WARN_ON(ret && ret != -ECONNRESET);
 	}
+	if (cm_terminal(ev->type) && READ_ONCE(side->delay_ms))
+		msleep(READ_ONCE(side->delay_ms));
 	if (release)
 		madcm_cm_release(ev->conn);
 	wake_up(&side->wq);

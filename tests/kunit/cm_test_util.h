@@ -70,6 +70,8 @@ struct cm_rec {
  * @keep: do not release connections at their terminal event
  * @terminals: terminal events seen
  * @events: events seen
+ * @delay_ms: each terminal event's handler sleeps this long before it
+ *	returns (a consumer that is slow, not stuck)
  * @hold_seen: when set, the next terminal event's handler completes it,
  *	then waits (on the core's event workqueue) for @hold_go; one shot
  * @hold_go: ... completed by the test
@@ -88,6 +90,7 @@ struct cm_side {
 	bool keep;
 	int terminals;
 	int events;
+	unsigned int delay_ms;
 	struct completion *hold_seen;
 	struct completion *hold_go;
 };
