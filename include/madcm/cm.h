@@ -323,10 +323,12 @@ struct madcm_cm_accept_attr {
  *	event workqueue runs; at most 1000, since a core being stopped waits
  *	for its pending RTRs; see Documentation/irdma_cm.rst)
  * @stop_wait_ms: how long stopping the core (detach, device removal)
- *	waits for consumers to release their connections once each has had
- *	its terminal event (default 5000, at most 60000); a connection
- *	still held after that is reported, and its memory, with the core's,
- *	lives on until the consumer releases it
+ *	waits for one event handler to return (it waits for every event as
+ *	long as each handler returns within this; one that does not is
+ *	counted stuck) and then for consumers to release their connections
+ *	once each has had its terminal event (default 5000, at most 60000);
+ *	a connection still held after that is reported, and its memory,
+ *	with the core's, lives on until the consumer releases it
  * @max_time_wait: the most connections in TIME-WAIT at once (default
  *	4096); past it a connection that would enter TIME-WAIT is freed at
  *	once instead, and counted
