@@ -8,9 +8,9 @@
 # the table is what the known-failure list is checked against.
 #
 # By default a round is make test's two VM lanes at once, each lane's
-# layers one after the other, as scripts/test.sh runs them: lane 1 vmtest
-# vmpair vmtest-siw vmtest-kasan, lane 2 vmtest-6.12 vmpair-6.12
-# vmpair-mixed vmpair-kasan vmtest-kasan-siw. A round ends when both
+# layers one after the other, as scripts/test.sh runs them: lane 1
+# vmtest-kasan vmpair-kasan vmtest-siw vmpair, lane 2 vmtest-6.12
+# vmpair-6.12 vmpair-mixed vmtest vmtest-kasan-siw. A round ends when both
 # lanes have.
 #
 # Environment: N (rounds, default 1); SOAK_LAYERS (space-separated: these
@@ -22,8 +22,8 @@ set -uo pipefail
 cd "$MADCM_ROOT" || exit 1
 
 rounds=${N:-1}
-lane1="vmtest vmpair vmtest-siw vmtest-kasan"
-lane2="vmtest-6.12 vmpair-6.12 vmpair-mixed vmpair-kasan vmtest-kasan-siw"
+lane1="vmtest-kasan vmpair-kasan vmtest-siw vmpair"
+lane2="vmtest-6.12 vmpair-6.12 vmpair-mixed vmtest vmtest-kasan-siw"
 if [ -n "${SOAK_LAYERS:-}" ]; then
 	lane1=$SOAK_LAYERS
 	lane2=
@@ -46,7 +46,7 @@ esac
 # run_layer NAME: one layer, as scripts/test.sh runs it.
 run_layer() {
 	case $1 in
-	vmtest) tests/vm/run.sh ;;
+	vmtest) MADCM_VM_SRC_COPY=1 tests/vm/run.sh ;;
 	vmpair) tests/vm/run2.sh ;;
 	vmtest-siw) tests/vm/run-siw.sh ;;
 	vmtest-kasan) KASAN_BOOTS=madcm tests/vm/run-kasan.sh ;;

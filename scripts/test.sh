@@ -27,23 +27,40 @@ logdir=$(mktemp -d "$MADCM_CACHE/test-run.XXXXXX")
 # Every package any layer needs, once, before the first layer.
 scripts/deps.sh || exit 1
 
+# layer_cpu NAME COMMAND...: run COMMAND in a subshell of its own and
+# write the CPU time (user and system, seconds) it and every process it
+# waited for used to $logdir/NAME.cpu: the guests' emulators among them.
+# Beside the wall time it tells a layer that computes from one that waits
+# (Documentation/testing.rst, "The time budget").
+layer_cpu() (
+	local name=$1 rc
+	shift
+	"$@"
+	rc=$?
+	# Fields 16 and 17 of stat: the children's user and system ticks.
+	awk -v hz="$(getconf CLK_TCK)" '{ printf "%d\n", ($16 + $17) / hz }' \
+		"/proc/$BASHPID/stat" >"$logdir/$name.cpu"
+	exit $rc
+)
+
 # run_layer NAME COMMAND...: run a layer, keep its closing counts in
 # $logdir/NAME.count. With LANE set (a lane of VM layers), the output goes
 # to the layer's log and is printed in one block when the layer ends.
 run_layer() {
-	local name=$1 log p f rc t0
+	local name=$1 log p f rc t0 cpu
 	shift
 	log=$logdir/$name.log
 	t0=$(date +%s)
 	if [ -n "${LANE:-}" ]; then
 		say "=== $name (lane $LANE): started"
-		"$@" >"$log" 2>&1
+		layer_cpu "$name" "$@" >"$log" 2>&1
 		rc=$?
 	else
 		say "=== $name"
-		"$@" 2>&1 | tee "$log"
+		layer_cpu "$name" "$@" 2>&1 | tee "$log"
 		rc=${PIPESTATUS[0]}
 	fi
+	cpu=$(cat "$logdir/$name.cpu" 2>/dev/null)
 	# -a: a layer's log may hold a stray non-text byte (compiler output).
 	read -r p f < <(grep -aE '^[a-z0-9.-]+: [0-9]+ passed, [0-9]+ failed' "$log" |
 		tail -1 | sed -E 's/^[a-z0-9.-]+: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/')
@@ -57,10 +74,10 @@ run_layer() {
 			flock 8
 			say "=== $name (lane $LANE)"
 			cat "$log"
-			say "=== $name: $p passed, $f failed ($(($(date +%s) - t0)) s)"
+			say "=== $name: $p passed, $f failed ($(($(date +%s) - t0)) s, CPU ${cpu:-?} s)"
 		) 8>"$logdir/print.lock"
 	else
-		say "=== $name: $p passed, $f failed ($(($(date +%s) - t0)) s)"
+		say "=== $name: $p passed, $f failed ($(($(date +%s) - t0)) s, CPU ${cpu:-?} s)"
 	fi
 }
 
@@ -123,22 +140,33 @@ run_layer tcg-fault-judge tests/vm/tcg-fault-judge.sh
 # passes there is FLAKY (listed again before the last line), one that
 # fails again fails its layer (Documentation/testing.rst, "Flaky scripts").
 export MADCM_VM_RETRY=1
-# Lane 1: the 6.1 stock kernel, one guest then two, then siw.ko on it,
-# then the KASAN test kernel's hostile scripts against madcm's CM, MAD
-# layer and uverbs.
-# Lane 2: the 6.12 stock kernel, then madcm against siw.ko in two guests,
-# then the KASAN test kernel's NVMe-oF pair under netem (pair/41; a
-# guest that stalls in early boot, testing.rst, is booted again), then
-# its boot with siw.ko (60, 65), moved from lane 1's end on 2026-12-06:
-# lane 1 had ended eight minutes after lane 2 in that day's CI.
-# Lane 2's 6.1 layers build madcm in a copy of the sources (lane 1 builds
-# in the work tree).
+# The KASAN test kernel's guests compute far more than they wait (a
+# KASAN boot alone reaches its init in 34 s, beside another KASAN guest in
+# up to 150 s), the stock ones wait (a vmpair of two guests used 400 s of
+# CPU in 800 s, 2026-12-07): so the two lanes run the KASAN layers at
+# different times, each beside the other lane's stock layers. Until
+# 2026-12-07 both lanes ended with theirs, and in that day's CI two
+# KASAN layers ran at once for 20 minutes (vmtest-kasan-siw took 18
+# minutes there, 10 in the rehearsal before).
+# Lane 1: the KASAN test kernel first, its guest with madcm alone
+# (hostile scripts against madcm's CM, MAD layer and uverbs), its
+# NVMe-oF pair under netem (pair/41; a guest that stalls in early boot,
+# testing.rst, is booted again), then siw.ko on the 6.1 stock kernel and
+# its pair of guests.
+# Lane 2: the 6.12 stock kernel, one guest then two, madcm against siw.ko
+# in two guests, the 6.1 stock kernel's guest, and at the end the KASAN
+# test kernel's boot with siw.ko (60, 65), when lane 1 runs stock guests.
+# Lane 1 builds madcm for 6.1 in the work tree, lane 2 in copies of the
+# sources (MADCM_VM_SRC_COPY): its vmtest runs before lane 1's vmpair and
+# vmtest-siw, in its own directory.
 (
 	LANE=1
-	run_layer vmtest tests/vm/run.sh
-	run_layer vmpair tests/vm/run2.sh
-	run_layer vmtest-siw tests/vm/run-siw.sh
 	run_layer vmtest-kasan env KASAN_BOOTS=madcm tests/vm/run-kasan.sh
+	run_layer vmpair-kasan env MADCM_VM_SRC_COPY=1 KASAN_BOOTS=pair \
+		KASAN_LAYER=vmpair-kasan MADCM_VM_DIR="$MADCM_CACHE/vm-kasan-pair" \
+		tests/vm/run-kasan.sh
+	run_layer vmtest-siw tests/vm/run-siw.sh
+	run_layer vmpair tests/vm/run2.sh
 ) &
 lane1=$!
 (
@@ -147,9 +175,7 @@ lane1=$!
 	run_layer vmpair-6.12 env MADCM_KERNEL=6.12 tests/vm/run2.sh
 	run_layer vmpair-mixed env MADCM_VM_SRC_COPY=1 \
 		MADCM_VM_DIR="$MADCM_CACHE/vm-mixed" tests/vm/run-mixed.sh
-	run_layer vmpair-kasan env MADCM_VM_SRC_COPY=1 KASAN_BOOTS=pair \
-		KASAN_LAYER=vmpair-kasan MADCM_VM_DIR="$MADCM_CACHE/vm-kasan-pair" \
-		tests/vm/run-kasan.sh
+	run_layer vmtest env MADCM_VM_SRC_COPY=1 tests/vm/run.sh
 	run_layer vmtest-kasan-siw env KASAN_BOOTS=siw \
 		KASAN_LAYER=vmtest-kasan-siw tests/vm/run-kasan.sh
 ) &
