@@ -274,6 +274,28 @@ static int cm_stop_thread(void *arg)
 }
 
 /*
+ * Stop @ctx's port in a thread, with a reference of the caller's to
+ * @core, so that the core's memory outlives the stop for what the test
+ * checks after it (the caller drops it with irdma_cm_core_put()). False,
+ * the reference dropped and the test failed, when no thread starts.
+ */
+static bool cm_stop_keeping_core(struct kunit *test,
+				 struct irdma_cm_core *core,
+				 struct cm_stop_ctx *ctx)
+{
+	struct task_struct *t;
+
+	refcount_inc(&core->handle.refs);
+	t = kthread_run(cm_stop_thread, ctx, "cm_stop_test");
+	if (IS_ERR(t)) {
+		irdma_cm_core_put(core);
+		KUNIT_FAIL(test, "no stop thread");
+		return false;
+	}
+	return true;
+}
+
+/*
  * A consumer that never releases its connection must not hold a core's
  * stop for good: the stop runs in netdev notifiers, under RTNL. The
  * connection gets its terminal event (RESET, -ECONNABORTED); the stop
@@ -334,7 +356,6 @@ static void cm_stop_bounded_with_blocked_handler(struct kunit *test)
 	struct completion seen, go;
 	struct irdma_cm_core *core;
 	struct cm_stop_ctx *ctx;
-	struct task_struct *t;
 	struct cm_fix *fix;
 	struct cm_rec *a;
 	bool stopped;
@@ -360,14 +381,8 @@ static void cm_stop_bounded_with_blocked_handler(struct kunit *test)
 	fix->side[0].hold_go = &go;
 	mutex_unlock(&fix->side[0].lock);
 	core = fix->core[0];
-	/* Ours: the core's memory outlives the stop, for the end below. */
-	refcount_inc(&core->handle.refs);
-	t = kthread_run(cm_stop_thread, ctx, "cm_stop_test");
-	if (IS_ERR(t)) {
-		irdma_cm_core_put(core);
-		KUNIT_FAIL(test, "no stop thread");
+	if (!cm_stop_keeping_core(test, core, ctx))
 		return;
-	}
 	if (!wait_for_completion_timeout(&seen, 10 * HZ)) {
 		KUNIT_FAIL(test, "no terminal event reached the handler");
 		complete(&go);
@@ -415,7 +430,6 @@ static void cm_stop_waits_for_slow_handlers(struct kunit *test)
 	struct madcm_cm_connect_attr attr;
 	struct irdma_cm_core *core;
 	struct cm_stop_ctx *ctx;
-	struct task_struct *t;
 	struct cm_fix *fix;
 	const int n = 12;
 	bool stopped;
@@ -443,14 +457,8 @@ static void cm_stop_waits_for_slow_handlers(struct kunit *test)
 	init_completion(&ctx->done);
 	WRITE_ONCE(fix->side[0].delay_ms, 40);
 	core = fix->core[0];
-	/* Ours: the core's memory outlives the stop, for the end below. */
-	refcount_inc(&core->handle.refs);
-	t = kthread_run(cm_stop_thread, ctx, "cm_stop_test");
-	if (IS_ERR(t)) {
-		irdma_cm_core_put(core);
-		KUNIT_FAIL(test, "no stop thread");
+	if (!cm_stop_keeping_core(test, core, ctx))
 		return;
-	}
 	stopped = wait_for_completion_timeout(&ctx->done, 30 * HZ);
 	KUNIT_EXPECT_TRUE(test, stopped);
 	if (stopped) {
