@@ -22,8 +22,8 @@ set -uo pipefail
 cd "$MADCM_ROOT" || exit 1
 
 rounds=${N:-1}
-lane1="vmtest-kasan vmpair-kasan vmtest-siw vmpair"
-lane2="vmtest-6.12 vmpair-6.12 vmpair-mixed vmtest vmtest-kasan-siw"
+lane1="vmtest-kasan vmpair-kasan vmtest-siw vmpair vmtest"
+lane2="vmtest-6.12 vmpair-6.12 vmpair-mixed vmtest-kasan-siw"
 if [ -n "${SOAK_LAYERS:-}" ]; then
 	lane1=$SOAK_LAYERS
 	lane2=
