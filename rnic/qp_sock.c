@@ -892,7 +892,10 @@ static void ks_work(struct work_struct *work)
 	if (test_bit(MADCM_RNIC_KS_DETACHED, &ks->flags))
 		return;
 	if (test_and_clear_bit(MADCM_RNIC_KS_HANDOFF, &ks->flags)) {
+		/* no pusher writes to a socket being loaded */
+		mutex_lock(&ks->tx_mutex);
 		ret = ks_handoff(t);
+		mutex_unlock(&ks->tx_mutex);
 		if (ret) {
 			madcm_rnic_count(ks_qp(t)->dev,
 					 MADCM_RNIC_CNT_HOST_TCP_FAIL);
@@ -911,7 +914,9 @@ static void ks_work(struct work_struct *work)
 	if (!test_bit(MADCM_RNIC_KS_LIVE, &ks->flags) ||
 	    test_bit(MADCM_RNIC_KS_DEAD, &ks->flags))
 		return;
+	mutex_lock(&ks->tx_mutex);
 	ks_tx(t);
+	mutex_unlock(&ks->tx_mutex);
 	ks_events(t);
 	ks_report_end(t);
 }
@@ -926,6 +931,7 @@ void madcm_rnic_ks_init(struct madcm_rnic_stream *t)
 
 	INIT_WORK(&ks->work, ks_work);
 	INIT_WORK(&ks->room_work, ks_room_work);
+	mutex_init(&ks->tx_mutex);
 	spin_lock_init(&ks->lock);
 	INIT_LIST_HEAD(&ks->txq);
 	skb_queue_head_init(&ks->early);
@@ -1059,6 +1065,9 @@ static void ks_detach(struct madcm_rnic_stream *t)
 	cancel_work_sync(&ks->room_work);
 	cancel_work_sync(&ks->work);
 	cancel_work_sync(&ks->room_work);
+	/* a pusher that saw the stream before DETACHED is done with it */
+	mutex_lock(&ks->tx_mutex);
+	mutex_unlock(&ks->tx_mutex);
 	/* a hand-off that never ran leaves its socket unmade */
 	sock = ks->sock;
 	ks->sock = NULL;
@@ -1264,8 +1273,11 @@ static int ks_send_built(struct madcm_rnic_stream *t, u8 *buf, u32 len)
 	return ret;
 }
 
-/* The open run, if any, to the socket: the send side paused. */
-static void ks_flush(struct madcm_rnic_stream *t)
+/*
+ * The open run, if any, to the socket: the send side paused. With
+ * @push, the caller pushes next (ks_push()): the work is not woken.
+ */
+static void ks_flush(struct madcm_rnic_stream *t, bool push)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
 	unsigned long flags;
@@ -1274,7 +1286,34 @@ static void ks_flush(struct madcm_rnic_stream *t)
 	spin_lock_irqsave(&ks->lock, flags);
 	kick = ks_queue_run(ks);
 	spin_unlock_irqrestore(&ks->lock, flags);
-	if (kick)
+	if (kick && !push)
+		ks_kick(ks);
+}
+
+/*
+ * A user QP's doorbell, in its process, after ks_flush() with push: the
+ * records queued go to the socket from here, as siw writes a user QP's
+ * send queue in the system call, without a worker's wake-up on the way
+ * of every Send. Where the work is writing (or loading the socket), or
+ * the socket is not loaded yet, the work does it: it is kicked, and
+ * finds the records (a record queued behind others kicks nothing, so
+ * the records of a flush without its kick are always someone's).
+ */
+static void ks_push(struct madcm_rnic_stream *t)
+{
+	struct madcm_rnic_ks *ks = &t->ks;
+	bool written = false;
+
+	if (mutex_trylock(&ks->tx_mutex)) {
+		if (test_bit(MADCM_RNIC_KS_LIVE, &ks->flags) &&
+		    !(READ_ONCE(ks->flags) & (BIT(MADCM_RNIC_KS_DEAD) |
+					      BIT(MADCM_RNIC_KS_DETACHED)))) {
+			ks_tx(t);
+			written = true;
+		}
+		mutex_unlock(&ks->tx_mutex);
+	}
+	if (!written)
 		ks_kick(ks);
 }
 
@@ -1401,6 +1440,7 @@ const struct madcm_rnic_stream_ops madcm_rnic_ks_ops = {
 	.build_buf = ks_build_buf,
 	.send_built = ks_send_built,
 	.flush = ks_flush,
+	.push = ks_push,
 	.send_zc = ks_send_zc,
 	.max_record = ks_max_record,
 	.send_room = ks_send_room,

@@ -102,6 +102,10 @@ struct madcm_rnic_ks_rec {
  * @room_work: the send side's tx_room, once @work made room in @txq: an
  *	unbound work, so that the send side builds the next records on
  *	one CPU while @work writes the last ones on another
+ * @tx_mutex: held by whoever writes @txq to @sock, or loads @sock: @work,
+ *	or a user QP's doorbell that pushes its records itself
+ *	(madcm_rnic_stream_push()); detach takes it once to wait for a
+ *	pusher to be gone
  * @lock: guards @flags changes that pair with the lists, @txq, @tx_off,
  *	@tx_mem and @early (IRQ-safe)
  * @flags: MADCM_RNIC_KS_* bits
@@ -143,6 +147,7 @@ struct madcm_rnic_ks {
 	struct socket *sock;
 	struct work_struct work;
 	struct work_struct room_work;
+	struct mutex tx_mutex;		/* one writer of @txq to @sock */
 	spinlock_t lock;		/* @txq, @early, @late, @tx_off, @tx_mem */
 	unsigned long flags;
 	struct list_head txq;

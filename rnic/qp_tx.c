@@ -786,7 +786,7 @@ void madcm_rnic_qp_tx_run_locked(struct madcm_rnic_qp *qp,
 		 qp->sq.tail - qp->sq.head < qp->sq.size &&
 		 madcm_rnic_usq_pending(qp));
 	/* what was built in place leaves: nothing more follows it now */
-	madcm_rnic_stream_flush(&qp->stream);
+	madcm_rnic_stream_flush(&qp->stream, due->push);
 }
 
 /**

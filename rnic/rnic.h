@@ -705,10 +705,14 @@ bool madcm_rnic_rq_complete_head(struct madcm_rnic_qp *qp, u32 head,
 /*
  * rnic/verbs.c, for rnic/qp_tx.c: what is due once @qp->lock is dropped,
  * done by madcm_rnic_run_due(). @close: a Terminate was queued: close the
- * stream after it. (The CQs' handlers are queued to madcm_rnic_wq.)
+ * stream after it. @push: the caller is a user QP's doorbell, in its
+ * process: the records the send side queued are written to the stream
+ * from there (madcm_rnic_stream_push()). (The CQs' handlers are queued
+ * to madcm_rnic_wq.)
  */
 struct madcm_rnic_due {
 	bool close;
+	bool push;
 };
 
 void madcm_rnic_run_due(struct madcm_rnic_qp *qp, struct madcm_rnic_due *due);

@@ -187,6 +187,9 @@ int madcm_rnic_stream_send_built(struct madcm_rnic_stream *s, u8 *buf,
 /**
  * madcm_rnic_stream_flush() - the records built in place leave now
  * @s: the stream
+ * @push: the caller calls madcm_rnic_stream_push() once its locks are
+ *	dropped, from process context: the carrier need not wake a context
+ *	of its own to write these records
  *
  * The builder stops (no more room, nothing more to send): what it built
  * in place and madcm_rnic_stream_send_built() took is queued for the
@@ -194,10 +197,29 @@ int madcm_rnic_stream_send_built(struct madcm_rnic_stream *s, u8 *buf,
  *
  * Context: as madcm_rnic_stream_build_buf().
  */
-void madcm_rnic_stream_flush(struct madcm_rnic_stream *s)
+void madcm_rnic_stream_flush(struct madcm_rnic_stream *s, bool push)
 {
 	if (s->ops->flush)
-		s->ops->flush(s);
+		s->ops->flush(s, push && s->ops->push);
+}
+
+/**
+ * madcm_rnic_stream_push() - write what is queued from the caller's context
+ * @s: the stream
+ *
+ * After madcm_rnic_stream_flush() with @push: the carrier writes the
+ * queued records from here where it can (no other writer of the stream
+ * at work), and leaves them to its own context where it cannot. A user
+ * QP's doorbell calls it, in its process, as siw writes a user QP's send
+ * queue in the system call: the FPDUs leave without waking a worker.
+ *
+ * Context: process context, may sleep; no RNIC lock held.
+ */
+void madcm_rnic_stream_push(struct madcm_rnic_stream *s)
+{
+	might_sleep();
+	if (s->ops->push)
+		s->ops->push(s);
 }
 
 /**

@@ -96,7 +96,10 @@ struct madcm_rnic_stream_out {
  * @send: madcm_rnic_stream_send(), the stream carried
  * @build_buf: madcm_rnic_stream_build_buf(); may be NULL
  * @send_built: madcm_rnic_stream_send_built(); with @build_buf
- * @flush: madcm_rnic_stream_flush(); with @build_buf
+ * @flush: madcm_rnic_stream_flush(); with @build_buf; @push set: the
+ *	caller calls @push once its locks are dropped, nothing need be woken
+ *	for these records
+ * @push: madcm_rnic_stream_push(); may be NULL
  * @send_zc: madcm_rnic_stream_send_zc(), the FPDU checked; may be NULL
  * @max_record: madcm_rnic_stream_max_record(), the stream carried
  * @send_room: madcm_rnic_stream_send_room()
@@ -117,7 +120,8 @@ struct madcm_rnic_stream_ops {
 		    unsigned int nvec, u32 len);
 	u8 *(*build_buf)(struct madcm_rnic_stream *s, u32 size);
 	int (*send_built)(struct madcm_rnic_stream *s, u8 *buf, u32 len);
-	void (*flush)(struct madcm_rnic_stream *s);
+	void (*flush)(struct madcm_rnic_stream *s, bool push);
+	void (*push)(struct madcm_rnic_stream *s);
 	int (*send_zc)(struct madcm_rnic_stream *s,
 		       struct madcm_rnic_zc_fpdu *f);
 	u32 (*max_record)(struct madcm_rnic_stream *s);
@@ -174,7 +178,8 @@ int madcm_rnic_stream_send(struct madcm_rnic_stream *s,
 u8 *madcm_rnic_stream_build_buf(struct madcm_rnic_stream *s, u32 size);
 int madcm_rnic_stream_send_built(struct madcm_rnic_stream *s, u8 *buf,
 				 u32 len);
-void madcm_rnic_stream_flush(struct madcm_rnic_stream *s);
+void madcm_rnic_stream_flush(struct madcm_rnic_stream *s, bool push);
+void madcm_rnic_stream_push(struct madcm_rnic_stream *s);
 bool madcm_rnic_stream_can_zc(struct madcm_rnic_stream *s);
 int madcm_rnic_stream_send_zc(struct madcm_rnic_stream *s,
 			      struct madcm_rnic_zc_fpdu *f);

@@ -306,11 +306,14 @@ static int madcm_rnic_req_notify_cq(struct ib_cq *ibcq,
 /* ---- completions of a QP's work requests ---- */
 
 /*
- * What is due once @qp->lock is dropped: closing the stream after a
- * Terminate. Any context.
+ * What is due once @qp->lock is dropped: a user QP's doorbell writes what
+ * it queued to the stream (process context, the doorbell's); closing the
+ * stream after a Terminate (any context).
  */
 void madcm_rnic_run_due(struct madcm_rnic_qp *qp, struct madcm_rnic_due *due)
 {
+	if (due->push)
+		madcm_rnic_stream_push(&qp->stream);
 	if (due->close)
 		madcm_rnic_stream_close_after_queue(&qp->stream);
 }
@@ -1086,6 +1089,8 @@ static int madcm_rnic_post_send(struct ib_qp *ibqp,
 		}
 		if (qp->state == IB_QPS_ERR)
 			madcm_rnic_flush_locked(qp, &due);
+		/* the process writes its FPDUs to the socket itself */
+		due.push = true;
 	}
 	for (; wr; wr = wr->next) {
 		ret = madcm_rnic_check_send_wr(qp, wr);

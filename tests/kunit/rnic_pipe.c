@@ -47,6 +47,9 @@ struct pipe_end {
 	bool room;		/* tx_room is due once the window opens */
 	u32 queued;		/* bytes sent and not yet delivered */
 	u32 records;
+	u32 pushes;		/* madcm_rnic_stream_push() calls */
+	u32 pushes_atomic;	/* ... where the caller could not sleep */
+	u32 pushes_locked;	/* ... with the QP's lock held */
 };
 
 struct rnic_pipe {
@@ -452,6 +455,30 @@ static void pipe_close_after_queue(struct madcm_rnic_stream *s)
 	pipe_close(s, MADCM_CM_OFFLOAD_CLOSE_FIN);
 }
 
+/*
+ * The pipe writes every record from its work already: a push is only
+ * counted, with whether its caller could sleep and held the QP's lock.
+ */
+static void pipe_push(struct madcm_rnic_stream *s)
+{
+	struct rnic_pipe *p = pipe_cur;
+	struct madcm_rnic_qp *qp = container_of(s, struct madcm_rnic_qp,
+						stream);
+	struct pipe_end *e = &p->end[pipe_side(p, s)];
+	bool atomic = !preemptible();
+	int locked = 0;
+	unsigned long flags;
+
+#ifdef CONFIG_LOCKDEP
+	locked = lockdep_is_held(&qp->lock);
+#endif
+	spin_lock_irqsave(&p->lock, flags);
+	e->pushes++;
+	e->pushes_atomic += atomic;
+	e->pushes_locked += locked != 0;
+	spin_unlock_irqrestore(&p->lock, flags);
+}
+
 static void pipe_abort(struct madcm_rnic_stream *s, int status)
 {
 	struct rnic_pipe *p = pipe_cur;
@@ -489,6 +516,7 @@ static const struct madcm_rnic_stream_ops pipe_ops = {
 	.send_room = pipe_send_room,
 	.close_after_queue = pipe_close_after_queue,
 	.abort = pipe_abort,
+	.push = pipe_push,
 };
 
 static void pipe_free(struct kunit_resource *res)
@@ -601,6 +629,28 @@ u32 rnic_pipe_records(struct rnic_pipe *p, int from)
 
 	spin_lock_irqsave(&p->lock, flags);
 	n = p->end[from].records;
+	spin_unlock_irqrestore(&p->lock, flags);
+	return n;
+}
+
+/**
+ * rnic_pipe_pushes() - how one side's pushes were called
+ * @p: the pipe
+ * @from: the side, as for rnic_pipe_records()
+ * @atomic: set to how many came where the caller could not sleep
+ * @locked: set to how many came with the QP's lock held (lockdep only)
+ *
+ * Return: the side's madcm_rnic_stream_push() calls.
+ */
+u32 rnic_pipe_pushes(struct rnic_pipe *p, int from, u32 *atomic, u32 *locked)
+{
+	u32 n;
+	unsigned long flags;
+
+	spin_lock_irqsave(&p->lock, flags);
+	n = p->end[from].pushes;
+	*atomic = p->end[from].pushes_atomic;
+	*locked = p->end[from].pushes_locked;
 	spin_unlock_irqrestore(&p->lock, flags);
 	return n;
 }

@@ -25,6 +25,7 @@ void rnic_pipe_join(struct rnic_pipe *p, struct madcm_rnic_stream *a,
 void rnic_pipe_live(struct rnic_pipe *p, bool live);
 void rnic_pipe_flush(struct rnic_pipe *p);
 u32 rnic_pipe_records(struct rnic_pipe *p, int from);
+u32 rnic_pipe_pushes(struct rnic_pipe *p, int from, u32 *atomic, u32 *locked);
 void rnic_pipe_hold_zc(struct rnic_pipe *p, bool hold);
 void rnic_pipe_tap(struct rnic_pipe *p, rnic_pipe_tap_fn fn, void *arg);
 

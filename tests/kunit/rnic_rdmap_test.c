@@ -1857,6 +1857,54 @@ static void fatal_event_handler_moves_its_qp_to_error(struct kunit *test)
 }
 
 /*
+ * A user QP's doorbell (libsiw's post without a work request, its SQEs
+ * in the ring the process maps) writes its FPDUs to the stream from the
+ * process itself, as siw writes a user QP's send queue in the system
+ * call: the stream's push comes once per doorbell, after the QP's lock
+ * is dropped, where the caller may sleep (the socket's sendmsg may). A
+ * kernel consumer's post, which may come from any context, leaves the
+ * writing to the carrier's own context: no push.
+ */
+static void user_doorbell_pushes_from_the_process(struct kunit *test)
+{
+	static const u8 msg[8] = "doorbel";
+	struct rd_fix *fx = rd_connect(test);
+	struct rd_side *a = &fx->s[0], *b = &fx->s[1];
+	struct siw_sqe *ring, *e;
+	u32 atomic = 0, locked = 0;
+
+	ring = kunit_kcalloc(test, a->qp->sq.size, sizeof(*ring), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ring);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(b, 10, b->buf, 64), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_recv(b, 11, b->buf2, 64), 0);
+	KUNIT_ASSERT_EQ(test, rd_post_send(a, 1, a->buf, 8, IB_SEND_SIGNALED),
+			0);
+	rd_expect_wc(test, a->scq, 1, IB_WC_SEND, IB_WC_SUCCESS);
+	rd_expect_wc(test, b->rcq, 10, IB_WC_RECV, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, rnic_pipe_pushes(fx->pipe, 0, &atomic, &locked),
+			0U);
+
+	/* the process's SQE: an inline Send of 8 octets, then the doorbell */
+	e = &ring[a->qp->sq.tail % a->qp->sq.size];
+	e->id = 2;
+	e->opcode = SIW_OP_SEND;
+	e->num_sge = 1;
+	e->sge[0].length = sizeof(msg);
+	memcpy((u8 *)e->sge + sizeof(e->sge[0]), msg, sizeof(msg));
+	e->flags = SIW_WQE_VALID | SIW_WQE_INLINE | SIW_WQE_SIGNALLED;
+	a->qp->usq = ring;
+	KUNIT_ASSERT_EQ(test, ib_post_send(a->ibqp, NULL, NULL), 0);
+	rd_expect_wc(test, a->scq, 2, IB_WC_SEND, IB_WC_SUCCESS);
+	rd_expect_wc(test, b->rcq, 11, IB_WC_RECV, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, memcmp(b->buf2, msg, sizeof(msg)), 0);
+	KUNIT_EXPECT_EQ(test, rnic_pipe_pushes(fx->pipe, 0, &atomic, &locked),
+			1U);
+	KUNIT_EXPECT_EQ(test, atomic, 0U);
+	KUNIT_EXPECT_EQ(test, locked, 0U);
+	a->qp->usq = NULL;
+}
+
+/*
  * The offload boundary's checks, before anything carries the stream
  * (Documentation/rnic_iw.rst, "The QP's stream"): more unacknowledged
  * bytes than an MPA frame with the most private data and an RTR FPDU
@@ -2141,6 +2189,7 @@ static struct kunit_case rnic_rdmap_cases[] = {
 	KUNIT_CASE(error_flushes_both_queues_once),
 	KUNIT_CASE(recv_handler_moves_its_qp_to_error),
 	KUNIT_CASE(fatal_event_handler_moves_its_qp_to_error),
+	KUNIT_CASE(user_doorbell_pushes_from_the_process),
 	KUNIT_CASE(rtr_read_completes_nothing),
 	KUNIT_CASE(rtr_send_consumes_no_receive),
 	KUNIT_CASE(rtr_write_consumes_no_receive),
