@@ -1305,9 +1305,15 @@ static void ks_push(struct madcm_rnic_stream *t)
 	bool written = false;
 
 	if (mutex_trylock(&ks->tx_mutex)) {
-		if (test_bit(MADCM_RNIC_KS_LIVE, &ks->flags) &&
-		    !(READ_ONCE(ks->flags) & (BIT(MADCM_RNIC_KS_DEAD) |
-					      BIT(MADCM_RNIC_KS_DETACHED)))) {
+		/*
+		 * Loaded, out of repair, the CM's steering gone (a hand-off
+		 * that failed half-way may leave LIVE set until DEAD is).
+		 */
+		if ((READ_ONCE(ks->flags) & (BIT(MADCM_RNIC_KS_LIVE) |
+					     BIT(MADCM_RNIC_KS_UNSTEERED) |
+					     BIT(MADCM_RNIC_KS_DEAD) |
+					     BIT(MADCM_RNIC_KS_DETACHED))) ==
+		    (BIT(MADCM_RNIC_KS_LIVE) | BIT(MADCM_RNIC_KS_UNSTEERED))) {
 			ks_tx(t);
 			written = true;
 		}
