@@ -40,14 +40,18 @@
  * record of its own, behind the open run. The work writes the records
  * to the socket with MSG_DONTWAIT, up to MADCM_RNIC_KS_TX_BATCH a call
  * and MSG_MORE while more are queued, so that TCP fills segments and GSO
- * packets with many FPDUs; a full socket waits for its write_space. The
+ * packets with many FPDUs; a full socket waits for its write_space. A
+ * user QP's doorbell writes what it queued itself, in its process
+ * (ks_push()), when no other writer is at work. The
  * send side, told of the room, builds the next records from another
  * (unbound) work meanwhile. Receiving: the socket's data_ready reads the
  * stream with tcp_read_sock() and hands the upper layer each piece of
  * each skb in place (skb_seq_read()). FIN, RST, a retransmission or
  * user timeout reach the CM as FIN_RCVD, CLOSED and RESET from the work.
  *
- * Locking: @ks->lock (IRQ-safe) guards the queues; the stream's rx_lock
+ * Locking: @ks->tx_mutex makes one writer of the queue to the socket
+ * (the work, or a doorbell's push); @ks->lock (IRQ-safe) guards the
+ * queues; the stream's rx_lock
  * serializes the deliveries to the upper layer. The socket's callbacks
  * find the stream through sk_user_data under sk_callback_lock, which
  * detach takes to put the socket's own callbacks back.
