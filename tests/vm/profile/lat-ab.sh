@@ -16,6 +16,7 @@
 . /tests/common.sh
 . /tests/ib.sh
 . /tests/apps.sh
+. /tests/prof.sh
 
 ROUNDS=4 AB= ITERS=2000 BW=0 BW_ITERS=2000
 for arg in $(cat /proc/cmdline); do
@@ -29,17 +30,11 @@ for arg in $(cat /proc/cmdline); do
 done
 apps_setup
 
-param=${AB%%:*} vals=${AB#*:}
-[ -n "$AB" ] || vals=-
 port=7850
 for i in $(seq "$ROUNDS"); do
-	for val in $(echo "$vals" | tr ',' ' '); do
-		tag=
-		if [ "$val" != - ]; then
-			echo "$val" >/sys/module/madcm/parameters/"$param" ||
-				fail "set $param=$val"
-			tag=" $param=$val"
-		fi
+	for val in $(prof_ab_values "$AB"); do
+		prof_ab_set "$AB" "$val"
+		tag=$PROF_TAG
 		apps_run ib_send_lat a "ib_send_lat -R -F -d $DEV -p $port -s 64 -n $ITERS" \
 			"ib_send_lat -R -F -d $DEV -p $port -s 64 -n $ITERS 192.0.2.1"
 		if [ $SIDE = client ] && [ $RC -eq 0 ]; then

@@ -27,6 +27,7 @@
 . /tests/ib.sh
 . /tests/pair.sh
 . /tests/nvmeof-setup.sh
+. /tests/prof.sh
 
 ROUNDS=5 PERF=0 RW=randwrite CHAINS= AB= COUNT=0 RAMP=2 QD=32
 for arg in $(cat /proc/cmdline); do
@@ -77,16 +78,10 @@ per_io() {
 
 nvmeof_up 0
 if [ $ROLE = b ] && [ -n "$DEV" ]; then
-	param=${AB%%:*} vals=${AB#*:}
-	[ -n "$AB" ] || vals=-
 	for i in $(seq "$ROUNDS"); do
-		for val in $(echo "$vals" | tr ',' ' '); do
-			tag=
-			if [ "$val" != - ]; then
-				echo "$val" >/sys/module/madcm/parameters/"$param" ||
-					fail "set $param=$val"
-				tag=" $param=$val"
-			fi
+		for val in $(prof_ab_values "$AB"); do
+			prof_ab_set "$AB" "$val"
+			tag=$PROF_TAG
 			v=$(fio_round) || { fail "fio round $i$tag"; sed 's/^/  fio: /' /tmp/fio.p; continue; }
 			echo "=== PROF $RDEV 4k-$RW-qd$QD$tag round $i: $v IOPS"
 		done
