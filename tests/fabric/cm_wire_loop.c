@@ -17,6 +17,15 @@
 
 /* Captured frames a port keeps before it drops the newest. */
 #define MADCM_WIRE_LOOP_CAPTURE_MAX	256
+/*
+ * Frames on their way to one port before the wire drops the newest: the
+ * transmit queue of a Linux net_device by default (txqueuelen 1000). The
+ * frames wait for one worker that runs at the speed of the machine, so
+ * an unbounded queue on a slow (emulated, sanitized, loaded) machine
+ * grows past every retransmission timeout, and the retransmissions feed
+ * it: seen as a thousand connections that never completed.
+ */
+#define MADCM_WIRE_LOOP_QUEUE_LEN	1000
 
 struct madcm_wire_loop_qh {
 	struct list_head list;
@@ -44,6 +53,8 @@ struct madcm_wire_loop_port {
 	u16 ports_lo;
 	u16 ports_hi;
 	u16 port_reserved;
+	u32 queued;
+	u32 queue_len;
 };
 
 /*
@@ -114,6 +125,9 @@ static void loop_deliver(struct work_struct *work)
 			wake_up(&dst->capq);
 	}
 	mutex_unlock(&loop->deliver_lock);
+	spin_lock_bh(&loop->lock);
+	dst->queued--;
+	spin_unlock_bh(&loop->lock);
 	if (!kept)
 		kfree(f);
 	if (atomic_dec_and_test(&loop->inflight))
@@ -125,10 +139,15 @@ static void loop_queue(struct madcm_wire_loop *loop,
 		       u32 len, u32 delay_ms, s32 corrupt_at)
 {
 	struct madcm_wire_loop_frame *f;
+	unsigned long flags;
 
 	f = kmalloc(struct_size(f, data, len), GFP_ATOMIC);
-	if (!f)
+	if (!f) {
+		spin_lock_irqsave(&loop->lock, flags);
+		dst->queued--;
+		spin_unlock_irqrestore(&loop->lock, flags);
 		return;
+	}
 	INIT_DELAYED_WORK(&f->dw, loop_deliver);
 	INIT_LIST_HEAD(&f->list);
 	f->loop = loop;
@@ -170,6 +189,13 @@ static int loop_xmit(struct madcm_cm_core *core, const u8 *frame, u32 len)
 		}
 	}
 	for (i = 0; i < copies; i++) {
+		/* Tail drop: a full queue takes no more frames. */
+		if (dst->queued >= dst->queue_len) {
+			loop->stats.overflowed++;
+			copies = i;
+			break;
+		}
+		dst->queued++;
 		delay[i] = loop_rand(loop, fl->delay_ms + 1);
 		if (loop_chance(loop, fl->reorder_pct)) {
 			loop->stats.reordered++;
@@ -406,6 +432,7 @@ struct madcm_wire_loop_port *madcm_wire_loop_add_port(struct madcm_wire_loop *lo
 	port->mac[0] = 0x02;
 	port->mac[5] = ++loop->nports;
 	port->mtu = mtu ? mtu : ETH_DATA_LEN;
+	port->queue_len = MADCM_WIRE_LOOP_QUEUE_LEN;
 	INIT_LIST_HEAD(&port->captured);
 	INIT_LIST_HEAD(&port->qhash);
 	init_waitqueue_head(&port->capq);
@@ -513,6 +540,27 @@ void madcm_wire_loop_set_faults(struct madcm_wire_loop_port *port,
 	spin_unlock_bh(&port->loop->lock);
 }
 EXPORT_SYMBOL_GPL(madcm_wire_loop_set_faults);
+
+/**
+ * madcm_wire_loop_set_queue_len() - bound the frames on their way to a port
+ * @port: the receiving port
+ * @len: how many frames may wait for delivery to @port (0: the default,
+ *	1000, a net_device's txqueuelen)
+ *
+ * A frame sent to @port while @len frames wait for delivery to it is
+ * dropped (counted as overflowed), as a full transmit queue drops it.
+ * Frames already queued keep their place.
+ *
+ * Context: Process or softirq context; takes a spinlock.
+ * Return: Nothing.
+ */
+void madcm_wire_loop_set_queue_len(struct madcm_wire_loop_port *port, u32 len)
+{
+	spin_lock_bh(&port->loop->lock);
+	port->queue_len = len ? len : MADCM_WIRE_LOOP_QUEUE_LEN;
+	spin_unlock_bh(&port->loop->lock);
+}
+EXPORT_SYMBOL_GPL(madcm_wire_loop_set_queue_len);
 
 /**
  * madcm_wire_loop_set_resolve_delay() - make resolution take a while

@@ -52,6 +52,7 @@ struct madcm_wire_faults {
  * @reordered: held back
  * @corrupted: corrupted
  * @unroutable: no port owns the destination MAC, or it has no core
+ * @overflowed: dropped because the receiving port's queue was full
  */
 struct madcm_wire_loop_stats {
 	u64 sent;
@@ -61,6 +62,7 @@ struct madcm_wire_loop_stats {
 	u64 reordered;
 	u64 corrupted;
 	u64 unroutable;
+	u64 overflowed;
 };
 
 struct madcm_wire_loop *madcm_wire_loop_create(u64 seed);
@@ -75,6 +77,7 @@ madcm_wire_loop_attach_core(struct madcm_wire_loop_port *port,
 void madcm_wire_loop_detach_core(struct madcm_wire_loop_port *port);
 void madcm_wire_loop_set_faults(struct madcm_wire_loop_port *port,
 				const struct madcm_wire_faults *faults);
+void madcm_wire_loop_set_queue_len(struct madcm_wire_loop_port *port, u32 len);
 void madcm_wire_loop_set_resolve_delay(struct madcm_wire_loop_port *port,
 				       u32 eagain_calls);
 void madcm_wire_loop_set_conn_steer_busy(struct madcm_wire_loop_port *port,

@@ -256,8 +256,9 @@ static void cm_stress_thousand_lossy(struct kunit *test)
 	madcm_wire_loop_stats(fix->loop, &st);
 	retrans = cm_cnt(fix->core[0], IRDMA_CM_CNT_RETRANS) +
 		  cm_cnt(fix->core[1], IRDMA_CM_CNT_RETRANS);
-	kunit_info(test, "sent %llu dropped %llu dup %llu reordered %llu retrans %llu\n",
-		   st.sent, st.dropped, st.duplicated, st.reordered, retrans);
+	kunit_info(test, "sent %llu dropped %llu dup %llu reordered %llu overflowed %llu retrans %llu\n",
+		   st.sent, st.dropped, st.duplicated, st.reordered,
+		   st.overflowed, retrans);
 	/* The faults did happen, and the lost frames were sent again. */
 	KUNIT_EXPECT_GT(test, st.dropped, 0);
 	KUNIT_EXPECT_GT(test, st.duplicated, 0);
@@ -267,6 +268,67 @@ static void cm_stress_thousand_lossy(struct kunit *test)
 	cm_expect_drained(test, fix->core[1]);
 	KUNIT_EXPECT_EQ(test, madcm_wire_loop_qhash_count(fix->port[0]), 0);
 	KUNIT_EXPECT_EQ(test, madcm_wire_loop_qhash_count(fix->port[1]), 0);
+}
+
+/* The wire's counters once @n frames were handed to it (or 2 s passed). */
+static void wire_sent(struct cm_fix *fix, u64 n, struct madcm_wire_loop_stats *st)
+{
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		madcm_wire_loop_stats(fix->loop, st);
+		if (st->sent >= n)
+			return;
+		msleep(20);
+	}
+}
+
+/*
+ * The wire holds at most a transmit queue's worth of frames for a port,
+ * as a net_device's queue (txqueuelen) does, and drops the newest beyond
+ * it: held back by 4 s each, 12 SYNs toward a queue of 8 are 8 queued
+ * and 4 dropped; the 8 arrive; once the queue drained, a 13th is taken.
+ * Unbounded, a slow machine's queue outgrew every RTO in
+ * cm_stress_thousand_lossy and the retransmissions fed it.
+ */
+static void cm_stress_wire_queue_bounded(struct kunit *test)
+{
+	const struct madcm_wire_faults hold = {
+		.reorder_pct = 100, .reorder_ms = 4000,
+	};
+	const struct madcm_wire_faults none = {};
+	const int queue = 8, n = 12;
+	struct cm_fix *fix = cm_fix_create(test, 1, true, &cm_test_quiet_cfg,
+					   n + 1);
+	struct madcm_cm_connect_attr attr;
+	struct madcm_wire_loop_stats st;
+	int i;
+
+	madcm_wire_loop_set_queue_len(fix->port[1], queue);
+	madcm_wire_loop_set_faults(fix->port[0], &hold);
+	for (i = 0; i <= n; i++) {
+		cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], LPORT,
+				MADCM_CM_NO_VLAN, 2, &fix->side[0]);
+		attr.loc.port = 10000 + i;
+		cm_connect(test, fix, 0, &attr);
+		if (i < n - 1)
+			continue;
+		wire_sent(fix, i + 1, &st);
+		KUNIT_EXPECT_EQ(test, st.sent, i + 1);
+		KUNIT_EXPECT_EQ(test, st.overflowed, n - queue);
+		if (i == n) {
+			madcm_wire_loop_quiesce(fix->loop);
+			madcm_wire_loop_stats(fix->loop, &st);
+			KUNIT_EXPECT_EQ(test, st.delivered, queue + 1);
+			break;
+		}
+		/* The 8 arrive after their 4 s; the 13th goes at once. */
+		KUNIT_EXPECT_EQ(test, st.delivered, 0);
+		madcm_wire_loop_quiesce(fix->loop);
+		madcm_wire_loop_stats(fix->loop, &st);
+		KUNIT_EXPECT_EQ(test, st.delivered, queue);
+		madcm_wire_loop_set_faults(fix->port[0], &none);
+	}
 }
 
 /*
@@ -431,6 +493,7 @@ static void cm_stress_threads(struct kunit *test)
 static struct kunit_case cm_stress_cases[] = {
 	KUNIT_CASE(cm_stress_many),
 	KUNIT_CASE_PARAM(cm_stress_lossy, lossy_gen_params),
+	KUNIT_CASE(cm_stress_wire_queue_bounded),
 	KUNIT_CASE(cm_stress_thousand_lossy),
 	KUNIT_CASE(cm_stress_teardown_open),
 	KUNIT_CASE(cm_stress_threads),
