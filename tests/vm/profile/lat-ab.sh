@@ -10,6 +10,10 @@
 # 2026-12-07) is larger than most effects, alternating runs in one boot
 # are not. prof.iters= sets the iterations (2,000); prof.bw=1 adds an
 # ib_write_bw -R of 64 KiB Writes (prof.bw_iters=, 2,000) to each run.
+# prof.cmtime=N adds cmtime with N connections at once to each run (its
+# connect, disconnect and whole-cycle rates, as apps-bench.sh computes
+# them: one boot's cmtime spread too far to read, 2026-12-07);
+# prof.lat=0 leaves ib_send_lat out.
 #   MADCM_VM_DIR=/tmp/l MADCM_PAIR_KERNEL_A=stock MADCM_PAIR_KERNEL_B=stock \
 #   MADCM_VM_APPEND="prof.rounds=4 prof.ab=rnic_tx_push:0,1" \
 #   tests/vm/run2.sh tests/vm/profile/lat-ab.sh </dev/null
@@ -18,7 +22,7 @@
 . /tests/apps.sh
 . /tests/prof.sh
 
-ROUNDS=4 AB= ITERS=2000 BW=0 BW_ITERS=2000
+ROUNDS=4 AB= ITERS=2000 BW=0 BW_ITERS=2000 CMTIME=0 LAT=1
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	prof.rounds=*) ROUNDS=${arg#*=} ;;
@@ -26,6 +30,8 @@ for arg in $(cat /proc/cmdline); do
 	prof.iters=*) ITERS=${arg#*=} ;;
 	prof.bw=*) BW=${arg#*=} ;;
 	prof.bw_iters=*) BW_ITERS=${arg#*=} ;;
+	prof.cmtime=*) CMTIME=${arg#*=} ;;
+	prof.lat=*) LAT=${arg#*=} ;;
 	esac
 done
 apps_setup
@@ -35,14 +41,31 @@ for i in $(seq "$ROUNDS"); do
 	for val in $(prof_ab_values "$AB"); do
 		prof_ab_set "$AB" "$val"
 		tag=$PROF_TAG
-		apps_run ib_send_lat a "ib_send_lat -R -F -d $DEV -p $port -s 64 -n $ITERS" \
-			"ib_send_lat -R -F -d $DEV -p $port -s 64 -n $ITERS 192.0.2.1"
-		if [ $SIDE = client ] && [ $RC -eq 0 ]; then
-			# bytes iterations t_min t_max t_typical t_avg ...
-			row=$(grep -E "^ *64 +$ITERS +[0-9]" $OUT | tail -1)
-			echo "=== PROF $DEV ib_send_lat-64B$tag round $i: typical $(echo "$row" | awk '{ print $5 }') avg $(echo "$row" | awk '{ print $6 }') us"
+		if [ "$CMTIME" -gt 0 ]; then
+			apps_run cmtime a "cmtime -b 192.0.2.1 -p $port -c $CMTIME" \
+				"cmtime -s 192.0.2.1 -p $port -c $CMTIME" stays
+			# rows "STEP : total_ms max_ms min_us us_per_conn"; a
+			# failed step would make the rates up
+			if [ $SIDE = client ] && [ $RC -eq 0 ] && ! grep -qE 'fail|error' $OUT; then
+				rates=$(awk -v n="$CMTIME" '/^[a-z ]+: *[0-9.]+ / {
+					split($0, f, ":"); split(f[2], v, " "); all += v[1]
+					if ($1 == "connect") c = v[1]
+					if ($1 == "disconnect") d = v[1] }
+					END { printf "connect %.1f disconnect %.1f cycle %.1f", c ? n * 1000 / c : 0, d ? n * 1000 / d : 0, all ? n * 1000 / all : 0 }' $OUT)
+				echo "=== PROF $DEV cmtime-$CMTIME$tag round $i: $rates conn/s"
+			fi
+			port=$((port + 1))
 		fi
-		port=$((port + 1))
+		if [ "$LAT" = 1 ]; then
+			apps_run ib_send_lat a "ib_send_lat -R -F -d $DEV -p $port -s 64 -n $ITERS" \
+				"ib_send_lat -R -F -d $DEV -p $port -s 64 -n $ITERS 192.0.2.1"
+			if [ $SIDE = client ] && [ $RC -eq 0 ]; then
+				# bytes iterations t_min t_max t_typical t_avg ...
+				row=$(grep -E "^ *64 +$ITERS +[0-9]" $OUT | tail -1)
+				echo "=== PROF $DEV ib_send_lat-64B$tag round $i: typical $(echo "$row" | awk '{ print $5 }') avg $(echo "$row" | awk '{ print $6 }') us"
+			fi
+			port=$((port + 1))
+		fi
 		[ "$BW" = 1 ] || continue
 		apps_run ib_write_bw a "ib_write_bw -R -F -d $DEV -p $port -s 65536 -n $BW_ITERS" \
 			"ib_write_bw -R -F -d $DEV -p $port -s 65536 -n $BW_ITERS 192.0.2.1"
