@@ -47,12 +47,7 @@ cmtime_rates() {
 	[ $SIDE = client ] && [ $RC -eq 0 ] || return 0
 	grep -qE 'fail|error' $OUT && { echo "cmtime: a step failed"; return 0; }
 	sed -n 's/^/cmtime: /p' $OUT
-	echo "=== PROF $DEV cmtime-$CONNS $1: $(awk -v n="$CONNS" '/^[a-z ]+: *[0-9.]+ / {
-		split($0, f, ":"); split(f[2], v, " "); all += v[1]
-		if ($1 == "connect") c = v[1]
-		if ($1 == "disconnect") d = v[1] }
-		END { printf "connect %.1f disconnect %.1f cycle %.1f", c ? n * 1000 / c : 0,
-			d ? n * 1000 / d : 0, all ? n * 1000 / all : 0 }' $OUT) conn/s"
+	echo "=== PROF $DEV cmtime-$CONNS $1: $(prof_cmtime_rates "$CONNS" $OUT) conn/s"
 }
 
 apps_run cmtime a "cmtime -b 192.0.2.1 -p 7860 -c $CONNS" \

@@ -47,11 +47,7 @@ for i in $(seq "$ROUNDS"); do
 			# rows "STEP : total_ms max_ms min_us us_per_conn"; a
 			# failed step would make the rates up
 			if [ $SIDE = client ] && [ $RC -eq 0 ] && ! grep -qE 'fail|error' $OUT; then
-				rates=$(awk -v n="$CMTIME" '/^[a-z ]+: *[0-9.]+ / {
-					split($0, f, ":"); split(f[2], v, " "); all += v[1]
-					if ($1 == "connect") c = v[1]
-					if ($1 == "disconnect") d = v[1] }
-					END { printf "connect %.1f disconnect %.1f cycle %.1f", c ? n * 1000 / c : 0, d ? n * 1000 / d : 0, all ? n * 1000 / all : 0 }' $OUT)
+				rates=$(prof_cmtime_rates "$CMTIME" $OUT)
 				echo "=== PROF $DEV cmtime-$CMTIME$tag round $i: $rates conn/s"
 			fi
 			port=$((port + 1))
