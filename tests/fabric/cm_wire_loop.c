@@ -108,9 +108,11 @@ static void loop_deliver(struct work_struct *work)
 		madcm_cm_backend_receive(dst->core, f->data, f->len);
 		spin_lock_bh(&loop->lock);
 		loop->stats.delivered++;
+		dst->queued--;
 		spin_unlock_bh(&loop->lock);
 	} else {
 		spin_lock_bh(&loop->lock);
+		dst->queued--;
 		if (!loop->dead && dst->capture &&
 		    dst->ncaptured < MADCM_WIRE_LOOP_CAPTURE_MAX) {
 			list_add_tail(&f->list, &dst->captured);
@@ -125,9 +127,6 @@ static void loop_deliver(struct work_struct *work)
 			wake_up(&dst->capq);
 	}
 	mutex_unlock(&loop->deliver_lock);
-	spin_lock_bh(&loop->lock);
-	dst->queued--;
-	spin_unlock_bh(&loop->lock);
 	if (!kept)
 		kfree(f);
 	if (atomic_dec_and_test(&loop->inflight))

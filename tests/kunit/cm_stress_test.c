@@ -307,28 +307,28 @@ static void cm_stress_wire_queue_bounded(struct kunit *test)
 	madcm_wire_loop_set_queue_len(fix->port[1], queue);
 	madcm_wire_loop_set_faults(fix->port[0], &hold);
 	for (i = 0; i <= n; i++) {
+		/* The 8 arrive after their 4 s; the 13th goes at once. */
+		if (i == n) {
+			wire_sent(fix, n, &st);
+			KUNIT_EXPECT_EQ(test, st.sent, n);
+			KUNIT_EXPECT_EQ(test, st.overflowed, n - queue);
+			KUNIT_EXPECT_EQ(test, st.delivered, 0);
+			madcm_wire_loop_quiesce(fix->loop);
+			madcm_wire_loop_stats(fix->loop, &st);
+			KUNIT_EXPECT_EQ(test, st.delivered, queue);
+			madcm_wire_loop_set_faults(fix->port[0], &none);
+		}
 		cm_connect_attr(&attr, &fix->v4[0], &fix->v4[1], LPORT,
 				MADCM_CM_NO_VLAN, 2, &fix->side[0]);
 		attr.loc.port = 10000 + i;
 		cm_connect(test, fix, 0, &attr);
-		if (i < n - 1)
-			continue;
-		wire_sent(fix, i + 1, &st);
-		KUNIT_EXPECT_EQ(test, st.sent, i + 1);
-		KUNIT_EXPECT_EQ(test, st.overflowed, n - queue);
-		if (i == n) {
-			madcm_wire_loop_quiesce(fix->loop);
-			madcm_wire_loop_stats(fix->loop, &st);
-			KUNIT_EXPECT_EQ(test, st.delivered, queue + 1);
-			break;
-		}
-		/* The 8 arrive after their 4 s; the 13th goes at once. */
-		KUNIT_EXPECT_EQ(test, st.delivered, 0);
-		madcm_wire_loop_quiesce(fix->loop);
-		madcm_wire_loop_stats(fix->loop, &st);
-		KUNIT_EXPECT_EQ(test, st.delivered, queue);
-		madcm_wire_loop_set_faults(fix->port[0], &none);
 	}
+	wire_sent(fix, n + 1, &st);
+	madcm_wire_loop_quiesce(fix->loop);
+	madcm_wire_loop_stats(fix->loop, &st);
+	KUNIT_EXPECT_EQ(test, st.sent, n + 1);
+	KUNIT_EXPECT_EQ(test, st.overflowed, n - queue);
+	KUNIT_EXPECT_EQ(test, st.delivered, queue + 1);
 }
 
 /*
