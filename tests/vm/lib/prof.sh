@@ -28,14 +28,15 @@ prof_ab_set() {
 # prof_cmtime_rates N FILE: "connect C disconnect D cycle Y", connections
 # per second of cmtime's run with N connections whose output is FILE
 # (rows "STEP : total_ms max_ms min_us us_per_conn"): through the
-# connect step, the disconnect step and all steps.
+# connect step, the disconnect step and all steps; "-" for a step FILE
+# has no time for.
 prof_cmtime_rates() {
-	awk -v n="$1" '/^[a-z ]+: *[0-9.]+ / {
+	awk -v n="$1" 'function rate(t) { return t > 0 ? sprintf("%.1f", n * 1000 / t) : "-" }
+		/^[a-z ]+: *[0-9.]+ / {
 		split($0, f, ":"); split(f[2], v, " "); all += v[1]
 		if ($1 == "connect") c = v[1]
 		if ($1 == "disconnect") d = v[1] }
-		END { printf "connect %.1f disconnect %.1f cycle %.1f", c ? n * 1000 / c : 0,
-			d ? n * 1000 / d : 0, all ? n * 1000 / all : 0 }' "$2"
+		END { printf "connect %s disconnect %s cycle %s", rate(c), rate(d), rate(all) }' "$2"
 }
 
 # ftrace's function_graph tracer on a list of functions, and what it

@@ -19,6 +19,7 @@
 . /tests/common.sh
 . /tests/ib.sh
 . /tests/apps.sh
+. /tests/prof.sh
 
 CONNS=${BENCH_CMTIME_CONNS:-50}
 LAT_ITERS=${BENCH_LAT_ITERS:-2000}
@@ -65,11 +66,11 @@ apps_run cmtime a "cmtime -b 192.0.2.1 -p 7830 -c $CONNS" "cmtime -s 192.0.2.1 -
 # A connection whose step failed would make the rates up: no figures then.
 apps_expect "cmtime $SIDE: no step failed" 'fail|error' 0
 if [ $SIDE = client ] && [ $RC -eq 0 ] && ! grep -qE 'fail|error' $OUT; then
-	step_ms() { sed -n "s/^$1 *: *\([0-9.]*\) .*/\1/p" $OUT; }
-	figure "cmtime-connect-rate" "$(awk -v n=$CONNS -v t="$(step_ms connect)" 'BEGIN { printf "%.1f", n * 1000 / t }')" conn/s
-	figure "cmtime-disconnect-rate" "$(awk -v n=$CONNS -v t="$(step_ms disconnect)" 'BEGIN { printf "%.1f", n * 1000 / t }')" conn/s
-	figure "cmtime-cycle-rate" "$(awk -v n=$CONNS '/^[a-z ]+: *[0-9.]+ / { split($0, f, ":"); split(f[2], v, " "); t += v[1] }
-		END { printf "%.1f", n * 1000 / t }' $OUT)" conn/s
+	# "connect C disconnect D cycle Y" (tests/vm/lib/prof.sh)
+	set -- $(prof_cmtime_rates $CONNS $OUT)
+	figure "cmtime-connect-rate" "$2" conn/s
+	figure "cmtime-disconnect-rate" "$4" conn/s
+	figure "cmtime-cycle-rate" "$6" conn/s
 fi
 
 # perftest: the results row follows the "#bytes #iterations" header.
