@@ -14,6 +14,7 @@
 #include <linux/net.h>
 #include <linux/socket.h>
 #include <linux/uio.h>
+#include <net/tcp.h>
 
 /*
  * madcm_page_frag_cache_drain() gives a page_frag_cache's page back (its
@@ -29,6 +30,20 @@ static inline void madcm_page_frag_cache_drain(struct page_frag_cache *nc)
 		__page_frag_cache_drain(virt_to_head_page(nc->va),
 					nc->pagecnt_bias);
 	nc->va = NULL;
+#endif
+}
+
+/*
+ * madcm_tcp_send_ack() sends an ACK of RCV.NXT now, from a socket whose
+ * lock the caller owns: __tcp_send_ack() takes the segment's flags
+ * since 6.10 (Kbuild defines MADCM_HAVE_TCP_SEND_ACK_FLAGS).
+ */
+static inline void madcm_tcp_send_ack(struct sock *sk)
+{
+#ifdef MADCM_HAVE_TCP_SEND_ACK_FLAGS
+	__tcp_send_ack(sk, tcp_sk(sk)->rcv_nxt, 0);
+#else
+	__tcp_send_ack(sk, tcp_sk(sk)->rcv_nxt);
 #endif
 }
 

@@ -22,7 +22,8 @@
  *  - the bytes the CM sent and the peer has not acknowledged, written
  *    into the send queue as sent (TCP retransmits them until acked);
  *  - TCP_NODELAY, TCP_USER_TIMEOUT (rnic_host_tcp_user_timeout_ms);
- *  - the QP's callbacks, then TCP_REPAIR off (a window probe leaves).
+ *  - the QP's callbacks, then TCP_REPAIR off (a window probe leaves),
+ *    and an ACK when the CM left received bytes unacknowledged.
  *
  * Only then does the CM remove the connection's steering entry
  * (madcm_cm_offload_unsteer()), so no segment of the stream meets the
@@ -412,6 +413,16 @@ int madcm_rnic_ks_repair(struct net *net, const struct madcm_rnic_ks_conn *k,
 	int ret, alen, n = 2;
 
 	*sockp = NULL;
+	/*
+	 * The socket sizes its segments from TCP_MAXSEG, which takes
+	 * TCP_MIN_MSS to MAX_TCP_WINDOW: a peer's MSS under the first (the
+	 * CM takes one from 64 on) would leave the socket at 536 octets
+	 * (RFC 9293 3.7.1), over what the peer announced, so the stream is
+	 * refused; one over the second (a link's MTU over 32 KiB) is held to
+	 * it, segments no larger than a host socket's with that TCP_MAXSEG.
+	 */
+	if (k->mss < TCP_MIN_MSS)
+		return -EINVAL;
 	ret = sock_create_kern(net, c->ipv4 ? AF_INET : AF_INET6, SOCK_STREAM,
 			       IPPROTO_TCP, &sock);
 	if (ret)
@@ -424,7 +435,8 @@ int madcm_rnic_ks_repair(struct net *net, const struct madcm_rnic_ks_conn *k,
 	alen = ks_sockaddr(&c->loc, c->ipv4, k->ifindex, &la);
 	ret = kernel_bind(sock, (struct sockaddr *)&la, alen);
 	if (!ret)
-		ret = ks_setint(sock, TCP_MAXSEG, k->mss);
+		ret = ks_setint(sock, TCP_MAXSEG,
+				min_t(u32, k->mss, MAX_TCP_WINDOW));
 	if (!ret)
 		ret = ks_setint(sock, TCP_REPAIR_QUEUE, TCP_SEND_QUEUE);
 	if (!ret)
@@ -497,6 +509,39 @@ err:
 	return ret;
 }
 
+/**
+ * madcm_rnic_ks_start() - a repaired socket takes up its connection
+ * @sock: the socket madcm_rnic_ks_repair() made of @k
+ * @k: the connection
+ *
+ * Repair off: the socket sends a window probe, which the peer answers
+ * with an ACK (its window, and what it holds of ours). The probe lies
+ * below the peer's window, so the peer reads no acknowledgment from it
+ * (RFC 9293 3.10.7.4: an unacceptable segment is answered and dropped).
+ * When the CM left bytes it received unacknowledged (@k->rcv_nxt beyond
+ * the context's RCV.NXT: a peer-to-peer responder's RTR), an ACK of
+ * RCV.NXT follows, or the peer would wait for its retransmission
+ * timeout to learn of them.
+ *
+ * Context: process context, with CAP_NET_ADMIN in the socket's namespace.
+ * Return: 0, or a negative errno (the socket is still in repair mode).
+ */
+int madcm_rnic_ks_start(struct socket *sock,
+			const struct madcm_rnic_ks_conn *k)
+{
+	struct sock *sk = sock->sk;
+	int ret;
+
+	ret = ks_setint(sock, TCP_REPAIR, TCP_REPAIR_OFF);
+	if (ret || k->rcv_nxt == k->tcp->rcv_nxt)
+		return ret;
+	lock_sock(sk);
+	if (sk->sk_state != TCP_CLOSE)
+		madcm_tcp_send_ack(sk);
+	release_sock(sk);
+	return 0;
+}
+
 /*
  * Load the stream into a new socket; see the comment at the top. On an
  * error the caller ends the stream (the socket, if any, is released by
@@ -532,7 +577,7 @@ static int ks_load(struct madcm_rnic_stream *t)
 		return ret;
 	ks_install(t, sock->sk);
 	set_bit(MADCM_RNIC_KS_LIVE, &ks->flags);
-	ret = ks_setint(sock, TCP_REPAIR, TCP_REPAIR_OFF);
+	ret = madcm_rnic_ks_start(sock, &k);
 	/*
 	 * Repair off took the forced reuse back: SO_REUSEADDR, so that the
 	 * CM's port reservations (a listener made again on this port) bind

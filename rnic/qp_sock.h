@@ -188,8 +188,10 @@ struct madcm_rnic_ks {
  * @tcp: addresses, family, SND.UNA, the peer's window (SND.WND, SND.WL1,
  *	its largest) and the receive window to offer (the CM's context)
  * @ifindex: the device the socket is bound to (0: none)
- * @rcv_nxt: RCV.NXT
- * @mss: the MSS the peer announced (the most we send in a segment)
+ * @rcv_nxt: RCV.NXT: the context's, or beyond it by the bytes the CM
+ *	received and left to the QP unacknowledged
+ * @mss: the MSS the peer announced (the most we send in a segment; at
+ *	least TCP_MIN_MSS)
  * @snd_wscale: the peer's window shift
  * @rcv_wscale: ours, as announced in our SYN
  * @unacked: bytes from SND.UNA on, sent and not acknowledged
@@ -216,6 +218,8 @@ struct net;
 
 int madcm_rnic_ks_repair(struct net *net, const struct madcm_rnic_ks_conn *k,
 			 struct socket **sockp);
+int madcm_rnic_ks_start(struct socket *sock,
+			const struct madcm_rnic_ks_conn *k);
 
 void madcm_rnic_ks_init(struct madcm_rnic_stream *t);
 

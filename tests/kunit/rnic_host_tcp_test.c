@@ -286,6 +286,104 @@ static struct socket *ht_sock(struct kunit *test, u16 port)
 }
 
 /*
+ * B's CM received bytes it left to the QP without acknowledging them (a
+ * peer-to-peer responder's RTR, RFC 6581): B's RCV.NXT lies beyond its
+ * context's. A is a peer that sends nothing when B takes up the stream
+ * (a socket that never was in repair, as siw's). B's window probe lies
+ * below A's window, and A drops it unread (RFC 9293 3.10.7.4); what tells
+ * A of its bytes must be an acceptable segment from B, at once, not A's
+ * own retransmission at its first timeout (1 s, RFC 6298 2.1): A's
+ * SND.UNA moves past them with nothing retransmitted.
+ */
+static void ht_rcvd_bytes_acked(struct kunit *test)
+{
+	static const u8 rtr[] = "RTR FPDU";
+	const u32 a_una = 20000, b_una = 30000;
+	struct madcm_cm_tcp_ctx ca, cb;
+	struct madcm_rnic_ks_conn ka = {
+		.tcp = &ca, .mss = 1460, .rcv_nxt = b_una,
+		.unacked = rtr, .unacked_len = sizeof(rtr),
+	};
+	struct madcm_rnic_ks_conn kb = {
+		.tcp = &cb, .mss = 1460, .rcv_nxt = a_una + sizeof(rtr),
+	};
+	struct socket *sa = NULL, *sb = NULL;
+	u32 una, retrans;
+	int i;
+
+	ht_ctx(&ca, true, 41032, 41033, a_una, sizeof(rtr), b_una);
+	/* B's CM acknowledged up to the RTR, not past it */
+	ht_ctx(&cb, true, 41033, 41032, b_una, 0, a_una);
+	/* B first: A's retransmission timer runs from A's load on */
+	KUNIT_ASSERT_EQ(test, madcm_rnic_ks_repair(&init_net, &kb, &sb), 0);
+	KUNIT_ASSERT_EQ(test, madcm_rnic_ks_repair(&init_net, &ka, &sa), 0);
+	KUNIT_EXPECT_EQ(test, ht_setint(sa, TCP_REPAIR, TCP_REPAIR_OFF_NO_WP),
+			0);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_ks_start(sb, &kb), 0);
+	for (i = 0; i < 250; i++) {
+		una = READ_ONCE(tcp_sk(sa->sk)->snd_una);
+		if (una == a_una + sizeof(rtr))
+			break;
+		msleep(20);
+	}
+	retrans = READ_ONCE(tcp_sk(sa->sk)->total_retrans);
+	KUNIT_EXPECT_EQ(test, una, a_una + (u32)sizeof(rtr));
+	KUNIT_EXPECT_EQ_MSG(test, retrans, 0U,
+			    "A learned of its bytes by retransmitting them");
+	ht_release(sa);
+	ht_release(sb);
+}
+
+/*
+ * MSSes a CM connection may carry and the host's TCP_MAXSEG does not
+ * take (TCP_MIN_MSS 88 to MAX_TCP_WINDOW 32,767). Over the range, from a
+ * link whose MTU is over 32 KiB (the loopback's is 65,536): the stream
+ * loads, and its segments stay within the MSS the peer announced (RFC
+ * 9293 3.7.1): 48 KiB cross in order. Under it (the CM takes a peer's
+ * from 64 on): refused before any socket is made; the port stays free.
+ */
+static void ht_mss_outside_maxseg(struct kunit *test)
+{
+	const u32 len = 48 * 1024, mss = 40000;
+	struct madcm_cm_tcp_ctx ca, cb;
+	struct madcm_rnic_ks_conn ka = { .tcp = &ca, .mss = mss,
+					 .rcv_nxt = 3000 };
+	struct madcm_rnic_ks_conn kb = { .tcp = &cb, .mss = mss,
+					 .rcv_nxt = 1000 };
+	struct socket *sa = NULL, *sb = NULL, *sock = (struct socket *)1;
+	u8 *out, *in;
+	u32 i, seg;
+
+	out = kunit_kmalloc(test, len, GFP_KERNEL);
+	in = kunit_kzalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	KUNIT_ASSERT_NOT_NULL(test, in);
+	for (i = 0; i < len; i++)
+		out[i] = i * 7 + (i >> 8);
+	ht_ctx(&ca, true, 41034, 41035, 1000, 0, 3000);
+	ht_ctx(&cb, true, 41035, 41034, 3000, 0, 1000);
+	KUNIT_ASSERT_EQ(test, madcm_rnic_ks_repair(&init_net, &ka, &sa), 0);
+	KUNIT_ASSERT_EQ(test, madcm_rnic_ks_repair(&init_net, &kb, &sb), 0);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_ks_start(sa, &ka), 0);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_ks_start(sb, &kb), 0);
+	KUNIT_ASSERT_EQ(test, ht_write(sa, out, len), (int)len);
+	KUNIT_ASSERT_EQ(test, ht_read(sb, in, len), (int)len);
+	KUNIT_EXPECT_EQ(test, memcmp(in, out, len), 0);
+	seg = READ_ONCE(tcp_sk(sa->sk)->mss_cache);
+	KUNIT_EXPECT_GT(test, seg, 0U);
+	KUNIT_EXPECT_LE(test, seg, mss);
+	ht_release(sa);
+	ht_release(sb);
+
+	ht_ctx(&ca, true, 41036, 41037, 1000, 0, 3000);
+	ka.mss = TCP_MIN_MSS - 8;
+	KUNIT_EXPECT_EQ(test, madcm_rnic_ks_repair(&init_net, &ka, &sock),
+			-EINVAL);
+	KUNIT_EXPECT_NULL(test, sock);
+	sock_release(ht_sock(test, 41036));
+}
+
+/*
  * A plain loopback connection of the host's TCP: a listener on @rport
  * (*@l), a client from @lport (*@c) and the listener's accepted end (*@a).
  */
@@ -532,6 +630,8 @@ static struct kunit_case ht_cases[] = {
 	KUNIT_CASE(ht_unacked_ipv6),
 	KUNIT_CASE(ht_ts_and_sack),
 	KUNIT_CASE(ht_bad_context_unwinds),
+	KUNIT_CASE(ht_rcvd_bytes_acked),
+	KUNIT_CASE(ht_mss_outside_maxseg),
 	KUNIT_CASE(ht_time_wait_taken),
 	KUNIT_CASE(ht_send_pages_by_reference),
 	KUNIT_CASE(ht_send_zc_ticket_waits_for_the_ack),
