@@ -85,6 +85,8 @@ static const struct rdma_stat_desc madcm_rnic_stats[] = {
 	[MADCM_RNIC_CNT_TX_MR_ZC_BYTES].name = "tx_mr_zc_bytes",
 	[MADCM_RNIC_CNT_TX_MR_ZC_COPIED].name = "tx_mr_zc_copied",
 	[MADCM_RNIC_CNT_CONN_NO_CRC].name = "conn_no_crc",
+	[MADCM_RNIC_CNT_HOST_TCP_FIN_WAIT_TIMEOUT].name =
+		"host_tcp_fin_wait_timeout",
 };
 
 static_assert(ARRAY_SIZE(madcm_rnic_stats) == MADCM_RNIC_CNT_MAX);

@@ -874,6 +874,7 @@ static void ks_events(struct madcm_rnic_stream *t)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
 	struct sock *sk = ks->sock->sk;
+	unsigned long tmo;
 	bool fin, closed;
 	int err;
 
@@ -904,6 +905,32 @@ static void ks_events(struct madcm_rnic_stream *t)
 		t->out->qp_state(t, IB_QPS_ERR);
 		t->out->event(t, MADCM_CM_OFFLOAD_EV_CLOSED, 0);
 	}
+	/* our FIN acknowledged, the peer's still to come: bounded */
+	if (READ_ONCE(sk->sk_state) == TCP_FIN_WAIT2 &&
+	    !test_and_set_bit(MADCM_RNIC_KS_FIN_WAIT, &ks->flags)) {
+		tmo = READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_fin_timeout);
+		queue_delayed_work(system_wq, &ks->fin_wait, tmo);
+	}
+}
+
+/*
+ * FIN-WAIT-2 outlasted tcp_fin_timeout: the stream is reset (RST to the
+ * peer, RESET to the CM), as the host ends an orphaned socket's wait.
+ */
+static void ks_fin_wait_timeout(struct work_struct *work)
+{
+	struct madcm_rnic_ks *ks = container_of(to_delayed_work(work),
+						struct madcm_rnic_ks, fin_wait);
+	struct madcm_rnic_stream *t = ks_tcp(ks);
+
+	if (test_bit(MADCM_RNIC_KS_DETACHED, &ks->flags) ||
+	    test_bit(MADCM_RNIC_KS_DEAD, &ks->flags) ||
+	    test_bit(MADCM_RNIC_KS_EV_END, &ks->flags) ||
+	    READ_ONCE(ks->sock->sk->sk_state) != TCP_FIN_WAIT2)
+		return;
+	madcm_rnic_count(ks_qp(t)->dev,
+			 MADCM_RNIC_CNT_HOST_TCP_FIN_WAIT_TIMEOUT);
+	ks_end(t, -ETIMEDOUT);
 }
 
 /* Reset the socket's connection (the CM asked, or the stream failed). */
@@ -980,6 +1007,7 @@ void madcm_rnic_ks_init(struct madcm_rnic_stream *t)
 
 	INIT_WORK(&ks->work, ks_work);
 	INIT_WORK(&ks->room_work, ks_room_work);
+	INIT_DELAYED_WORK(&ks->fin_wait, ks_fin_wait_timeout);
 	mutex_init(&ks->tx_mutex);
 	spin_lock_init(&ks->lock);
 	INIT_LIST_HEAD(&ks->txq);
@@ -1111,12 +1139,15 @@ static void ks_detach(struct madcm_rnic_stream *t)
 	if (sock)
 		ks_uninstall(t, sock->sk);
 	/* each may queue the other: room's last run may kick work */
+	cancel_delayed_work_sync(&ks->fin_wait);
 	cancel_work_sync(&ks->room_work);
 	cancel_work_sync(&ks->work);
 	cancel_work_sync(&ks->room_work);
 	/* a pusher that saw the stream before DETACHED is done with it */
 	mutex_lock(&ks->tx_mutex);
 	mutex_unlock(&ks->tx_mutex);
+	/* armed by the work only, which is done; and it reads the socket */
+	cancel_delayed_work_sync(&ks->fin_wait);
 	/* a hand-off that never ran leaves its socket unmade */
 	sock = ks->sock;
 	ks->sock = NULL;

@@ -102,6 +102,10 @@ struct madcm_rnic_ks_rec {
  * @room_work: the send side's tx_room, once @work made room in @txq: an
  *	unbound work, so that the send side builds the next records on
  *	one CPU while @work writes the last ones on another
+ * @fin_wait: FIN-WAIT-2's bound: armed when the peer acknowledged our FIN,
+ *	it resets the stream if the peer's FIN has not come within the
+ *	namespace's tcp_fin_timeout (the bound the host puts on an orphaned
+ *	socket's FIN-WAIT-2; ours is not orphaned, and would wait forever)
  * @tx_mutex: held by whoever writes @txq to @sock, or loads @sock: @work,
  *	or a user QP's doorbell that pushes its records itself
  *	(madcm_rnic_stream_push()); detach takes it once to wait for a
@@ -147,6 +151,7 @@ struct madcm_rnic_ks {
 	struct socket *sock;
 	struct work_struct work;
 	struct work_struct room_work;
+	struct delayed_work fin_wait;
 	struct mutex tx_mutex;		/* one writer of @txq to @sock */
 	spinlock_t lock;		/* @txq, @early, @late, @tx_off, @tx_mem */
 	unsigned long flags;
@@ -182,6 +187,7 @@ struct madcm_rnic_ks {
 #define MADCM_RNIC_KS_ROOM	8	/* the send side waits for room */
 #define MADCM_RNIC_KS_EV_FIN	9	/* FIN_RCVD reported */
 #define MADCM_RNIC_KS_EV_END	10	/* CLOSED or RESET reported */
+#define MADCM_RNIC_KS_FIN_WAIT	11	/* @fin_wait armed */
 
 /**
  * struct madcm_rnic_ks_conn - what madcm_rnic_ks_repair() loads

@@ -143,6 +143,9 @@ struct madcm_rnic_zc_anchor;
  *	copied into its skbs
  * @MADCM_RNIC_CNT_CONN_NO_CRC: streams started without MPA CRCs: neither
  *	side asked for them (rnic_mpa_crc off, and a peer such as siw)
+ * @MADCM_RNIC_CNT_HOST_TCP_FIN_WAIT_TIMEOUT: streams on a host socket
+ *	reset in FIN-WAIT-2: the peer acknowledged our FIN and sent none of
+ *	its own within the namespace's tcp_fin_timeout
  * @MADCM_RNIC_CNT_MAX: how many
  */
 enum madcm_rnic_counter {
@@ -181,6 +184,7 @@ enum madcm_rnic_counter {
 	MADCM_RNIC_CNT_TX_MR_ZC_BYTES,
 	MADCM_RNIC_CNT_TX_MR_ZC_COPIED,
 	MADCM_RNIC_CNT_CONN_NO_CRC,
+	MADCM_RNIC_CNT_HOST_TCP_FIN_WAIT_TIMEOUT,
 	MADCM_RNIC_CNT_MAX
 };
 

@@ -10,6 +10,8 @@
  * opts: -r REV (1|2)  -i IRD  -o ORD  -p HEX (private data to send)
  *       -P (peer-to-peer, RTR zero-length write)  -j (reject)
  *       -c (close first after the exchange; default: wait for EOF)
+ *       -H (after the EOF, send no FIN: hold the connection half-closed
+ *       until the other end resets it, exit 0, or the timeout, exit 4)
  *       -6 (IPv6)  -D (IPv6: a Destination Options header, RFC 8200
  *       4.6, with one PadN option, in every segment we send)
  *       -t SECONDS (timeout, default 20)
@@ -51,6 +53,7 @@
 #define MAX_PD 512
 
 static int rev = 2, ird = 8, ord = 8, p2p, reject, close_first, v6, dstopts;
+static int hold_half_closed;
 static int peer_ird = -1, peer_ord = -1;	/* from the request we received */
 static int timeout_s = 20;
 static unsigned char pd[MAX_PD];
@@ -170,6 +173,35 @@ static int receive(int fd, const char *key)
 	return h[16];
 }
 
+/*
+ * -H: the other end's FIN came (CLOSE-WAIT) and ours never goes, so the
+ * other end waits in FIN-WAIT-2 (RFC 9293 3.6) until it gives up with a
+ * RST, which closes this socket.
+ */
+static void hold_open(int fd)
+{
+	struct tcp_info ti;
+	socklen_t len;
+	int ms;
+
+	for (ms = 0; ms < timeout_s * 1000; ms += 50) {
+		len = sizeof(ti);
+		if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len))
+			die("TCP_INFO");
+		if (ms == 0 && ti.tcpi_state != TCP_CLOSE_WAIT) {
+			printf("peer: no FIN came (state %u)\n", ti.tcpi_state);
+			exit(4);
+		}
+		if (ti.tcpi_state == TCP_CLOSE) {
+			printf("peer: reset %d ms after eof, no FIN\n", ms);
+			exit(0);
+		}
+		usleep(50000);
+	}
+	printf("peer: still half-closed %d s after eof\n", timeout_s);
+	exit(4);
+}
+
 static void finish(int fd)
 {
 	char c;
@@ -180,6 +212,11 @@ static void finish(int fd)
 		printf("peer: sent FIN\n");
 	}
 	ret = read_full(fd, &c, 1);
+	if (hold_half_closed && ret == -ECONNRESET) {
+		printf("peer: eof\n");
+		fflush(stdout);
+		hold_open(fd);
+	}
 	printf("peer: %s\n", ret == -ECONNRESET ? "eof" :
 	       ret == -ETIMEDOUT ? "timeout waiting for eof" : "data after exchange");
 	close(fd);
@@ -313,7 +350,7 @@ int main(int argc, char **argv)
 		goto usage;
 	server = !strcmp(argv[1], "server");
 	optind = server ? 3 : 4;
-	while ((opt = getopt(argc, argv, "r:i:o:p:Pjc6Dt:x:w:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:i:o:p:Pjc6Dt:x:w:H")) != -1) {
 		switch (opt) {
 		case 'r':
 			rev = atoi(optarg);
@@ -332,6 +369,9 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			close_first = 1;
+			break;
+		case 'H':
+			hold_half_closed = 1;
 			break;
 		case '6':
 			v6 = 1;

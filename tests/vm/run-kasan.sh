@@ -7,7 +7,8 @@
 #
 #   madcm   one guest, madcm.ko built against that kernel: the CM's
 #           hostile segments (33) and SYN flood (3b), hostile MADs on rxe
-#           (42), a hostile user process on the siw ABI (61);
+#           (42), a hostile user process on the siw ABI (61), a peer that
+#           never sends its FIN (6b: the stream's FIN-WAIT-2 timer);
 #   siw     run-siw.sh's boots on it (siw.ko loaded beside madcm): hostile
 #           FPDUs from a siw peer (60) and the CM control-socket stress (65);
 #   pair    two guests of that kernel with madcm: NVMe-oF under netem
@@ -47,7 +48,8 @@ for b in $boots; do
 			MADCM_VM_DIR=$base/madcm "$MADCM_ROOT/tests/vm/run.sh" \
 			tests/vm/33-cm-hostile.sh tests/vm/3b-cm-synflood.sh \
 			tests/vm/42-mad-ib-hostile.sh \
-			tests/vm/61-rnic-uverbs-hostile.sh 2>&1 | tee "$base/madcm.out"
+			tests/vm/61-rnic-uverbs-hostile.sh \
+			tests/vm/6b-rnic-fin-wait.sh 2>&1 | tee "$base/madcm.out"
 		count madcm kasan-madcm
 		;;
 	siw)
