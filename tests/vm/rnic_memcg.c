@@ -34,6 +34,7 @@
  * LDLIBS: -libverbs
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -98,18 +99,32 @@ static void find_cgroup(const char *root)
 	exit(2);
 }
 
+/*
+ * memory.current, from a descriptor opened at the first call, before
+ * memory.max is set: an open() at the limit charges a struct file to
+ * the cgroup, and one failed with ENOMEM (2026-12-07) right after the
+ * CQs' rings were freed. The seq_file keeps its buffer from the first
+ * read on, so a read allocates nothing.
+ */
 static unsigned long long mem_current(void)
 {
-	char path[600];
-	unsigned long long v;
-	FILE *f;
+	static int fd = -1;
+	char buf[32];
+	ssize_t n;
 
-	snprintf(path, sizeof(path), "%s/memory.current", cgdir);
-	f = fopen(path, "r");
-	if (!f || fscanf(f, "%llu", &v) != 1)
-		die(path);
-	fclose(f);
-	return v;
+	if (fd < 0) {
+		char path[600];
+
+		snprintf(path, sizeof(path), "%s/memory.current", cgdir);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			die(path);
+	}
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		die("memory.current");
+	buf[n] = 0;
+	return strtoull(buf, NULL, 10);
 }
 
 /*
