@@ -1138,7 +1138,11 @@ static void ks_detach(struct madcm_rnic_stream *t)
 	sock = ks->sock;
 	if (sock)
 		ks_uninstall(t, sock->sk);
-	/* each may queue the other: room's last run may kick work */
+	/*
+	 * Each may queue another: a FIN-WAIT-2 timeout that read the flags
+	 * before DETACHED kicks work (so it goes first), room's last run
+	 * may kick work too.
+	 */
 	cancel_delayed_work_sync(&ks->fin_wait);
 	cancel_work_sync(&ks->room_work);
 	cancel_work_sync(&ks->work);
