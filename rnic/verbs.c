@@ -16,7 +16,9 @@
  * inside it; STag state changes under the lock of the device's MR table.
  * Consumers' handlers run from madcm_rnic_wq, with no RNIC or CM lock
  * held: the paths that complete work requests hold @qp->lock, or the
- * stream's rx_lock and the CM's connection lock.
+ * stream's rx_lock and the CM's connection lock. The exception is
+ * ib_core's handler of a CQ it polls from its workqueue, which only
+ * queues work (madcm_rnic_cq_direct()).
  */
 #include <linux/log2.h>
 #include <linux/pid.h>
@@ -220,8 +222,21 @@ static int madcm_rnic_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 }
 
 /*
+ * A CQ that ib_core polls from its own workqueue (ib_alloc_cq() and
+ * ib_cq_pool_get() with IB_POLL_WORKQUEUE or IB_POLL_UNBOUND_WORKQUEUE,
+ * the only CQs that have a comp_wq) has ib_core's handler, which only
+ * queues the CQ's poll work on that workqueue: safe in any context.
+ */
+static bool madcm_rnic_cq_direct(const struct madcm_rnic_cq *cq)
+{
+	return !cq->uring && cq->ibcq.comp_wq;
+}
+
+/*
  * Adds one completion. When the CQ was armed for it, its completion
- * handler is due: the CQ's work calls it. A full CQ loses the
+ * handler is due: the CQ's work calls it, or for a CQ that ib_core polls
+ * from its workqueue (madcm_rnic_cq_direct()) this call does, which
+ * spares a switch to our work before ib_core's. A full CQ loses the
  * completion: it is counted, and the first loss is the CQ's overrun,
  * which the CQ's work handles (madcm_rnic_cq_overrun()). Any context,
  * any lock held.
@@ -230,7 +245,7 @@ static void madcm_rnic_cq_add(struct madcm_rnic_cq *cq, const struct ib_wc *wc,
 			      bool solicited)
 {
 	struct madcm_rnic_dev *dev = to_madcm_rnic(cq->ibcq.device);
-	bool due = false, lost = false, first_loss = false;
+	bool due = false, lost = false, first_loss = false, direct = false;
 	unsigned long flags;
 
 	spin_lock_irqsave(&cq->lock, flags);
@@ -258,11 +273,17 @@ static void madcm_rnic_cq_add(struct madcm_rnic_cq *cq, const struct ib_wc *wc,
 		cq->overflow = true;
 		cq->err_due |= first_loss;
 	}
+	if (due && madcm_rnic_cq_direct(cq)) {
+		direct = true;
+		due = false;
+	}
 	cq->comp_due |= due;
 	if (due || first_loss)
 		queue_work(madcm_rnic_wq, &cq->work);
 	spin_unlock_irqrestore(&cq->lock, flags);
 
+	if (direct)
+		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
 	if (lost)
 		madcm_rnic_count(dev, MADCM_RNIC_CNT_CQ_OVERFLOW);
 }

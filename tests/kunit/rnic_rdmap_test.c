@@ -55,6 +55,8 @@ struct rd_side {
 	struct ib_pd *pd;
 	struct ib_cq *scq;
 	struct ib_cq *rcq;
+	/* @rcq came from ib_alloc_cq(): ib_core polls it */
+	bool rcq_alloc;
 	struct ib_qp *ibqp;
 	struct madcm_rnic_qp *qp;
 	u8 *buf;
@@ -74,6 +76,13 @@ struct rd_fix {
 
 /* The fixture of the running case (cases run one at a time). */
 static struct rd_fix *rd_cur;
+
+/*
+ * How rd_side_init() makes the receive CQs: ib_create_cq() (-1, a
+ * consumer that polls them itself) or ib_alloc_cq() with this polling
+ * context. rd_exit() sets it back.
+ */
+static int rd_rcq_poll = -1;
 
 static void rd_comp(struct ib_cq *cq, void *ctx)
 {
@@ -189,8 +198,13 @@ static void rd_side_init(struct kunit *test, struct rd_fix *fx, int i)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(s->pd));
 	s->scq = ib_create_cq(s->ibdev, NULL, NULL, NULL, &cq_attr);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(s->scq));
-	s->rcq = ib_create_cq(s->ibdev, rd_comp, NULL, &s->rcq_calls,
-			      &cq_attr);
+	s->rcq_alloc = rd_rcq_poll >= 0;
+	if (s->rcq_alloc)
+		s->rcq = ib_alloc_cq(s->ibdev, NULL, cq_attr.cqe, 0,
+				     rd_rcq_poll);
+	else
+		s->rcq = ib_create_cq(s->ibdev, rd_comp, NULL, &s->rcq_calls,
+				      &cq_attr);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(s->rcq));
 	s->ibqp = rd_create_qp(s);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(s->ibqp));
@@ -337,7 +351,9 @@ static void rd_exit(struct kunit *test)
 			ib_dereg_mr(s->mr);
 		if (!IS_ERR_OR_NULL(s->scq))
 			ib_destroy_cq(s->scq);
-		if (!IS_ERR_OR_NULL(s->rcq))
+		if (!IS_ERR_OR_NULL(s->rcq) && s->rcq_alloc)
+			ib_free_cq(s->rcq);
+		else if (!IS_ERR_OR_NULL(s->rcq))
 			ib_destroy_cq(s->rcq);
 		if (!IS_ERR_OR_NULL(s->pd))
 			ib_dealloc_pd(s->pd);
@@ -352,6 +368,7 @@ static void rd_exit(struct kunit *test)
 		kvfree(s->buf2);
 	}
 	rd_cur = NULL;
+	rd_rcq_poll = -1;
 }
 
 /* One completion from @cq, waiting for it (the wire is asynchronous). */
@@ -1857,6 +1874,122 @@ static void fatal_event_handler_moves_its_qp_to_error(struct kunit *test)
 }
 
 /*
+ * Where a receive CQ's completion handler is called from. @poll: the
+ * CQ is ib_core's (ib_alloc_cq()), polled in that context. The handler
+ * is wrapped: each call counts, and so does each call from the RNIC's
+ * own work of that CQ; then ib_core's handler runs, which polls the CQ
+ * and calls the receive's done. Two Sends of 64 octets, one at a time:
+ * each lands in its receive and completes it with its length (RFC 5040
+ * 5.3; the verbs, IBTA vol. 1 11.4.2.1), through ib_core's poll.
+ */
+struct rd_where {
+	void (*orig)(struct ib_cq *cq, void *ctx);
+	struct work_struct *rnic_work;
+	atomic_t calls;
+	atomic_t from_rnic_work;
+	struct ib_cqe cqe;
+	struct completion done;
+	enum ib_wc_status status;
+	u32 byte_len;
+};
+
+static struct rd_where *rd_where_cur;
+
+static void rd_where_handler(struct ib_cq *cq, void *ctx)
+{
+	struct rd_where *w = rd_where_cur;
+
+	if (current_work() == w->rnic_work)
+		atomic_inc(&w->from_rnic_work);
+	atomic_inc(&w->calls);
+	w->orig(cq, ctx);
+}
+
+static void rd_where_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rd_where *w = container_of(wc->wr_cqe, struct rd_where, cqe);
+
+	w->status = wc->status;
+	w->byte_len = wc->byte_len;
+	complete(&w->done);
+}
+
+static struct rd_where *rd_handler_where(struct kunit *test,
+					 enum ib_poll_context poll)
+{
+	struct rd_where *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	struct rd_fix *fx;
+	struct rd_side *a, *b;
+	unsigned long left;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	rd_rcq_poll = poll;
+	fx = rd_connect(test);
+	a = &fx->s[0];
+	b = &fx->s[1];
+	KUNIT_ASSERT_NOT_NULL(test, b->rcq->comp_handler);
+	w->orig = b->rcq->comp_handler;
+	w->rnic_work = &to_madcm_rnic_cq(b->rcq)->work;
+	w->cqe.done = rd_where_done;
+	init_completion(&w->done);
+	rd_where_cur = w;
+	b->rcq->comp_handler = rd_where_handler;
+	for (i = 0; i < 2; i++) {
+		struct ib_sge sge = rd_sge(b, b->buf, 64);
+		struct ib_recv_wr wr = {
+			.wr_cqe = &w->cqe,
+			.sg_list = &sge,
+			.num_sge = 1,
+		};
+
+		reinit_completion(&w->done);
+		w->status = IB_WC_GENERAL_ERR;
+		KUNIT_ASSERT_EQ(test, ib_post_recv(b->ibqp, &wr, NULL), 0);
+		get_random_bytes(a->buf, 64);
+		KUNIT_ASSERT_EQ(test, rd_post_send(a, 1, a->buf, 64, 0), 0);
+		left = wait_for_completion_timeout(&w->done,
+						   msecs_to_jiffies(RD_WAIT_MS));
+		KUNIT_ASSERT_GT(test, left, 0);
+		KUNIT_EXPECT_EQ(test, w->status, IB_WC_SUCCESS);
+		KUNIT_EXPECT_EQ(test, w->byte_len, 64);
+		KUNIT_EXPECT_EQ(test, memcmp(b->buf, a->buf, 64), 0);
+	}
+	flush_workqueue(madcm_rnic_wq);
+	b->rcq->comp_handler = w->orig;
+	/* the second may have been found by ib_core's re-arm instead */
+	KUNIT_EXPECT_GE(test, atomic_read(&w->calls), 1);
+	return w;
+}
+
+/*
+ * A CQ that ib_core polls from its workqueue (IB_POLL_WORKQUEUE: nvmet-rdma,
+ * rdma_cm's kernel ULPs) has a handler that only queues that poll: the
+ * RNIC calls it where the receive completes, never from its own work
+ * first, which would cost a second switch before ib_core's.
+ */
+static void workqueue_cq_handler_runs_where_the_receive_completes(struct kunit *test)
+{
+	struct rd_where *w = rd_handler_where(test, IB_POLL_WORKQUEUE);
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&w->from_rnic_work), 0);
+}
+
+/*
+ * A CQ that ib_core polls in softirq (IB_POLL_SOFTIRQ: nvme-rdma's host)
+ * keeps its handler on the RNIC's work, as every CQ with a consumer's
+ * own handler does: raising ib_core's IRQ_POLL from within the receive's
+ * NET_RX cost NVMe reads at depth 1 (performance.rst).
+ */
+static void softirq_cq_handler_runs_from_the_rnic_work(struct kunit *test)
+{
+	struct rd_where *w = rd_handler_where(test, IB_POLL_SOFTIRQ);
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&w->from_rnic_work),
+			atomic_read(&w->calls));
+}
+
+/*
  * A user QP's doorbell (libsiw's post without a work request, its SQEs
  * in the ring the process maps) writes its FPDUs to the stream from the
  * process itself, as siw writes a user QP's send queue in the system
@@ -2189,6 +2322,8 @@ static struct kunit_case rnic_rdmap_cases[] = {
 	KUNIT_CASE(error_flushes_both_queues_once),
 	KUNIT_CASE(recv_handler_moves_its_qp_to_error),
 	KUNIT_CASE(fatal_event_handler_moves_its_qp_to_error),
+	KUNIT_CASE(workqueue_cq_handler_runs_where_the_receive_completes),
+	KUNIT_CASE(softirq_cq_handler_runs_from_the_rnic_work),
 	KUNIT_CASE(user_doorbell_pushes_from_the_process),
 	KUNIT_CASE(rtr_read_completes_nothing),
 	KUNIT_CASE(rtr_send_consumes_no_receive),
