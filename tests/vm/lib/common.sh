@@ -271,6 +271,13 @@ bench_none() {
 	printf '=== BENCH-NONE %s\t%s\n' "$1" "$2"
 }
 
+# tcp_ext NAME: a TcpExt counter of this guest's TCP (/proc/net/netstat).
+tcp_ext() {
+	awk -v n="$1" '$1 == "TcpExt:" {
+		if (!h) { for (i = 2; i <= NF; i++) col[$i] = i; h = 1 }
+		else if (n in col) print $(col[n]) }' /proc/net/netstat
+}
+
 # rnic_stat DEV NAME: one counter of an RNIC's port 1, from rdma statistic.
 rnic_stat() {
 	/bin/rdma statistic show link "$1"/1 |

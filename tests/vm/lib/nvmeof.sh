@@ -37,13 +37,6 @@ verify_io() {
 	return $rc
 }
 
-# tcp_ext NAME: a TcpExt counter of this guest's TCP (/proc/net/netstat).
-tcp_ext() {
-	awk -v n="$1" '$1 == "TcpExt:" {
-		if (!h) { for (i = 2; i <= NF; i++) col[$i] = i; h = 1 }
-		else if (n in col) print $(col[n]) }' /proc/net/netstat
-}
-
 nvmeof_up
 # Before any loss: the loss recoveries of the RNIC's streams on the host's
 # TCP (the only TCP of these guests during the I/O) are counted after.
