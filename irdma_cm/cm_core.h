@@ -338,15 +338,15 @@ struct irdma_cm_core {
 
 /*
  * The window shift we offer (RFC 7323): the QP that takes the stream over
- * keeps it, so it is chosen for the QP's window, IRDMA_CM_QP_RCV_WND.
- * While the CM holds the stream it offers only what it takes, one MPA
- * frame (RFC 5044 7.1), so that a blind injection (RFC 5961) has no more
- * room than that.
+ * keeps it, so it bounds the QP's window (65,535 << 2, 256 KiB). While
+ * the CM holds the stream it offers only what it takes, one MPA frame
+ * (RFC 5044 7.1), so that a blind injection (RFC 5961) has no more room
+ * than that; the QP's context carries that window as RCV.WND, and the
+ * QP's TCP opens it from there.
  */
 #define IRDMA_CM_RCV_WSCALE	2
 #define IRDMA_CM_RCV_WND	round_up(IRDMA_CM_MPA_MAX_FRAME, \
 					 1U << IRDMA_CM_RCV_WSCALE)
-#define IRDMA_CM_QP_RCV_WND	(65535U << IRDMA_CM_RCV_WSCALE)
 #define IRDMA_CM_DEFAULT_TTL	64
 
 /* RFC 9293 3.7.1 / RFC 8200 5: the MSS assumed without the option. */

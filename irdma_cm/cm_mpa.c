@@ -463,8 +463,8 @@ void irdma_init_tcp_ctx(struct irdma_cm_node *node,
 	ctx->snd_wl2 = node->snd_wl2;
 	ctx->max_snd_wnd = node->max_snd_wnd;
 	ctx->rcv_nxt = node->rcv_nxt;
-	/* The QP opens the window past what the CM offered. */
-	ctx->rcv_wnd = irdma_cm_wscale_ok(node) ? IRDMA_CM_QP_RCV_WND : U16_MAX;
+	/* RCV.WND: what the CM offered; the QP's TCP opens it further */
+	ctx->rcv_wnd = node->rcv_wnd;
 	ctx->snd_mss = node->snd_mss;
 	ctx->snd_wscale = node->snd_wscale;
 	ctx->rcv_wscale = node->rcv_wscale;

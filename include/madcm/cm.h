@@ -105,8 +105,10 @@ enum madcm_cm_event_type {
  * @snd_wl2: acknowledgment number of that segment
  * @max_snd_wnd: largest window the peer offered
  * @rcv_nxt: next sequence number we expect
- * @rcv_wnd: the receive window the QP offers, in bytes (the CM offered
- *	only what it takes, one MPA frame; the QP opens the window to this)
+ * @rcv_wnd: RCV.WND, the receive window the CM offered from @rcv_nxt
+ *	on, in bytes (only what the CM takes, one MPA frame): the QP's
+ *	window may not end before @rcv_nxt plus this (RFC 9293 3.8.6.2.2),
+ *	and opens further as the QP's TCP sees fit
  * @snd_mss: largest payload we may send in one segment
  * @snd_wscale: the peer's window shift (applies to windows it sends)
  * @rcv_wscale: our window shift (applies to windows we send)

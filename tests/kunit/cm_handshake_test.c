@@ -105,11 +105,15 @@ static void cm_connect_accept_close(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->ctx.snd_wscale, p->ctx.rcv_wscale);
 	KUNIT_EXPECT_EQ(test, p->ctx.snd_wscale, a->ctx.rcv_wscale);
 	/*
-	 * The window the responder's QP starts with may open what the
-	 * initiator was offered, never shrink it (RFC 9293 3.8.6.2.2).
+	 * RCV.WND is the window a side offered (RFC 9293 3.3.1), which the
+	 * other side holds as its SND.WND once the last segment between
+	 * them arrived: not less (3.8.6.2.2: no shrinking), and not more,
+	 * or the QP's TCP would take as offered a window the peer never
+	 * saw; the QP's TCP opens the window further on its own.
 	 */
 	KUNIT_EXPECT_GT(test, a->ctx.snd_wnd, 0);
-	KUNIT_EXPECT_GE(test, p->ctx.rcv_wnd, a->ctx.snd_wnd);
+	KUNIT_EXPECT_EQ(test, p->ctx.rcv_wnd, a->ctx.snd_wnd);
+	KUNIT_EXPECT_EQ(test, a->ctx.rcv_wnd, p->ctx.snd_wnd);
 	KUNIT_EXPECT_EQ(test, a->ctx.ttl, 64);
 	if (c->rev == 2) {
 		/* RFC 6581: each side's ORD within the other's IRD. */

@@ -22,6 +22,7 @@
 #include <linux/mm.h>
 #include <linux/string.h>
 #include <net/inet_hashtables.h>
+#include <net/ip.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
 #include <net/tcp.h>
@@ -405,6 +406,92 @@ static void ht_loop_conn(struct kunit *test, u16 lport, u16 rport,
 	KUNIT_ASSERT_EQ(test, kernel_accept(*l, a, 0), 0);
 }
 
+/*
+ * @rounds exchanges of one 84-octet message (the FPDU of a 64-octet Send)
+ * each way, one at a time; how many of the segments the host's TCP took
+ * on its fast path (header prediction: TcpExt TCPHPHits) meanwhile.
+ */
+static unsigned long ht_ping_pong(struct kunit *test, struct socket *a,
+				  struct socket *b, int rounds)
+{
+	unsigned long hits;
+	u8 msg[84], buf[84];
+	int i;
+
+	memset(msg, 0x5a, sizeof(msg));
+	hits = snmp_fold_field(init_net.mib.net_statistics, LINUX_MIB_TCPHPHITS);
+	for (i = 0; i < rounds; i++) {
+		KUNIT_ASSERT_EQ(test, ht_write(a, msg, sizeof(msg)),
+				(int)sizeof(msg));
+		KUNIT_ASSERT_EQ(test, ht_read(b, buf, sizeof(msg)),
+				(int)sizeof(msg));
+		KUNIT_ASSERT_EQ(test, ht_write(b, msg, sizeof(msg)),
+				(int)sizeof(msg));
+		KUNIT_ASSERT_EQ(test, ht_read(a, buf, sizeof(msg)),
+				(int)sizeof(msg));
+	}
+	return snmp_fold_field(init_net.mib.net_statistics,
+			       LINUX_MIB_TCPHPHITS) - hits;
+}
+
+/*
+ * After the hand-off the socket's receive side is in the state of a
+ * connection the host made itself: a context whose RCV.WND is what the
+ * CM offered (one MPA frame, 532 octets, window shift 2, timestamps, as
+ * the CM's SYNs negotiate) loads, and the socket opens its own window
+ * from there. So small messages one at a time take TCP's fast path as
+ * often as on a plain loopback connection of the host's in the same run
+ * (the reference), short of the first few segments. A window loaded
+ * larger than the socket's own (the 256 KiB the CM's contexts carried)
+ * would shrink by each segment's length at every window the socket sent
+ * until the two met, and each change of the window field misses the
+ * prediction.
+ */
+static void ht_small_window_takes_the_fast_path(struct kunit *test)
+{
+	const int rounds = 100;
+	struct madcm_cm_tcp_ctx ca, cb;
+	struct madcm_rnic_ks_conn ka = { .tcp = &ca, .mss = 1460,
+					 .snd_wscale = 2, .rcv_wscale = 2,
+					 .rcv_nxt = 9000 };
+	struct madcm_rnic_ks_conn kb = { .tcp = &cb, .mss = 1460,
+					 .snd_wscale = 2, .rcv_wscale = 2,
+					 .rcv_nxt = 7000 };
+	struct socket *sa = NULL, *sb = NULL, *l, *c, *a;
+	unsigned long plain, repaired;
+
+	ht_loop_conn(test, 41041, 41040, &l, &c, &a);
+	plain = ht_ping_pong(test, c, a, rounds);
+	ht_release(c);
+	ht_release(a);
+	sock_release(l);
+
+	ht_ctx(&ca, true, 41038, 41039, 7000, 0, 9000);
+	ht_ctx(&cb, true, 41039, 41038, 9000, 0, 7000);
+	ca.ts = true;
+	cb.ts = true;
+	ca.sack = true;
+	cb.sack = true;
+	ca.rcv_wnd = 532;
+	cb.rcv_wnd = 532;
+	ca.snd_wnd = 532;
+	cb.snd_wnd = 532;
+	ca.max_snd_wnd = 532;
+	cb.max_snd_wnd = 532;
+	KUNIT_ASSERT_EQ(test, madcm_rnic_ks_repair(&init_net, &ka, &sa), 0);
+	KUNIT_ASSERT_EQ(test, madcm_rnic_ks_repair(&init_net, &kb, &sb), 0);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_ks_start(sa, &ka), 0);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_ks_start(sb, &kb), 0);
+	repaired = ht_ping_pong(test, sa, sb, rounds);
+	ht_release(sa);
+	ht_release(sb);
+
+	kunit_info(test, "fast path: plain %lu, repaired %lu of %d segments",
+		   plain, repaired, 2 * rounds);
+	KUNIT_EXPECT_GE(test, plain, (unsigned long)rounds);
+	KUNIT_EXPECT_GE(test, repaired + 4, plain);
+}
+
 /* The state of the host's socket for 127.0.0.1:@lport - 127.0.0.1:@rport. */
 static int ht_tuple_state(u16 lport, u16 rport)
 {
@@ -632,6 +719,7 @@ static struct kunit_case ht_cases[] = {
 	KUNIT_CASE(ht_bad_context_unwinds),
 	KUNIT_CASE(ht_rcvd_bytes_acked),
 	KUNIT_CASE(ht_mss_outside_maxseg),
+	KUNIT_CASE(ht_small_window_takes_the_fast_path),
 	KUNIT_CASE(ht_time_wait_taken),
 	KUNIT_CASE(ht_send_pages_by_reference),
 	KUNIT_CASE(ht_send_zc_ticket_waits_for_the_ack),
