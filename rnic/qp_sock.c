@@ -316,7 +316,17 @@ static void ks_data_ready(struct sock *sk);
 static void ks_state_change(struct sock *sk);
 static void ks_write_space(struct sock *sk);
 
-static void ks_install(struct madcm_rnic_stream *t, struct sock *sk)
+/**
+ * madcm_rnic_ks_install() - give a loaded socket the stream's callbacks
+ * @t: the stream the socket carries
+ * @sk: the socket
+ *
+ * The socket's own data_ready, state_change, write_space and
+ * error_report are kept, and come back with madcm_rnic_ks_uninstall().
+ *
+ * Context: process context.
+ */
+void madcm_rnic_ks_install(struct madcm_rnic_stream *t, struct sock *sk)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
 
@@ -333,7 +343,17 @@ static void ks_install(struct madcm_rnic_stream *t, struct sock *sk)
 	write_unlock_bh(&sk->sk_callback_lock);
 }
 
-static void ks_uninstall(struct madcm_rnic_stream *t, struct sock *sk)
+/**
+ * madcm_rnic_ks_uninstall() - put a socket's own callbacks back
+ * @t: the stream madcm_rnic_ks_install() gave the socket to
+ * @sk: the socket
+ *
+ * Nothing when the socket is not @t's (any more). Once this returns, no
+ * callback of the stream runs for @sk.
+ *
+ * Context: process context.
+ */
+void madcm_rnic_ks_uninstall(struct madcm_rnic_stream *t, struct sock *sk)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
 
@@ -575,7 +595,7 @@ static int ks_load(struct madcm_rnic_stream *t)
 				READ_ONCE(madcm_rnic_host_tcp_user_timeout_ms));
 	if (ret)
 		return ret;
-	ks_install(t, sock->sk);
+	madcm_rnic_ks_install(t, sock->sk);
 	set_bit(MADCM_RNIC_KS_LIVE, &ks->flags);
 	ret = madcm_rnic_ks_start(sock, &k);
 	/*
@@ -714,14 +734,24 @@ static void ks_state_change(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
+/*
+ * Room again: as the socket's own write_space (sk_stream_write_space())
+ * does, SOCK_NOSPACE goes once the socket is writeable. TCP calls this
+ * at every ACK while the bit is set, does not shrink an application-
+ * limited congestion window (RFC 2861, tcp_cwnd_application_limited())
+ * and counts the time as limited by the send buffer (tcpi_sndbuf_limited).
+ */
 static void ks_write_space(struct sock *sk)
 {
 	struct madcm_rnic_stream *t;
 
 	read_lock_bh(&sk->sk_callback_lock);
 	t = sk->sk_user_data;
-	if (t && sk_stream_is_writeable(sk) && !list_empty(&t->ks.txq))
-		ks_kick(&t->ks);
+	if (t && sk->sk_socket && sk_stream_is_writeable(sk)) {
+		clear_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+		if (!list_empty(&t->ks.txq))
+			ks_kick(&t->ks);
+	}
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
@@ -1137,7 +1167,7 @@ static void ks_detach(struct madcm_rnic_stream *t)
 	set_bit(MADCM_RNIC_KS_DETACHED, &ks->flags);
 	sock = ks->sock;
 	if (sock)
-		ks_uninstall(t, sock->sk);
+		madcm_rnic_ks_uninstall(t, sock->sk);
 	/*
 	 * Each may queue another: a FIN-WAIT-2 timeout that read the flags
 	 * before DETACHED kicks work (so it goes first), room's last run
@@ -1156,7 +1186,7 @@ static void ks_detach(struct madcm_rnic_stream *t)
 	sock = ks->sock;
 	ks->sock = NULL;
 	if (sock) {
-		ks_uninstall(t, sock->sk);
+		madcm_rnic_ks_uninstall(t, sock->sk);
 		madcm_rnic_count_add(ks_qp(t)->dev, MADCM_RNIC_CNT_RETRANSMITS,
 				     READ_ONCE(tcp_sk(sock->sk)->total_retrans));
 		ks_setint(sock, TCP_REPAIR, TCP_REPAIR_OFF_NO_WP);
@@ -1184,7 +1214,15 @@ static void ks_detach(struct madcm_rnic_stream *t)
 	skb_queue_purge(&ks->early);
 	kfree(ks->unacked);
 	ks->unacked = NULL;
-	ks->flags = 0;
+	/*
+	 * Every state bit goes but DETACHED: a sender that found the stream
+	 * carried just before madcm_rnic_stream_detach() marked it not is
+	 * refused (ks_queue_check()), as nothing would send its record. The
+	 * next hand-off sets the bits anew (ks_offload()).
+	 */
+	spin_lock_irqsave(&ks->lock, flags);
+	ks->flags = BIT(MADCM_RNIC_KS_DETACHED);
+	spin_unlock_irqrestore(&ks->lock, flags);
 }
 
 /*

@@ -227,6 +227,8 @@ int madcm_rnic_ks_repair(struct net *net, const struct madcm_rnic_ks_conn *k,
 int madcm_rnic_ks_start(struct socket *sock,
 			const struct madcm_rnic_ks_conn *k);
 
+void madcm_rnic_ks_install(struct madcm_rnic_stream *t, struct sock *sk);
+void madcm_rnic_ks_uninstall(struct madcm_rnic_stream *t, struct sock *sk);
 void madcm_rnic_ks_init(struct madcm_rnic_stream *t);
 
 #endif /* _MADCM_RNIC_QP_SOCK_H */

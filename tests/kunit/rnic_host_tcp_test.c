@@ -492,6 +492,87 @@ static void ht_small_window_takes_the_fast_path(struct kunit *test)
 	KUNIT_EXPECT_GE(test, repaired + 4, plain);
 }
 
+/*
+ * Once TCP has room again, the stream's write_space takes SOCK_NOSPACE off
+ * the socket, as the socket's own write_space does (net/core/stream.c,
+ * sk_stream_write_space()). TCP sets the bit when a write finds the send
+ * buffer full; while it stays set, TCP calls write_space at every ACK
+ * (tcp_check_space()), keeps an application-limited congestion window
+ * from shrinking (RFC 2861 section 3) and counts the time as limited by
+ * the send buffer (tcpi_sndbuf_limited).
+ */
+static void ht_write_space_clears_nospace(struct kunit *test)
+{
+	const size_t chunk = 64 * 1024;
+	struct madcm_cm_tcp_ctx ca, cb;
+	struct madcm_rnic_ks_conn ka = { .tcp = &ca, .mss = 1460,
+					 .rcv_nxt = 9000 };
+	struct madcm_rnic_ks_conn kb = { .tcp = &cb, .mss = 1460,
+					 .rcv_nxt = 7000 };
+	struct socket *sa = NULL, *sb = NULL;
+	struct madcm_rnic_stream *t;
+	size_t sent = 0, got = 0;
+	unsigned long end;
+	bool nospace;
+	int n = 0, i;
+	u8 *buf;
+
+	buf = kunit_kzalloc(test, chunk, GFP_KERNEL);
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	madcm_rnic_ks_init(t);
+	/* no QP behind it: its work, should a state change kick it, stops */
+	set_bit(MADCM_RNIC_KS_DETACHED, &t->ks.flags);
+
+	ht_ctx(&ca, true, 41042, 41043, 7000, 0, 9000);
+	ht_ctx(&cb, true, 41043, 41042, 9000, 0, 7000);
+	KUNIT_ASSERT_EQ(test, madcm_rnic_ks_repair(&init_net, &ka, &sa), 0);
+	KUNIT_ASSERT_EQ(test, madcm_rnic_ks_repair(&init_net, &kb, &sb), 0);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_ks_start(sa, &ka), 0);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_ks_start(sb, &kb), 0);
+	madcm_rnic_ks_install(t, sa->sk);
+
+	/* B reads nothing: A's writes fill B's window, then A's buffer */
+	for (i = 0; i < 1024; i++) {
+		struct msghdr msg = { .msg_flags = MSG_DONTWAIT };
+		struct kvec vec = { .iov_base = buf, .iov_len = chunk };
+
+		n = kernel_sendmsg(sa, &msg, &vec, 1, chunk);
+		if (n <= 0)
+			break;
+		sent += n;
+	}
+	KUNIT_EXPECT_EQ(test, n, -EAGAIN);
+	KUNIT_EXPECT_GT(test, sent, (size_t)0);
+	/* TCP's own part: a write that found no room */
+	nospace = test_bit(SOCK_NOSPACE, &sa->flags);
+	KUNIT_EXPECT_TRUE(test, nospace);
+
+	/* B reads it all; A's queue drains as B's ACKs come */
+	while (got < sent) {
+		n = ht_read(sb, buf, min(chunk, sent - got));
+		if (n <= 0)
+			break;
+		got += n;
+	}
+	KUNIT_EXPECT_EQ(test, got, sent);
+	end = jiffies + 10 * HZ;
+	while (READ_ONCE(tcp_sk(sa->sk)->snd_una) !=
+	       READ_ONCE(tcp_sk(sa->sk)->write_seq) && time_before(jiffies, end))
+		msleep(20);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(tcp_sk(sa->sk)->snd_una),
+			READ_ONCE(tcp_sk(sa->sk)->write_seq));
+	KUNIT_EXPECT_TRUE(test, sk_stream_is_writeable(sa->sk));
+	nospace = test_bit(SOCK_NOSPACE, &sa->flags);
+	KUNIT_EXPECT_FALSE(test, nospace);
+
+	madcm_rnic_ks_uninstall(t, sa->sk);
+	cancel_work_sync(&t->ks.work);
+	ht_release(sa);
+	ht_release(sb);
+}
+
 /* The state of the host's socket for 127.0.0.1:@lport - 127.0.0.1:@rport. */
 static int ht_tuple_state(u16 lport, u16 rport)
 {
@@ -720,6 +801,7 @@ static struct kunit_case ht_cases[] = {
 	KUNIT_CASE(ht_rcvd_bytes_acked),
 	KUNIT_CASE(ht_mss_outside_maxseg),
 	KUNIT_CASE(ht_small_window_takes_the_fast_path),
+	KUNIT_CASE(ht_write_space_clears_nospace),
 	KUNIT_CASE(ht_time_wait_taken),
 	KUNIT_CASE(ht_send_pages_by_reference),
 	KUNIT_CASE(ht_send_zc_ticket_waits_for_the_ack),

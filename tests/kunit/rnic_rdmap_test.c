@@ -2101,6 +2101,43 @@ static void refused_hand_offs_leave_the_qp_as_it_was(struct kunit *test)
 }
 
 /*
+ * madcm_rnic_stream_detach() detaches the carrier first, and only then
+ * marks the stream not carried: a sender in between saw the stream
+ * carried and reaches the carrier. The host socket's carrier has nothing
+ * more to send with once the CM is done with the QP (its work does
+ * nothing after detach), so it refuses the record as it refuses one for
+ * a stream not carried (-ENOTCONN) and holds nothing for it; a record
+ * taken there would stay until the QP is destroyed, and its work
+ * request would never complete.
+ */
+static void detached_host_socket_stream_takes_no_record(struct kunit *test)
+{
+	static const u8 bytes[8];
+	struct rd_fix *fx = rd_fix_create(test);
+	struct madcm_rnic_stream *t = &fx->s[0].qp->stream;
+	struct kvec vec = { .iov_base = (void *)bytes, .iov_len = 8 };
+	struct madcm_cm_offload_ctx ctx;
+
+	/* the stream as the host socket's carrier takes it at the hand-off */
+	t->ops = &madcm_rnic_ks_ops;
+	rd_ctx(fx, 0, &ctx);
+	spin_lock_bh(&t->rx_lock);
+	madcm_rnic_stream_take(t, &ctx);
+	spin_unlock_bh(&t->rx_lock);
+	KUNIT_ASSERT_TRUE(test, READ_ONCE(t->carried));
+
+	/* madcm_rnic_stream_detach()'s first step */
+	t->ops->detach(t);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_stream_send(t, &vec, 1, 8), -ENOTCONN);
+	KUNIT_EXPECT_TRUE(test, list_empty(&t->ks.txq));
+	KUNIT_EXPECT_EQ(test, t->ks.tx_mem, 0);
+	KUNIT_EXPECT_NULL(test, madcm_rnic_stream_build_buf(t, 64));
+	/* and its second: no carrier any more */
+	WRITE_ONCE(t->carried, false);
+	KUNIT_EXPECT_EQ(test, madcm_rnic_stream_send(t, &vec, 1, 8), -ENOTCONN);
+}
+
+/*
  * The ULPDU octets of an FPDU that fills one segment of RD_MSS (RFC 5044
  * 4.1, 5.2: ULPDU_Length, ULPDU and PAD a multiple of four, then the
  * CRC), less the tagged DDP/RDMAP header (RFC 5041 4.2: control, RDMAP
@@ -2290,6 +2327,7 @@ static void zero_copy_tickets_outlive_their_qp(struct kunit *test)
 
 static struct kunit_case rnic_rdmap_cases[] = {
 	KUNIT_CASE(refused_hand_offs_leave_the_qp_as_it_was),
+	KUNIT_CASE(detached_host_socket_stream_takes_no_record),
 	KUNIT_CASE(responder_sends_nothing_before_the_initiators_first_fpdu),
 	KUNIT_CASE(responder_hold_ends_when_the_initiator_stays_silent),
 	KUNIT_CASE(no_hold_on_the_initiator_nor_with_zero_ms),
