@@ -1082,6 +1082,7 @@ static int ks_offload(struct madcm_rnic_stream *t,
 	ks->rcv_nxt = t->rcv_nxt;
 	ks->tx_off = 0;
 	ks->tx_mem = 0;
+	ks->late = 0;
 	ks->err = 0;
 	ks->mss_cache = 0;
 	spin_unlock_irqrestore(&ks->lock, flags);

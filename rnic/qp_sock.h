@@ -120,7 +120,8 @@ struct madcm_rnic_ks_rec {
  * @early: frames of the peer that reached the CM before its steering
  *	entry was removed; given to the host's stack once it is
  * @late: frames the CM passed after that, given to the host's stack at
- *	once (at most MADCM_RNIC_KS_LATE_MAX)
+ *	once (at most MADCM_RNIC_KS_LATE_MAX a connection: ks_offload()
+ *	starts the count again)
  * @unacked: the CM's bytes the peer has not acknowledged (the hand-off
  *	context's), written into the socket's send queue as sent
  * @unacked_len: how many

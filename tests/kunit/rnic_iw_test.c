@@ -27,35 +27,15 @@
 #include <linux/wait.h>
 #include "rnic/rnic.h"
 #include "tests/kunit/cm_test_util.h"
+#include "tests/kunit/rnic_iw_rec.h"
 #include "tests/kunit/rnic_pipe.h"
 #ifndef MODULE
 /* vlan_setup(), register_vlan_dev(): see iw_vlan_attach() */
 #include <../net/8021q/vlan.h>
 #endif
 
-#define IW_MAX_EV	8
-#define IW_PDATA	64
-#define IW_WAIT		(30 * HZ)
 #define IW_QPN		7
 #define IW_PORT		5000
-
-struct iw_rec {
-	struct iw_cm_id id;
-	spinlock_t lock;		/* the records */
-	wait_queue_head_t wq;
-	int nev;
-	int ev[IW_MAX_EV];
-	int status[IW_MAX_EV];
-	void *provider_data[IW_MAX_EV];
-	u8 pdata[IW_MAX_EV][IW_PDATA];
-	u8 pdata_len[IW_MAX_EV];
-	u8 ird[IW_MAX_EV];
-	u8 ord[IW_MAX_EV];
-	struct sockaddr_storage local[IW_MAX_EV];
-	struct sockaddr_storage remote[IW_MAX_EV];
-	atomic_t refs;
-	void *priv;			/* the case's own */
-};
 
 struct iw_side {
 	struct madcm_rnic_dev *dev;
@@ -66,79 +46,6 @@ struct iw_fix {
 	struct cm_fix *cm;
 	struct iw_side side[2];
 };
-
-static int iw_rec_event(struct iw_cm_id *id, struct iw_cm_event *ev)
-{
-	struct iw_rec *r = container_of(id, struct iw_rec, id);
-	unsigned long flags;
-	int i;
-
-	spin_lock_irqsave(&r->lock, flags);
-	if (r->nev < IW_MAX_EV) {
-		i = r->nev++;
-		r->ev[i] = ev->event;
-		r->status[i] = ev->status;
-		r->provider_data[i] = ev->provider_data;
-		r->pdata_len[i] = min_t(u8, ev->private_data_len, IW_PDATA);
-		if (r->pdata_len[i])
-			memcpy(r->pdata[i], ev->private_data, r->pdata_len[i]);
-		r->ird[i] = ev->ird;
-		r->ord[i] = ev->ord;
-		r->local[i] = ev->local_addr;
-		r->remote[i] = ev->remote_addr;
-	}
-	spin_unlock_irqrestore(&r->lock, flags);
-	wake_up(&r->wq);
-	return 0;
-}
-
-static void iw_rec_add_ref(struct iw_cm_id *id)
-{
-	atomic_inc(&container_of(id, struct iw_rec, id)->refs);
-}
-
-static void iw_rec_rem_ref(struct iw_cm_id *id)
-{
-	atomic_dec(&container_of(id, struct iw_rec, id)->refs);
-}
-
-static struct iw_rec *iw_rec_new(struct kunit *test, struct iw_side *s)
-{
-	struct iw_rec *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, r);
-	spin_lock_init(&r->lock);
-	init_waitqueue_head(&r->wq);
-	r->id.device = &s->dev->ibdev;
-	r->id.event_handler = iw_rec_event;
-	r->id.add_ref = iw_rec_add_ref;
-	r->id.rem_ref = iw_rec_rem_ref;
-	return r;
-}
-
-static bool iw_wait(struct iw_rec *r, int n)
-{
-	return wait_event_timeout(r->wq, READ_ONCE(r->nev) >= n, IW_WAIT) > 0;
-}
-
-static void iw_sin(struct sockaddr_storage *ss, const struct in6_addr *ip,
-		   u16 port)
-{
-	memset(ss, 0, sizeof(*ss));
-	if (ipv6_addr_v4mapped(ip)) {
-		struct sockaddr_in *s = (struct sockaddr_in *)ss;
-
-		s->sin_family = AF_INET;
-		s->sin_addr.s_addr = ip->s6_addr32[3];
-		s->sin_port = htons(port);
-	} else {
-		struct sockaddr_in6 *s = (struct sockaddr_in6 *)ss;
-
-		s->sin6_family = AF_INET6;
-		s->sin6_addr = *ip;
-		s->sin6_port = htons(port);
-	}
-}
 
 static void iw_side_free(struct kunit_resource *res)
 {
@@ -223,7 +130,7 @@ static bool iw_qp_idle(struct madcm_rnic_qp *qp)
 static struct iw_rec *iw_listen(struct kunit *test, struct iw_fix *fx,
 				bool v6)
 {
-	struct iw_rec *l = iw_rec_new(test, &fx->side[1]);
+	struct iw_rec *l = iw_rec_new(test, &fx->side[1].dev->ibdev);
 
 	iw_sin(&l->id.m_local_addr, v6 ? &fx->cm->v6[1] : &fx->cm->v4[1],
 	       IW_PORT);
@@ -236,7 +143,7 @@ static struct iw_rec *iw_listen(struct kunit *test, struct iw_fix *fx,
 static struct iw_rec *iw_connect(struct kunit *test, struct iw_fix *fx,
 				 bool v6, u16 port, int expect)
 {
-	struct iw_rec *a = iw_rec_new(test, &fx->side[0]);
+	struct iw_rec *a = iw_rec_new(test, &fx->side[0].dev->ibdev);
 	struct iw_cm_conn_param param = {
 		.private_data = "req",
 		.private_data_len = 3,
@@ -256,7 +163,7 @@ static struct iw_rec *iw_connect(struct kunit *test, struct iw_fix *fx,
 static struct iw_rec *iw_child(struct kunit *test, struct iw_fix *fx,
 			       struct iw_rec *l, int i)
 {
-	struct iw_rec *c = iw_rec_new(test, &fx->side[1]);
+	struct iw_rec *c = iw_rec_new(test, &fx->side[1].dev->ibdev);
 
 	KUNIT_ASSERT_TRUE(test, iw_wait(l, i + 1));
 	KUNIT_ASSERT_EQ(test, l->ev[i], IW_CM_EVENT_CONNECT_REQUEST);
@@ -460,7 +367,7 @@ static void refused_connect_gives_one_connect_reply(struct kunit *test)
 static void connect_to_unknown_qp_fails_without_events(struct kunit *test)
 {
 	struct iw_fix *fx = iw_fix_create(test);
-	struct iw_rec *a = iw_rec_new(test, &fx->side[0]);
+	struct iw_rec *a = iw_rec_new(test, &fx->side[0].dev->ibdev);
 	struct iw_cm_conn_param param = { .qpn = IW_QPN + 1 };
 
 	iw_sin(&a->id.m_local_addr, &fx->cm->v4[0], 0);
@@ -980,7 +887,7 @@ static void vlan_addresses_run_on_their_vlan(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, madcm_rnic_iw_destroy_listen(&l->id), 0);
 
 	/* a listen on any address: VLAN 100's connects and untagged ones */
-	l = iw_rec_new(test, &fx->side[1]);
+	l = iw_rec_new(test, &fx->side[1].dev->ibdev);
 	ipv6_addr_set_v4mapped(htonl(INADDR_ANY), &any);
 	iw_sin(&l->id.m_local_addr, &any, IW_PORT);
 	KUNIT_ASSERT_EQ(test, madcm_rnic_iw_create_listen(&l->id, 4), 0);
