@@ -993,16 +993,32 @@ static void ks_work(struct work_struct *work)
 	struct madcm_rnic_ks *ks = container_of(work, struct madcm_rnic_ks,
 						work);
 	struct madcm_rnic_stream *t = ks_tcp(ks);
+	unsigned long flags;
 	int ret;
 
 	if (test_bit(MADCM_RNIC_KS_DETACHED, &ks->flags))
 		return;
-	if (test_and_clear_bit(MADCM_RNIC_KS_HANDOFF, &ks->flags)) {
+	if (test_bit(MADCM_RNIC_KS_HANDOFF, &ks->flags)) {
+		bool handoff, dead;
+
 		/* no pusher writes to a socket being loaded */
 		mutex_lock(&ks->tx_mutex);
-		ret = ks_handoff(t);
+		/* the hand-off is ours, or the CM's RST took it (ks_close()) */
+		spin_lock_irqsave(&ks->lock, flags);
+		handoff = test_and_clear_bit(MADCM_RNIC_KS_HANDOFF, &ks->flags);
+		dead = test_bit(MADCM_RNIC_KS_DEAD, &ks->flags);
+		spin_unlock_irqrestore(&ks->lock, flags);
+		ret = handoff && !dead ? ks_handoff(t) : 0;
 		mutex_unlock(&ks->tx_mutex);
-		if (ret) {
+		if (handoff && dead) {
+			/*
+			 * The upper layer ended the stream before it had a
+			 * socket: none is made for it, the CM resets the peer.
+			 */
+			kfree(ks->unacked);
+			ks->unacked = NULL;
+			ks_reset_peer(t);
+		} else if (ret) {
 			madcm_rnic_count(ks_qp(t)->dev,
 					 MADCM_RNIC_CNT_HOST_TCP_FAIL);
 			if (!ks->sock)
@@ -1140,12 +1156,25 @@ static void ks_close(struct madcm_rnic_stream *t,
 		     enum madcm_cm_offload_close how)
 {
 	struct madcm_rnic_ks *ks = &t->ks;
+	unsigned long flags;
+	bool unloaded;
 
 	if (how == MADCM_CM_OFFLOAD_CLOSE_RST) {
 		/* the CM ended the connection: nothing more is reported */
+		spin_lock_irqsave(&ks->lock, flags);
 		set_bit(MADCM_RNIC_KS_EV_END, &ks->flags);
 		set_bit(MADCM_RNIC_KS_DEAD, &ks->flags);
 		set_bit(MADCM_RNIC_KS_RST_DUE, &ks->flags);
+		unloaded = test_and_clear_bit(MADCM_RNIC_KS_HANDOFF, &ks->flags);
+		spin_unlock_irqrestore(&ks->lock, flags);
+		/*
+		 * No socket was made, and none will be: the peer is reset
+		 * here, on the CM's path (its steering still holds the
+		 * stream). Left to the work, the RST would never leave if the
+		 * CM's detach, which follows, cancelled it first.
+		 */
+		if (unloaded)
+			ks_reset_peer(t);
 	} else {
 		ks_fin_due(ks);
 	}

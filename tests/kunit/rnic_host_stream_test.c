@@ -53,6 +53,8 @@ struct hs_fix {
 	struct ib_qp *ibqp[2];
 	u8 *buf[2];
 	struct iw_rec *listen;
+	/* a QP's tx_mutex the case holds: let go first if it fails */
+	struct mutex *held;
 };
 
 static netdev_tx_t hs_xmit(struct sk_buff *skb, struct net_device *nd)
@@ -172,6 +174,8 @@ static void hs_exit(struct kunit *test)
 
 	if (!fx)
 		return;
+	if (fx->held)
+		mutex_unlock(fx->held);
 	if (fx->listen && fx->listen->id.provider_data)
 		madcm_rnic_iw_destroy_listen(&fx->listen->id);
 	for (i = 0; i < 2; i++) {
@@ -395,12 +399,27 @@ static void hs_write(struct kunit *test, struct hs_fix *fx, int from, u32 len)
 	KUNIT_EXPECT_EQ(test, memcmp(fx->buf[to], fx->buf[from], len), 0);
 }
 
+/* Until the CM has given both QPs' references back (its detach). */
+static bool hs_wait_qps_idle(struct hs_fix *fx)
+{
+	struct madcm_rnic_qp *q0 = to_madcm_rnic_qp(fx->ibqp[0]);
+	struct madcm_rnic_qp *q1 = to_madcm_rnic_qp(fx->ibqp[1]);
+	unsigned long end = jiffies + msecs_to_jiffies(HS_WAIT_MS);
+
+	while (refcount_read(&q0->iw_ref) != 1 ||
+	       refcount_read(&q1->iw_ref) != 1) {
+		if (!time_before(jiffies, end))
+			return false;
+		msleep(20);
+	}
+	return true;
+}
+
 /* QP 0 closes gracefully (iw_cm_disconnect: SQD): both ends close. */
 static void hs_close(struct kunit *test, struct hs_fix *fx,
 		     struct hs_conn *hc)
 {
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_SQD };
-	int i;
 
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(fx->ibqp[0], &attr, IB_QP_STATE), 0);
 	KUNIT_ASSERT_TRUE(test, iw_wait(hc->a, 2));
@@ -411,16 +430,7 @@ static void hs_close(struct kunit *test, struct hs_fix *fx,
 	KUNIT_EXPECT_EQ(test, hc->c->ev[2], IW_CM_EVENT_CLOSE);
 	KUNIT_EXPECT_EQ(test, hc->c->status[2], 0);
 	/* the CM is done with both QPs: its references are back */
-	for (i = 0; i < 300; i++) {
-		struct madcm_rnic_qp *q0 = to_madcm_rnic_qp(fx->ibqp[0]);
-		struct madcm_rnic_qp *q1 = to_madcm_rnic_qp(fx->ibqp[1]);
-
-		if (refcount_read(&q0->iw_ref) == 1 &&
-		    refcount_read(&q1->iw_ref) == 1)
-			break;
-		msleep(20);
-	}
-	KUNIT_EXPECT_LT(test, i, 300);
+	KUNIT_EXPECT_TRUE(test, hs_wait_qps_idle(fx));
 	KUNIT_EXPECT_EQ(test, atomic_read(&hc->a->refs), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&hc->c->refs), 0);
 }
@@ -565,10 +575,59 @@ static void hs_late_frames_bounded_per_connection(struct kunit *test)
 	hs_close(test, fx, &second);
 }
 
+/*
+ * The consumer aborts a connection whose passive QP has not had its
+ * socket made yet (its hand-off work waits for the QP's tx_mutex, which
+ * the case holds): the CM ends the connection at once and asks the QP
+ * for the RST (RFC 9293 3.10.7.4: the peer's ESTABLISHED connection is
+ * reset), and the QP, having no socket, must still have it sent. The
+ * peer hears DISCONNECT with -ECONNRESET, then CLOSE; our side CLOSE
+ * (as iw_cm gives them). No socket is made for a stream already ended:
+ * its 4-tuple is never in the host's table from our side, and nothing is
+ * counted as a failed hand-off (host_tcp_fail), which it is not.
+ */
+static void hs_abort_before_the_socket_resets_the_peer(struct kunit *test)
+{
+	struct hs_fix *fx = hs_fix_create(test);
+	struct madcm_rnic_ks *ks = &to_madcm_rnic_qp(fx->ibqp[1])->stream.ks;
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	unsigned long end;
+	struct hs_conn hc;
+
+	mutex_lock(&ks->tx_mutex);
+	fx->held = &ks->tx_mutex;
+	hs_connect(test, fx, &hc);
+	KUNIT_ASSERT_TRUE(test, hs_wait_handoffs(fx, 1));
+	/* QP 1's hand-off work runs, and waits for the lock */
+	end = jiffies + msecs_to_jiffies(HS_WAIT_MS);
+	while (!(work_busy(&ks->work) & WORK_BUSY_RUNNING) &&
+	       time_before(jiffies, end))
+		msleep(20);
+	KUNIT_ASSERT_TRUE(test, work_busy(&ks->work) & WORK_BUSY_RUNNING);
+
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(fx->ibqp[1], &attr, IB_QP_STATE), 0);
+	fx->held = NULL;
+	mutex_unlock(&ks->tx_mutex);
+
+	KUNIT_ASSERT_TRUE(test, iw_wait(hc.c, 2));
+	KUNIT_EXPECT_EQ(test, hc.c->ev[1], IW_CM_EVENT_CLOSE);
+	KUNIT_ASSERT_TRUE(test, iw_wait(hc.a, 3));
+	KUNIT_EXPECT_EQ(test, hc.a->ev[1], IW_CM_EVENT_DISCONNECT);
+	KUNIT_EXPECT_EQ(test, hc.a->status[1], -ECONNRESET);
+	KUNIT_EXPECT_EQ(test, hc.a->ev[2], IW_CM_EVENT_CLOSE);
+	KUNIT_EXPECT_TRUE(test, hs_wait_qps_idle(fx));
+	KUNIT_EXPECT_EQ(test, hs_tuple_state(fx, HS_PORT, hc.aport), -1);
+	KUNIT_EXPECT_EQ(test, hs_count(fx, MADCM_RNIC_CNT_HOST_TCP), 1);
+	KUNIT_EXPECT_EQ(test, hs_count(fx, MADCM_RNIC_CNT_HOST_TCP_FAIL), 0);
+	KUNIT_EXPECT_EQ(test, hs_state(fx->ibqp[0]), IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, hs_state(fx->ibqp[1]), IB_QPS_ERR);
+}
+
 static struct kunit_case hs_cases[] = {
 	KUNIT_CASE(hs_connect_transfer_close),
 	KUNIT_CASE(hs_qp_connects_again_after_reset),
 	KUNIT_CASE(hs_late_frames_bounded_per_connection),
+	KUNIT_CASE(hs_abort_before_the_socket_resets_the_peer),
 	{}
 };
 
