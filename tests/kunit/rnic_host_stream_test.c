@@ -269,6 +269,17 @@ static void hs_connect(struct kunit *test, struct hs_fix *fx,
 	KUNIT_EXPECT_EQ(test, hs_state(fx->ibqp[1]), IB_QPS_RTS);
 }
 
+/* After a close: both QPs through RESET and INIT, then connected again. */
+static void hs_reconnect(struct kunit *test, struct hs_fix *fx,
+			 struct hs_conn *hc)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		KUNIT_ASSERT_EQ(test, hs_qp_init(fx->ibqp[i]), 0);
+	hs_connect(test, fx, hc);
+}
+
 /* The host's socket of HS_ADDR:@lport - HS_ADDR:@rport, bound to @nd. */
 static int hs_tuple_state(struct hs_fix *fx, u16 lport, u16 rport)
 {
@@ -478,7 +489,6 @@ static void hs_qp_connects_again_after_reset(struct kunit *test)
 {
 	struct hs_fix *fx = hs_fix_create(test);
 	struct hs_conn first, second;
-	int i;
 
 	hs_connect(test, fx, &first);
 	KUNIT_EXPECT_TRUE(test, hs_wait_sockets(fx, first.aport));
@@ -486,9 +496,7 @@ static void hs_qp_connects_again_after_reset(struct kunit *test)
 	hs_send(test, fx, 1, 64);
 	hs_close(test, fx, &first);
 
-	for (i = 0; i < 2; i++)
-		KUNIT_ASSERT_EQ(test, hs_qp_init(fx->ibqp[i]), 0);
-	hs_connect(test, fx, &second);
+	hs_reconnect(test, fx, &second);
 	KUNIT_EXPECT_NE(test, second.aport, first.aport);
 	KUNIT_EXPECT_TRUE(test, hs_wait_sockets(fx, second.aport));
 	hs_send(test, fx, 0, 64);
@@ -544,7 +552,6 @@ static void hs_late_frames_bounded_per_connection(struct kunit *test)
 	struct hs_fix *fx = hs_fix_create(test);
 	struct hs_conn first, second;
 	u64 late, drop;
-	int i;
 
 	hs_connect(test, fx, &first);
 	KUNIT_ASSERT_TRUE(test, hs_wait_handoffs(fx, 2));
@@ -560,9 +567,7 @@ static void hs_late_frames_bounded_per_connection(struct kunit *test)
 	hs_send(test, fx, 1, 64);
 	hs_close(test, fx, &first);
 
-	for (i = 0; i < 2; i++)
-		KUNIT_ASSERT_EQ(test, hs_qp_init(fx->ibqp[i]), 0);
-	hs_connect(test, fx, &second);
+	hs_reconnect(test, fx, &second);
 	KUNIT_ASSERT_TRUE(test, hs_wait_handoffs(fx, 4));
 	late = hs_count(fx, MADCM_RNIC_CNT_HOST_TCP_LATE);
 	drop = hs_count(fx, MADCM_RNIC_CNT_HOST_TCP_LATE_DROP);
