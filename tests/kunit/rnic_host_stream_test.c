@@ -38,6 +38,7 @@
 #include <rdma/ib_verbs.h>
 #include "rnic/rnic.h"
 #include "tests/kunit/rnic_iw_rec.h"
+#include "tests/kunit/rnic_test_dev.h"
 
 #define HS_ADDR		0xc6336401	/* 198.51.100.1 */
 #define HS_PORT		5300
@@ -55,16 +56,6 @@ struct hs_fix {
 	struct iw_rec *listen;
 	/* a QP's tx_mutex the case holds: let go first if it fails */
 	struct mutex *held;
-};
-
-static netdev_tx_t hs_xmit(struct sk_buff *skb, struct net_device *nd)
-{
-	dev_kfree_skb_any(skb);
-	return NETDEV_TX_OK;
-}
-
-static const struct net_device_ops hs_netdev_ops = {
-	.ndo_start_xmit = hs_xmit,
 };
 
 /* @nd up, with HS_ADDR/24; lo up, which carries what goes to HS_ADDR. */
@@ -134,16 +125,9 @@ static struct hs_fix *hs_fix_create(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, fx);
 	test->priv = fx;
-	fx->nd = alloc_etherdev(0);
-	KUNIT_ASSERT_NOT_NULL(test, fx->nd);
-	fx->nd->netdev_ops = &hs_netdev_ops;
-	eth_hw_addr_random(fx->nd);
-	KUNIT_ASSERT_EQ(test, register_netdev(fx->nd), 0);
+	rnic_test_dev_create(test, "mhs%d", &fx->nd, &fx->ibdev);
+	/* up, with its address, once the RNIC (and the CM) is on it */
 	KUNIT_ASSERT_EQ(test, hs_dev_up(fx->nd), 0);
-	KUNIT_ASSERT_EQ(test, madcm_rnic_newlink("mhs%d", fx->nd), 0);
-	fx->ibdev = ib_device_get_by_netdev(fx->nd, RDMA_DRIVER_UNKNOWN);
-	KUNIT_ASSERT_NOT_NULL(test, fx->ibdev);
-	ib_device_put(fx->ibdev);
 	fx->dev = to_madcm_rnic(fx->ibdev);
 
 	fx->pd = ib_alloc_pd(fx->ibdev, IB_PD_UNSAFE_GLOBAL_RKEY);

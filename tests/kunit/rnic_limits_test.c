@@ -15,22 +15,13 @@
 #include <linux/scatterlist.h>
 #include <rdma/ib_verbs.h>
 #include "rnic/rnic.h"
+#include "tests/kunit/rnic_test_dev.h"
 
 struct rl_fixture {
 	struct net_device *nd;
 	struct ib_device *ibdev;
 	struct ib_pd *pd;
 	struct ib_cq *cq;
-};
-
-static netdev_tx_t rl_xmit(struct sk_buff *skb, struct net_device *nd)
-{
-	dev_kfree_skb_any(skb);
-	return NETDEV_TX_OK;
-}
-
-static const struct net_device_ops rl_netdev_ops = {
-	.ndo_start_xmit = rl_xmit,
 };
 
 static int rl_init(struct kunit *test)
@@ -41,15 +32,7 @@ static int rl_init(struct kunit *test)
 	fx = kunit_kzalloc(test, sizeof(*fx), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, fx);
 	test->priv = fx;
-	fx->nd = alloc_etherdev(0);
-	KUNIT_ASSERT_NOT_NULL(test, fx->nd);
-	fx->nd->netdev_ops = &rl_netdev_ops;
-	eth_hw_addr_random(fx->nd);
-	KUNIT_ASSERT_EQ(test, register_netdev(fx->nd), 0);
-	KUNIT_ASSERT_EQ(test, madcm_rnic_newlink("mkl%d", fx->nd), 0);
-	fx->ibdev = ib_device_get_by_netdev(fx->nd, RDMA_DRIVER_UNKNOWN);
-	KUNIT_ASSERT_NOT_NULL(test, fx->ibdev);
-	ib_device_put(fx->ibdev);
+	rnic_test_dev_create(test, "mkl%d", &fx->nd, &fx->ibdev);
 	fx->pd = ib_alloc_pd(fx->ibdev, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(fx->pd));
 	fx->cq = ib_create_cq(fx->ibdev, NULL, NULL, NULL, &cq_attr);

@@ -35,6 +35,7 @@
 #include "irdma_cm/mpa.h"
 #include "rnic/rnic.h"
 #include "tests/kunit/rnic_pipe.h"
+#include "tests/kunit/rnic_test_dev.h"
 
 #define RD_BUF		(1024 * 1024)
 #define RD_MSS		1460
@@ -88,16 +89,6 @@ static void rd_comp(struct ib_cq *cq, void *ctx)
 {
 	atomic_inc(ctx);
 }
-
-static netdev_tx_t rd_nd_xmit(struct sk_buff *skb, struct net_device *nd)
-{
-	dev_kfree_skb_any(skb);
-	return NETDEV_TX_OK;
-}
-
-static const struct net_device_ops rd_netdev_ops = {
-	.ndo_start_xmit = rd_nd_xmit,
-};
 
 static struct rd_side *rd_side_of(struct madcm_rnic_stream *t)
 {
@@ -182,15 +173,7 @@ static void rd_side_init(struct kunit *test, struct rd_fix *fx, int i)
 
 	s->fx = fx;
 	s->id = i;
-	s->nd = alloc_etherdev(0);
-	KUNIT_ASSERT_NOT_NULL(test, s->nd);
-	s->nd->netdev_ops = &rd_netdev_ops;
-	eth_hw_addr_random(s->nd);
-	KUNIT_ASSERT_EQ(test, register_netdev(s->nd), 0);
-	KUNIT_ASSERT_EQ(test, madcm_rnic_newlink("mkd%d", s->nd), 0);
-	s->ibdev = ib_device_get_by_netdev(s->nd, RDMA_DRIVER_UNKNOWN);
-	KUNIT_ASSERT_NOT_NULL(test, s->ibdev);
-	ib_device_put(s->ibdev);
+	rnic_test_dev_create(test, "mkd%d", &s->nd, &s->ibdev);
 	s->dev = to_madcm_rnic(s->ibdev);
 
 	/* one STag for all of memory: local and remote access */

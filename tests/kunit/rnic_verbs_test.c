@@ -22,6 +22,7 @@
 #include <linux/scatterlist.h>
 #include <rdma/ib_verbs.h>
 #include "rnic/rnic.h"
+#include "tests/kunit/rnic_test_dev.h"
 
 #define FR_KEY		0x5a
 #define FR_ACCESS	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE)
@@ -36,16 +37,6 @@ struct rv_fixture {
 	struct ib_mr *mr;
 	struct page *pages[2];
 	struct scatterlist sg[2];
-};
-
-static netdev_tx_t rv_xmit(struct sk_buff *skb, struct net_device *nd)
-{
-	dev_kfree_skb_any(skb);
-	return NETDEV_TX_OK;
-}
-
-static const struct net_device_ops rv_netdev_ops = {
-	.ndo_start_xmit = rv_xmit,
 };
 
 static struct ib_qp *rv_create_qp(struct ib_pd *pd, struct ib_cq *cq)
@@ -152,16 +143,8 @@ static int rv_init(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, fx);
 	test->priv = fx;
 
-	fx->nd = alloc_etherdev(0);
-	KUNIT_ASSERT_NOT_NULL(test, fx->nd);
-	fx->nd->netdev_ops = &rv_netdev_ops;
-	eth_hw_addr_random(fx->nd);
-	KUNIT_ASSERT_EQ(test, register_netdev(fx->nd), 0);
-	KUNIT_ASSERT_EQ(test, madcm_rnic_newlink("mkt%d", fx->nd), 0);
-	fx->ibdev = ib_device_get_by_netdev(fx->nd, RDMA_DRIVER_UNKNOWN);
-	KUNIT_ASSERT_NOT_NULL(test, fx->ibdev);
-	/* Ours until the exit unregisters it; no reference kept. */
-	ib_device_put(fx->ibdev);
+	/* ours until the exit unregisters it; no reference kept */
+	rnic_test_dev_create(test, "mkt%d", &fx->nd, &fx->ibdev);
 	fx->dev = to_madcm_rnic(fx->ibdev);
 
 	sg_init_table(fx->sg, ARRAY_SIZE(fx->sg));
